@@ -1,0 +1,40 @@
+# Riposte: two commands for a newcomer — `make train` and `make test`.
+# Both create .venv when it is missing and install everything into it. torch==2.13.0 (the CPU
+# build on this machine's disk) is installed before anything else so pip never resolves a CUDA
+# build.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+STAMP  := $(VENV)/.installed
+
+.PHONY: all install test train evaluate bench clean
+
+all: test
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider
+
+train: $(STAMP)
+	$(PY) train.py
+
+evaluate: $(STAMP)
+	$(PY) evaluate.py --agents runs/default/final_model.zip heuristic random --games 200 --json runs/default/evaluation.json
+
+bench: $(STAMP)
+	$(PY) -m envs.bench --ruleset acw_regimental --seconds 5 --json bench.json
+
+clean:
+	rm -rf $(VENV) runs build *.egg-info

@@ -1,0 +1,40 @@
+"""Structured event log: every event cites the rule ids it applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a game.
+
+    Attributes:
+        kind: short machine name, e.g. ``"closing_volley"``, ``"stand_lost"``, ``"roll"``.
+        rules: rule ids applied, e.g. ``("RULE-04-2.3", "ACW-PD-25")``. Never empty for rule
+            effects; may be empty for pure bookkeeping (phase changes cite their PD id).
+        text: one human-readable line.
+        side: the side the event concerns, or ``None``.
+        data: JSON-serialisable details (numbers, unit ids, dice).
+    """
+
+    kind: str
+    rules: tuple[str, ...]
+    text: str
+    side: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "rules": list(self.rules), "text": self.text,
+                "side": self.side, "data": self.data}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Event":
+        return cls(kind=d["kind"], rules=tuple(d["rules"]), text=d["text"],
+                   side=d.get("side"), data=dict(d.get("data", {})))
+
+    def format(self) -> str:
+        """One log line: ``[RULE-…, …] text``."""
+        rules = ", ".join(self.rules) if self.rules else "-"
+        return f"[{rules}] {self.text}"

@@ -1,0 +1,344 @@
+"""The decision-point protocol (OpenSpiel vocabulary) shared by every Riposte ruleset.
+
+A :class:`Game` is immutable and holds the static facts of one ruleset + scenario + parameters
+(number of distinct actions, chance outcomes, observation layout, sides, decision cap). A
+:class:`State` is everything that changes. Every decision of a game — the active side's
+maneuvers, the non-active side's reactions, a play from a Reserve — is one discrete action chosen
+by ``current_player()``; every die roll or card draw is an explicit chance node whose outcome the
+caller chooses (tests, replays) or samples with its own ``numpy.random.Generator``
+(:mod:`envs.core.chance`). The state never owns a random generator.
+
+What the core allows, because the later rulesets need it: any number of sides (``num_players``),
+hidden per-side information (the observer takes a side; ``public_*`` helpers never leak), the same
+side deciding many times in a row, decisions by a side that is not the active one, and chance
+nodes whose outcomes are cards of a finite deck (probabilities need not be uniform).
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import enum
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .actions import ActionCatalogue
+from .errors import IllegalActionError, InvalidStateError
+from .events import Event
+
+#: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
+CHANCE: int = -1
+#: ``current_player()`` at a terminal node (OpenSpiel's kTerminalPlayerId).
+TERMINAL: int = -4
+
+
+class DecisionType(str, enum.Enum):
+    """The shared core set of decision types. Rulesets define their own ``str`` enums that reuse
+    these values where they mean the same thing (``decision_type()`` returns a ``str`` enum
+    member, so ``state.decision_type() == "reaction"`` works across rulesets)."""
+
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+    COMMAND = "command"
+    MANEUVER = "maneuver"
+    REACTION = "reaction"
+    RESERVE_PLAY = "reserve_play"
+    DECLARATION = "declaration"
+    FIRE = "fire"
+
+
+@dataclass(frozen=True, slots=True)
+class Illegality:
+    """Why an action is masked: the rule ids that forbid it and a short reason."""
+
+    rules: tuple[str, ...]
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{', '.join(self.rules) or '-'}: {self.reason}"
+
+
+class Game(abc.ABC):
+    """Static facts of one ruleset + scenario + parameters. Immutable after construction.
+
+    Subclasses set, in ``__init__``: ``num_players``, ``side_names``, ``actions`` (decision
+    catalogue), ``chance`` (chance-outcome catalogue), ``max_game_length`` (decision cap),
+    ``decision_types`` (ordered tuple of decision-type values), ``scenario_name`` and ``params``
+    (a JSON-serialisable mapping, part of the game's identity).
+    """
+
+    ruleset_id: ClassVar[str] = ""
+    version: ClassVar[int] = 0
+
+    num_players: int
+    side_names: tuple[str, ...]
+    actions: ActionCatalogue
+    chance: ActionCatalogue
+    max_game_length: int
+    decision_types: tuple[str, ...]
+    scenario_name: str
+    params: Mapping[str, Any]
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return len(self.actions)
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return len(self.chance)
+
+    def config(self) -> dict[str, Any]:
+        """The game's identity: ruleset, version, scenario and parameters (JSON-serialisable)."""
+        return {"ruleset": self.ruleset_id, "version": self.version,
+                "scenario": self.scenario_name, "params": dict(self.params)}
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> "State":
+        """A fresh state at the start of the game."""
+
+    @abc.abstractmethod
+    def state_from_dict(self, data: Mapping[str, Any]) -> "State":
+        """Rebuild a state from ``State.to_dict()["state"]`` (lossless)."""
+
+    # -- observations ---------------------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def observation_size(self) -> int:
+        """Length of the flat float32 observation vector (same for every side)."""
+
+    @abc.abstractmethod
+    def observation(self, state: "State", side: int) -> np.ndarray:
+        """Egocentric observation of ``side``: float32 array of shape ``(observation_size,)``."""
+
+    @abc.abstractmethod
+    def observation_string(self, state: "State", side: int) -> str:
+        """Human-readable twin of :meth:`observation` (no hidden information of other sides)."""
+
+
+class State(abc.ABC):
+    """Everything that changes during a game, behind the decision-point protocol.
+
+    Subclasses implement the underscored hooks: ``current_player``, ``decision_type``,
+    ``_legal_actions``, ``_chance_outcomes``, ``_apply_action``, ``_why_illegal``,
+    ``returns``, ``_to_dict`` and ``clone``. The base class supplies checking, masks, labels,
+    JSON and the event log.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        #: structured event log (see :class:`envs.core.events.Event`)
+        self.events: list[Event] = []
+        #: ``(player, action)`` pairs in order; ``player`` is ``CHANCE`` for chance outcomes
+        self.history: list[tuple[int, int]] = []
+        self._legal_cache: list[int] | None = None
+
+    # -- hooks -------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """Side index ``0..num_players-1``, or :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @abc.abstractmethod
+    def decision_type(self) -> str:
+        """What is being decided now (a ``str`` enum member; ``"chance"`` / ``"terminal"``)."""
+
+    @abc.abstractmethod
+    def _legal_actions(self) -> list[int]:
+        """Sorted legal decision ids for ``current_player()`` (only called at decisions)."""
+
+    @abc.abstractmethod
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome_id, probability)`` pairs (only called at chance nodes)."""
+
+    @abc.abstractmethod
+    def _apply_action(self, action: int) -> None:
+        """Apply a decision or chance outcome that is known to be legal."""
+
+    @abc.abstractmethod
+    def _why_illegal(self, action: int) -> Illegality:
+        """Why the (masked) decision ``action`` is illegal here."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """Per-side returns: zero-sum at the end, zeros before it."""
+
+    @abc.abstractmethod
+    def _to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable dynamic fields (excluding events and history)."""
+
+    @abc.abstractmethod
+    def clone(self) -> "State":
+        """An independent deep copy sharing only the immutable game."""
+
+    # -- protocol ---------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal ids: decision ids at a decision, outcome ids at a chance node, ``[]`` at
+        the end. Never empty at a decision."""
+        if self._legal_cache is None:
+            p = self.current_player()
+            if p == TERMINAL:
+                self._legal_cache = []
+            elif p == CHANCE:
+                self._legal_cache = sorted(o for o, _ in self._chance_outcomes())
+            else:
+                self._legal_cache = self._legal_actions()
+        return self._legal_cache
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Legal decisions as a bool array of shape ``(num_distinct_actions,)``; all ``False`` at
+        the end.
+
+        Raises:
+            InvalidStateError: at a chance node (use :meth:`chance_outcomes`).
+        """
+        p = self.current_player()
+        if p == CHANCE:
+            raise InvalidStateError("legal_action_mask() at a chance node; use chance_outcomes()")
+        if p == TERMINAL:
+            return np.zeros(self.game.num_distinct_actions, dtype=bool)
+        return self.game.actions.mask(self.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome_id, probability)`` pairs summing to 1.
+
+        Raises:
+            InvalidStateError: when the node is not a chance node.
+        """
+        if self.current_player() != CHANCE:
+            raise InvalidStateError(
+                f"chance_outcomes() at a {self.decision_type()} node (current player "
+                f"{self.current_player()})")
+        return self._chance_outcomes()
+
+    def apply_action(self, action: int) -> None:
+        """Apply a decision (at a decision node) or a chance outcome (at a chance node), checked.
+
+        Raises:
+            IllegalActionError: for an id that is out of range or not legal here; the message
+                names the action, the side, the decision and the legal labels.
+            InvalidStateError: at a terminal node.
+        """
+        p = self.current_player()
+        if p == TERMINAL:
+            raise InvalidStateError(f"apply_action({action!r}) after the game has ended")
+        legal = self.legal_actions()
+        if not isinstance(action, (int, np.integer)) or int(action) not in legal:
+            raise IllegalActionError(self._illegal_message(action, p))
+        self.apply_action_unchecked(int(action))
+
+    def apply_action_unchecked(self, action: int) -> None:
+        """Fast path for simulations: the caller guarantees ``action`` is legal."""
+        self.history.append((self.current_player(), action))
+        self._legal_cache = None
+        self._apply_action(action)
+        self._legal_cache = None
+
+    def why_illegal(self, action: int) -> Illegality | None:
+        """``None`` when ``action`` is legal here, else the rule ids and reason it is masked."""
+        p = self.current_player()
+        if p == TERMINAL:
+            return Illegality((), "the game has ended")
+        if p == CHANCE:
+            return None if action in self.legal_actions() else Illegality((), "not a chance outcome here")
+        self.game.actions.label(action)  # range check, raises IllegalActionError
+        if action in self.legal_actions():
+            return None
+        return self._why_illegal(int(action))
+
+    def _illegal_message(self, action: Any, player: int) -> str:
+        if player == CHANCE:
+            cat, who = self.game.chance, "chance"
+        else:
+            cat, who = self.game.actions, f"side {player} ({self.game.side_names[player]})"
+        if isinstance(action, (int, np.integer)) and 0 <= int(action) < len(cat):
+            what = f"action {cat.labels[int(action)]!r} (id {int(action)})"
+            why = self.why_illegal(int(action)) if player != CHANCE else None
+            if why is not None:
+                what += f" [{why}]"
+        else:
+            what = f"action id {action!r} (out of range 0..{len(cat) - 1})"
+        legal = [cat.labels[a] for a in self.legal_actions()]
+        return (f"illegal {what} for {who} at decision {self.decision_type()!s}; "
+                f"legal: {legal}")
+
+    # -- labels -------------------------------------------------------------------------------
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        """Stable label of ``action``: a decision label, or a chance label (``d6=3``) when
+        ``player`` (default: the current player) is :data:`CHANCE`."""
+        p = self.current_player() if player is None else player
+        cat = self.game.chance if p == CHANCE else self.game.actions
+        return cat.label(action)
+
+    def string_to_action(self, label: str) -> int:
+        """Id of ``label`` at the current node (chance label at chance nodes).
+
+        Raises:
+            IllegalActionError: for a label unknown to the catalogue of this node.
+        """
+        cat = self.game.chance if self.current_player() == CHANCE else self.game.actions
+        return cat.id(label)
+
+    def legal_labels(self) -> list[str]:
+        """Labels of :meth:`legal_actions` at this node."""
+        cat = self.game.chance if self.current_player() == CHANCE else self.game.actions
+        return [cat.labels[a] for a in self.legal_actions()]
+
+    # -- events ---------------------------------------------------------------------------------
+    def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
+            side: int | None = None, **data: Any) -> None:
+        """Append an :class:`Event` citing ``rules``."""
+        self.events.append(Event(kind, tuple(rules), text, side, data))
+
+    # -- serialisation --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game.config(), "state": self._to_dict(),
+                "history": [list(h) for h in self.history],
+                "events": [e.to_dict() for e in self.events]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        """Lossless JSON of the state (with its game's identity, history and event log)."""
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str | Mapping[str, Any], game: Game | None = None) -> "State":
+        """Rebuild a state from :meth:`to_json` output.
+
+        Args:
+            text: the JSON text (or the already-parsed dict).
+            game: the game to attach; built from the JSON's game config when ``None``.
+        """
+        from envs.rulesets import load_game  # local import: core must not depend on rulesets
+
+        data = json.loads(text) if isinstance(text, str) else text
+        if game is None:
+            cfg = data["game"]
+            game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
+        st = game.state_from_dict(data["state"])
+        st.history = [(int(p), int(a)) for p, a in data["history"]]
+        st.events = [Event.from_dict(e) for e in data["events"]]
+        return st
+
+    def _copy_base_into(self, other: "State") -> None:
+        """Helper for ``clone()`` implementations: copy the base fields."""
+        other.events = list(self.events)  # events are immutable
+        other.history = list(self.history)
+        other._legal_cache = None
+
+    def __str__(self) -> str:
+        p = self.current_player()
+        return f"<{type(self).__name__} player={p} decision={self.decision_type()!s}>"
+
+
+def deepcopy_state(state: State) -> State:
+    """Generic ``clone()`` helper: deep-copies every attribute except the shared game."""
+    memo = {id(state.game): state.game}
+    return copy.deepcopy(state, memo)

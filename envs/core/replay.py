@@ -1,0 +1,127 @@
+"""Replay scripts: a TOML file naming a ruleset, a scenario, optional parameters and a list of
+action labels (decisions and chance outcomes interleaved).
+
+Example::
+
+    ruleset  = "acw_regimental"
+    scenario = "example_a_closing_volley"      # built-in name, or a path relative to this file
+    actions  = ["charge:e0", "d6=3", ...]
+
+    [params]
+    pips_fixed = true
+
+Golden tests, bug reports and held-out checks all use this one format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import IllegalActionError, ReplayError, RiposteError
+from .protocol import TERMINAL, State
+from .scenario import read_toml
+
+
+@dataclass(slots=True)
+class ReplayScript:
+    ruleset: str
+    scenario: str | None
+    params: dict[str, Any] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    source: str = "<script>"
+
+    @classmethod
+    def load(cls, path: str | Path) -> "ReplayScript":
+        """Read and check a replay TOML file.
+
+        Raises:
+            ReplayError: naming the file and the bad key.
+        """
+        p = Path(path)
+        try:
+            data = read_toml(p)
+        except RiposteError as e:
+            raise ReplayError(str(e)) from None
+        return cls.from_mapping(data, source=str(p), base_dir=p.parent)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "<script>",
+                     base_dir: Path | None = None) -> "ReplayScript":
+        unknown = set(data) - {"ruleset", "scenario", "params", "actions", "description"}
+        if unknown:
+            raise ReplayError(f"{source}: unknown key(s) {sorted(unknown)}")
+        ruleset = data.get("ruleset")
+        if not isinstance(ruleset, str):
+            raise ReplayError(f"{source}: ruleset: required string")
+        scenario = data.get("scenario")
+        if scenario is not None and not isinstance(scenario, str):
+            raise ReplayError(f"{source}: scenario: must be a string (name or path)")
+        if scenario and scenario.endswith(".toml") and base_dir is not None:
+            cand = base_dir / scenario
+            if cand.is_file():
+                scenario = str(cand)
+        params = data.get("params", {})
+        if not isinstance(params, Mapping):
+            raise ReplayError(f"{source}: params: must be a table")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise ReplayError(f"{source}: actions: must be a list of label strings")
+        return cls(ruleset, scenario, dict(params), list(actions), source)
+
+    def new_state(self) -> State:
+        from envs.rulesets import load_game
+
+        try:
+            game = load_game(self.ruleset, self.scenario, self.params)
+        except RiposteError as e:
+            raise ReplayError(f"{self.source}: {e}") from None
+        return game.new_initial_state()
+
+    def play(self, upto: int | None = None) -> State:
+        """Play the labels (the first ``upto`` of them) from the initial state.
+
+        Raises:
+            ReplayError: at the first unknown or illegal label, naming its position (0-based)
+                and the legal labels there, or when labels remain after the end of the game.
+        """
+        state = self.new_state()
+        play_labels(state, self.actions[:upto] if upto is not None else self.actions, self.source)
+        return state
+
+
+def play_labels(state: State, labels: Sequence[str], source: str = "<labels>") -> State:
+    """Apply ``labels`` in order to ``state`` (in place), checked.
+
+    Raises:
+        ReplayError: naming the position, the label and the legal labels there.
+    """
+    for i, lab in enumerate(labels):
+        if state.current_player() == TERMINAL:
+            raise ReplayError(f"{source}: action {i} {lab!r}: the game has already ended")
+        try:
+            a = state.string_to_action(lab)
+            state.apply_action(a)
+        except IllegalActionError:
+            why = ""
+            try:
+                a = state.string_to_action(lab)
+                w = state.why_illegal(a)
+                if w is not None:
+                    why = f" ({w})"
+            except IllegalActionError:
+                why = " (unknown label)"
+            raise ReplayError(
+                f"{source}: action {i} {lab!r} is not legal at this {state.decision_type()!s} "
+                f"node{why}; legal labels: {state.legal_labels()}") from None
+    return state
+
+
+def transcript(state: State) -> list[str]:
+    """The labels of a state's history (decisions and chance outcomes), replayable."""
+    from .protocol import CHANCE
+
+    g = state.game
+    return [(g.chance if p == CHANCE else g.actions).labels[a] for p, a in state.history]

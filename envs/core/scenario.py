@@ -1,0 +1,97 @@
+"""Scenario and parameter loading: TOML files validated on load.
+
+Errors name the file, the key and the problem, and never leak a traceback from deep inside the
+engine: every failure becomes a :class:`envs.core.errors.ScenarioError` (bad files) or
+:class:`envs.core.errors.ParameterError` (bad parameters).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pydantic
+
+from .errors import ParameterError, ScenarioError
+
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "<top level>"
+
+
+def format_validation_error(err: pydantic.ValidationError, source: str) -> str:
+    """One line per problem: ``source: key.path: message``."""
+    lines = [f"{source}: {_loc(e['loc'])}: {e['msg']}" for e in err.errors()]
+    return "\n".join(lines)
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Parse a TOML file.
+
+    Raises:
+        ScenarioError: when the file is missing, unreadable or not valid TOML (names the file).
+    """
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ScenarioError(f"{p}: file not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{p}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ScenarioError(f"{p}: cannot read: {e.strerror}") from None
+
+
+def validate_scenario(model: type[M], data: Mapping[str, Any], source: str) -> M:
+    """Validate ``data`` against a pydantic ``model``.
+
+    Raises:
+        ScenarioError: naming ``source`` (the file), the key and the problem.
+    """
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as e:
+        raise ScenarioError(format_validation_error(e, source)) from None
+
+
+def validate_params(model: type[M], params: Mapping[str, Any] | None, source: str = "params") -> M:
+    """Validate game parameters against a pydantic ``model`` (strict types, unknown keys refused).
+
+    Raises:
+        ParameterError: naming the parameter and the problem.
+    """
+    try:
+        return model.model_validate(dict(params or {}))
+    except pydantic.ValidationError as e:
+        raise ParameterError(format_validation_error(e, source)) from None
+
+
+def resolve_scenario_path(name_or_path: str | Path, builtin_dir: Path) -> Path:
+    """A built-in scenario name (``builtin_dir/NAME.toml``) or a path to a TOML file.
+
+    Raises:
+        ScenarioError: when neither exists; lists the built-in names.
+    """
+    s = str(name_or_path)
+    p = Path(s)
+    if p.suffix == ".toml" or p.exists():
+        if not p.is_file():
+            raise ScenarioError(f"{p}: scenario file not found")
+        return p
+    cand = builtin_dir / f"{s}.toml"
+    if cand.is_file():
+        return cand
+    names = sorted(q.stem for q in builtin_dir.glob("*.toml"))
+    raise ScenarioError(f"unknown scenario {s!r}: not a file and not a built-in scenario "
+                        f"(built-in: {', '.join(names)})")
