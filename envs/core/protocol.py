@@ -174,6 +174,12 @@ class State(abc.ABC):
         """An independent deep copy sharing only the immutable game."""
 
     # -- protocol ---------------------------------------------------------------------------
+    def decision_name(self) -> str:
+        """The plain string value of :meth:`decision_type` (``"reaction"``), for messages:
+        ``str()`` of a ``str`` enum member gives ``Class.MEMBER`` on Python 3.11."""
+        dt = self.decision_type()
+        return str(getattr(dt, "value", dt))
+
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
@@ -215,7 +221,7 @@ class State(abc.ABC):
         """
         if self.current_player() != CHANCE:
             raise InvalidStateError(
-                f"chance_outcomes() at a {self.decision_type()} node (current player "
+                f"chance_outcomes() at a {self.decision_name()} node (current player "
                 f"{self.current_player()})")
         return self._chance_outcomes()
 
@@ -231,7 +237,8 @@ class State(abc.ABC):
         if p == TERMINAL:
             raise InvalidStateError(f"apply_action({action!r}) after the game has ended")
         legal = self.legal_actions()
-        if not isinstance(action, (int, np.integer)) or int(action) not in legal:
+        if (isinstance(action, bool) or not isinstance(action, (int, np.integer))
+                or int(action) not in legal):
             raise IllegalActionError(self._illegal_message(action, p))
         self.apply_action_unchecked(int(action))
 
@@ -259,15 +266,17 @@ class State(abc.ABC):
             cat, who = self.game.chance, "chance"
         else:
             cat, who = self.game.actions, f"side {player} ({self.game.side_names[player]})"
-        if isinstance(action, (int, np.integer)) and 0 <= int(action) < len(cat):
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            what = f"action {action!r} of type {type(action).__name__} (ids are ints 0..{len(cat) - 1})"
+        elif 0 <= int(action) < len(cat):
             what = f"action {cat.labels[int(action)]!r} (id {int(action)})"
             why = self.why_illegal(int(action)) if player != CHANCE else None
             if why is not None:
                 what += f" [{why}]"
         else:
-            what = f"action id {action!r} (out of range 0..{len(cat) - 1})"
+            what = f"action id {int(action)} (out of range 0..{len(cat) - 1})"
         legal = [cat.labels[a] for a in self.legal_actions()]
-        return (f"illegal {what} for {who} at decision {self.decision_type()!s}; "
+        return (f"illegal {what} for {who} at decision {self.decision_name()}; "
                 f"legal: {legal}")
 
     # -- labels -------------------------------------------------------------------------------
@@ -335,7 +344,7 @@ class State(abc.ABC):
 
     def __str__(self) -> str:
         p = self.current_player()
-        return f"<{type(self).__name__} player={p} decision={self.decision_type()!s}>"
+        return f"<{type(self).__name__} player={p} decision={self.decision_name()}>"
 
 
 def deepcopy_state(state: State) -> State:

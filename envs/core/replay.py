@@ -114,7 +114,7 @@ def play_labels(state: State, labels: Sequence[str], source: str = "<labels>") -
             except IllegalActionError:
                 why = " (unknown label)"
             raise ReplayError(
-                f"{source}: action {i} {lab!r} is not legal at this {state.decision_type()!s} "
+                f"{source}: action {i} {lab!r} is not legal at this {state.decision_name()} "
                 f"node{why}; legal labels: {state.legal_labels()}") from None
     return state
 

@@ -1,0 +1,690 @@
+"""Plane geometry for unit footprints: arcs, zones, distances, contact and path crossings.
+
+Coordinates are table coordinates: x to the right, y "up" the table, all lengths in inches
+(the module itself is unit agnostic), angles in radians, counter-clockwise positive.
+
+A unit's footprint is an oriented rectangle described in the unit frame of ACW-PD-16: the
+origin is the centre of its FRONT edge, local +y is its facing, local +x points to its RIGHT
+(facing rotated by -90 degrees). In that frame the rectangle covers ``-W/2 <= lx <= W/2`` and
+``-D <= ly <= 0`` where ``W`` is the frontage and ``D`` the depth.
+
+Rule sources: ACW-PD-16 (unit frame, forward arc, flank and rear zones, closest-point
+distances), I-9 (the forward arc is bounded by 45-degree rays from the two front corners),
+I-25 (distances are closest point to closest point; the charge trigger uses the defender's
+front edge), ACW-PD-21 (motion primitives: advance, side-step, wheel about a front corner,
+face about the centre), ACW-PD-24 (Window A triggers found by stepping along the mover's path).
+
+Everything is pure Python floats and :mod:`math` (hot path of the rules engine): no numpy,
+no shapely. Points are plain ``(x, y)`` tuples of floats.
+
+Boundary tolerance: inequalities that decide arcs, zones and contact accept an error of
+:data:`EPS` (1e-9 inches) so that points on a boundary (e.g. on a 45-degree ray, or two
+footprints placed flush by a rotation) are not lost to rounding.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .errors import ParameterError
+
+__all__ = [
+    "EPS", "Vec", "Footprint", "in_forward_arc", "zone_of", "point_segment_distance",
+    "segment_distance", "segments_intersect", "polygon_contains", "footprint_distance",
+    "overlaps", "distance_to_front_edge", "footprint_polygon_distance",
+    "segment_crosses_polygon", "first_crossing", "angle_diff",
+]
+
+Vec = tuple[float, float]
+
+#: Boundary tolerance in inches for arc, zone, contact and intersection tests.
+EPS = 1e-9
+
+_TWO_PI = 2.0 * math.pi
+_sqrt = math.sqrt
+_cos = math.cos
+_sin = math.sin
+_isfinite = math.isfinite
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Signed smallest difference ``a - b`` between two angles, wrapped into ``(-pi, pi]``.
+
+    Args:
+        a, b: angles in radians (any real values).
+
+    Returns:
+        float in ``(-pi, pi]``; positive when ``a`` is counter-clockwise of ``b``.
+    """
+    d = (a - b) % _TWO_PI
+    if d > math.pi:
+        d -= _TWO_PI
+    return d
+
+
+def _wrap(h: float) -> float:
+    """Heading wrapped into ``(-pi, pi]`` (keeps headings bounded after many rotations)."""
+    if -math.pi < h <= math.pi:
+        return h
+    return angle_diff(h, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Footprint:
+    """An oriented rectangle: the footprint of a unit on the table (ACW-PD-16).
+
+    Attributes:
+        x, y: table coordinates (inches) of the centre of the FRONT edge.
+        heading: direction of facing, radians, counter-clockwise from the table's +x axis.
+        width: frontage ``W`` in inches, > 0.
+        depth: depth ``D`` in inches, > 0.
+
+    Only these five plain fields are stored (so ``dataclasses.asdict`` / ``Footprint(**d)``
+    round-trip); ``cos``/``sin`` of the heading are recomputed where needed, which is cheaper
+    overall than caching them on each of the many short-lived footprints of a path scan.
+    All transforms return new footprints.
+
+    Raises:
+        ParameterError: on a non-finite coordinate or heading, or a width/depth that is not
+            a finite number > 0.
+    """
+
+    x: float
+    y: float
+    heading: float
+    width: float
+    depth: float
+
+    def __post_init__(self) -> None:
+        w = self.width
+        d = self.depth
+        if not (w > 0.0 and d > 0.0 and w < math.inf and d < math.inf):
+            raise ParameterError(
+                f"Footprint width and depth must be finite and > 0 (ACW-PD-16); "
+                f"got width={w!r}, depth={d!r}")
+        h = self.heading
+        if not (_isfinite(self.x) and _isfinite(self.y) and _isfinite(h)):
+            raise ParameterError(
+                f"Footprint position and heading must be finite; got x={self.x!r}, "
+                f"y={self.y!r}, heading={h!r}")
+
+    # -- frame -------------------------------------------------------------------------------
+    def forward(self) -> Vec:
+        """Unit facing vector ``(cos h, sin h)`` (local +y of ACW-PD-16)."""
+        h = self.heading
+        return (_cos(h), _sin(h))
+
+    def right(self) -> Vec:
+        """Unit vector to the unit's right ``(sin h, -cos h)`` (local +x of ACW-PD-16)."""
+        h = self.heading
+        return (_sin(h), -_cos(h))
+
+    def corners(self) -> tuple[Vec, Vec, Vec, Vec]:
+        """The four corners in table coordinates (inches).
+
+        Returns:
+            ``(front_left, front_right, rear_right, rear_left)``, each an ``(x, y)`` tuple.
+        """
+        h = self.heading
+        c = _cos(h)
+        s = _sin(h)
+        hw = 0.5 * self.width
+        rx = hw * s      # half-width along right
+        ry = -hw * c
+        bx = -self.depth * c  # full depth backwards
+        by = -self.depth * s
+        x = self.x
+        y = self.y
+        return ((x - rx, y - ry), (x + rx, y + ry),
+                (x + rx + bx, y + ry + by), (x - rx + bx, y - ry + by))
+
+    def centre(self) -> Vec:
+        """Centre of the rectangle in table coordinates (half the depth behind the front)."""
+        hd = 0.5 * self.depth
+        h = self.heading
+        return (self.x - hd * _cos(h), self.y - hd * _sin(h))
+
+    def front_edge(self) -> tuple[Vec, Vec]:
+        """The front edge as ``(front_left, front_right)`` in table coordinates."""
+        hw = 0.5 * self.width
+        h = self.heading
+        rx = hw * _sin(h)
+        ry = -hw * _cos(h)
+        return ((self.x - rx, self.y - ry), (self.x + rx, self.y + ry))
+
+    def to_local(self, p: Vec) -> Vec:
+        """Table point ``p`` expressed in the ACW-PD-16 frame: ``(lx, ly)``, inches."""
+        dx = p[0] - self.x
+        dy = p[1] - self.y
+        h = self.heading
+        c = _cos(h)
+        s = _sin(h)
+        return (dx * s - dy * c, dx * c + dy * s)
+
+    def to_table(self, lp: Vec) -> Vec:
+        """Local ACW-PD-16 point ``lp = (lx, ly)`` expressed in table coordinates."""
+        lx, ly = lp
+        h = self.heading
+        c = _cos(h)
+        s = _sin(h)
+        return (self.x + lx * s + ly * c, self.y - lx * c + ly * s)
+
+    # -- motion (ACW-PD-21) -----------------------------------------------------------------
+    def advanced(self, dist: float) -> Footprint:
+        """Moved ``dist`` inches along its facing (negative = retire backwards), ACW-PD-21.1.
+
+        Raises:
+            ParameterError: if the new position is not finite.
+        """
+        h = self.heading
+        return _moved(self, self.x + dist * _cos(h), self.y + dist * _sin(h))
+
+    def shifted(self, dx: float, dy: float) -> Footprint:
+        """Translated by ``(dx, dy)`` inches in table coordinates; facing unchanged.
+
+        Raises:
+            ParameterError: if the new position is not finite.
+        """
+        return _moved(self, self.x + dx, self.y + dy)
+
+    def sidestepped(self, dist: float) -> Footprint:
+        """Moved ``dist`` inches to its right (negative = to its left), ACW-PD-21.1.
+
+        Raises:
+            ParameterError: if the new position is not finite.
+        """
+        h = self.heading
+        return _moved(self, self.x + dist * _sin(h), self.y - dist * _cos(h))
+
+    def rotated_about(self, p: Vec, angle: float) -> Footprint:
+        """Rotated rigidly by ``angle`` radians (counter-clockwise positive) about table point
+        ``p``. The heading is wrapped into ``(-pi, pi]``."""
+        ca = _cos(angle)
+        sa = _sin(angle)
+        px, py = p
+        dx = self.x - px
+        dy = self.y - py
+        return Footprint(px + dx * ca - dy * sa, py + dx * sa + dy * ca,
+                         _wrap(self.heading + angle), self.width, self.depth)
+
+    def wheeled(self, angle: float, pivot: str) -> Footprint:
+        """Wheeled by ``angle`` radians (counter-clockwise positive) about a front corner,
+        ACW-PD-21.2. The pivot corner stays fixed.
+
+        Args:
+            angle: rotation in radians. Pivoting on the left corner, a positive (CCW) angle
+                swings the right end forward (a wheel to the left); pivoting on the right, a
+                negative (CW) angle swings the left end forward (a wheel to the right). The
+                cost, frontage x |angle| (ACW-PD-21.2), is the engine's concern.
+            pivot: ``"left"`` (front-left corner) or ``"right"`` (front-right corner).
+
+        Raises:
+            ParameterError: if ``pivot`` is not ``"left"`` or ``"right"``.
+        """
+        hw = 0.5 * self.width
+        c = _cos(self.heading)
+        s = _sin(self.heading)
+        if pivot == "left":
+            p = (self.x - hw * s, self.y + hw * c)
+        elif pivot == "right":
+            p = (self.x + hw * s, self.y - hw * c)
+        else:
+            raise ParameterError(
+                f"wheel pivot must be 'left' or 'right' (ACW-PD-21.2); got {pivot!r}")
+        return self.rotated_about(p, angle)
+
+    def faced(self, angle: float) -> Footprint:
+        """Rotated by ``angle`` radians about the rectangle's centre (face about = ``pi``,
+        face to a flank = ``+-pi/2``), ACW-PD-21.4."""
+        return self.rotated_about(self.centre(), angle)
+
+    def with_size(self, width: float, depth: float) -> Footprint:
+        """Same front-edge centre and heading with a new frontage and depth (inches).
+
+        Raises:
+            ParameterError: if width or depth is not finite and > 0.
+        """
+        return Footprint(self.x, self.y, self.heading, width, depth)
+
+
+_new = object.__new__
+_set_x = Footprint.x.__set__  # type: ignore[attr-defined]
+_set_y = Footprint.y.__set__  # type: ignore[attr-defined]
+_set_h = Footprint.heading.__set__  # type: ignore[attr-defined]
+_set_w = Footprint.width.__set__  # type: ignore[attr-defined]
+_set_d = Footprint.depth.__set__  # type: ignore[attr-defined]
+_BIG = math.inf
+
+
+def _moved(fp: Footprint, x: float, y: float) -> Footprint:
+    """Fast copy of ``fp`` at a new front-edge centre (same heading and size).
+
+    Skips ``__init__`` (the slot descriptors are written directly): about twice as fast as
+    the validating constructor; only the new position needs checking.
+    """
+    if not (-_BIG < x < _BIG and -_BIG < y < _BIG):
+        raise ParameterError(f"Footprint move gives a non-finite position ({x!r}, {y!r})")
+    o = _new(Footprint)
+    _set_x(o, x)
+    _set_y(o, y)
+    _set_h(o, fp.heading)
+    _set_w(o, fp.width)
+    _set_d(o, fp.depth)
+    return o
+
+
+# -- arcs and zones (ACW-PD-16, I-9) -----------------------------------------------------------
+def in_forward_arc(fp: Footprint, p: Vec) -> bool:
+    """Whether table point ``p`` lies in ``fp``'s forward arc (ACW-PD-16, I-9).
+
+    In the unit frame: ``ly >= 0`` and ``|lx| <= W/2 + ly``, i.e. the region ahead of the
+    front edge bounded by the 45-degree rays from the two front corners. Closed region
+    (boundary points count, within :data:`EPS`).
+    """
+    dx = p[0] - fp.x
+    dy = p[1] - fp.y
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    ly = dx * c + dy * s
+    if ly < -EPS:
+        return False
+    lx = dx * s - dy * c
+    return abs(lx) <= 0.5 * fp.width + ly + EPS
+
+
+def zone_of(fp: Footprint, p: Vec) -> str:
+    """Which of ``fp``'s zones holds table point ``p`` (ACW-PD-16).
+
+    Returns:
+        ``"front"`` if in the forward arc; otherwise ``"rear"`` if ``ly <= -D``; otherwise
+        ``"left"`` (``lx < 0``) or ``"right"`` (``lx >= 0``) for the flank zones. The four
+        values partition the plane. Pass a unit's centre to classify the whole unit.
+    """
+    dx = p[0] - fp.x
+    dy = p[1] - fp.y
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    ly = dx * c + dy * s
+    lx = dx * s - dy * c
+    if ly >= -EPS and abs(lx) <= 0.5 * fp.width + ly + EPS:
+        return "front"
+    if ly <= -fp.depth + EPS:
+        return "rear"
+    return "left" if lx < 0.0 else "right"
+
+
+# -- points and segments ---------------------------------------------------------------------
+def point_segment_distance(p: Vec, a: Vec, b: Vec) -> float:
+    """Euclidean distance (inches) from point ``p`` to the closed segment ``a``-``b``.
+
+    A degenerate segment (``a == b``) is treated as a point.
+    """
+    ax, ay = a
+    vx = b[0] - ax
+    vy = b[1] - ay
+    wx = p[0] - ax
+    wy = p[1] - ay
+    vv = vx * vx + vy * vy
+    if vv > 0.0:
+        t = (wx * vx + wy * vy) / vv
+        if t > 0.0:
+            if t >= 1.0:
+                wx = p[0] - b[0]
+                wy = p[1] - b[1]
+            else:
+                wx -= t * vx
+                wy -= t * vy
+    return _sqrt(wx * wx + wy * wy)
+
+
+def _orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+def segments_intersect(a1: Vec, a2: Vec, b1: Vec, b2: Vec) -> bool:
+    """Whether closed segments ``a1``-``a2`` and ``b1``-``b2`` share at least one point
+    (touching endpoints and collinear overlaps count)."""
+    ax, ay = a1
+    bx, by = a2
+    cx, cy = b1
+    dx, dy = b2
+    # quick reject on bounding boxes
+    if max(ax, bx) < min(cx, dx) or max(cx, dx) < min(ax, bx):
+        return False
+    if max(ay, by) < min(cy, dy) or max(cy, dy) < min(ay, by):
+        return False
+    d1 = _orient(cx, cy, dx, dy, ax, ay)
+    d2 = _orient(cx, cy, dx, dy, bx, by)
+    d3 = _orient(ax, ay, bx, by, cx, cy)
+    d4 = _orient(ax, ay, bx, by, dx, dy)
+    if ((d1 > 0.0 and d2 < 0.0) or (d1 < 0.0 and d2 > 0.0)) and \
+            ((d3 > 0.0 and d4 < 0.0) or (d3 < 0.0 and d4 > 0.0)):
+        return True
+    # touching or collinear cases: an endpoint on the other segment (bounding boxes overlap)
+    if d1 == 0.0 and min(cx, dx) <= ax <= max(cx, dx) and min(cy, dy) <= ay <= max(cy, dy):
+        return True
+    if d2 == 0.0 and min(cx, dx) <= bx <= max(cx, dx) and min(cy, dy) <= by <= max(cy, dy):
+        return True
+    if d3 == 0.0 and min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by):
+        return True
+    if d4 == 0.0 and min(ax, bx) <= dx <= max(ax, bx) and min(ay, by) <= dy <= max(ay, by):
+        return True
+    return False
+
+
+def segment_distance(a1: Vec, a2: Vec, b1: Vec, b2: Vec) -> float:
+    """Closest distance (inches) between closed segments ``a1``-``a2`` and ``b1``-``b2``;
+    ``0.0`` if they intersect."""
+    if segments_intersect(a1, a2, b1, b2):
+        return 0.0
+    return min(point_segment_distance(a1, b1, b2), point_segment_distance(a2, b1, b2),
+               point_segment_distance(b1, a1, a2), point_segment_distance(b2, a1, a2))
+
+
+def _check_poly(poly: Sequence[Vec], where: str) -> None:
+    if len(poly) < 3:
+        raise ParameterError(f"{where}: a polygon needs at least 3 vertices, got {len(poly)}")
+
+
+def polygon_contains(poly: Sequence[Vec], p: Vec) -> bool:
+    """Whether point ``p`` lies inside or on the boundary of simple polygon ``poly``.
+
+    Args:
+        poly: sequence of >= 3 ``(x, y)`` vertices in order (either winding, convex or not;
+            the closing edge from the last vertex back to the first is implied).
+        p: the point.
+
+    Uses ray casting (even-odd rule); points within :data:`EPS` of an edge count as inside.
+
+    Raises:
+        ParameterError: if ``poly`` has fewer than 3 vertices.
+    """
+    _check_poly(poly, "polygon_contains")
+    px, py = p
+    inside = False
+    n = len(poly)
+    jx, jy = poly[n - 1]
+    for i in range(n):
+        ix, iy = poly[i]
+        if point_segment_distance(p, (jx, jy), (ix, iy)) <= EPS:
+            return True
+        if (iy > py) != (jy > py):
+            xcross = ix + (py - iy) * (jx - ix) / (jy - iy)
+            if px < xcross:
+                inside = not inside
+        jx, jy = ix, iy
+    return inside
+
+
+def segment_crosses_polygon(a: Vec, b: Vec, poly: Sequence[Vec]) -> bool:
+    """Whether the closed segment ``a``-``b`` meets the closed polygon ``poly`` (crosses an
+    edge, touches it, or lies inside it). Used for LOS through woods or over crests (ACW-PD-17).
+
+    Raises:
+        ParameterError: if ``poly`` has fewer than 3 vertices.
+    """
+    _check_poly(poly, "segment_crosses_polygon")
+    n = len(poly)
+    prev = poly[n - 1]
+    for i in range(n):
+        cur = poly[i]
+        if segments_intersect(a, b, prev, cur):
+            return True
+        prev = cur
+    return polygon_contains(poly, a)
+
+
+# -- footprints (I-25, ACW-PD-16) --------------------------------------------------------------
+def _rect_point_dist(fp: Footprint, px: float, py: float) -> float:
+    """Distance from table point to the filled rectangle of ``fp`` (0 inside)."""
+    dx = px - fp.x
+    dy = py - fp.y
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    lx = abs(dx * s - dy * c) - 0.5 * fp.width
+    ly = dx * c + dy * s
+    if ly > 0.0:
+        ey = ly
+    else:
+        ey = -fp.depth - ly
+        if ey < 0.0:
+            ey = 0.0
+    if lx < 0.0:
+        return ey
+    if ey == 0.0:
+        return lx
+    return _sqrt(lx * lx + ey * ey)
+
+
+def _separated_on_axes_of(fp: Footprint, pts: Sequence[Vec]) -> bool:
+    """SAT half-test: are all ``pts`` strictly beyond one side of ``fp`` (by more than EPS)?"""
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    x0 = fp.x
+    y0 = fp.y
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    for px, py in pts:
+        dx = px - x0
+        dy = py - y0
+        lx = dx * s - dy * c
+        ly = dx * c + dy * s
+        if lx < minx:
+            minx = lx
+        if lx > maxx:
+            maxx = lx
+        if ly < miny:
+            miny = ly
+        if ly > maxy:
+            maxy = ly
+    hw = 0.5 * fp.width + EPS
+    return maxx < -hw or minx > hw or miny > EPS or maxy < -fp.depth - EPS
+
+
+def _corner_pass(fp: Footprint, pts: Sequence[Vec]) -> tuple[bool, float]:
+    """One half of the rectangle-rectangle test, in ``fp``'s frame: whether ``pts`` (the
+    other rectangle's corners) are separated from ``fp`` on one of its axes (SAT, beyond
+    EPS), and the smallest distance from those points to ``fp``'s filled rectangle."""
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    x0 = fp.x
+    y0 = fp.y
+    hw = 0.5 * fp.width
+    d = fp.depth
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    best2 = math.inf
+    for px, py in pts:
+        dx = px - x0
+        dy = py - y0
+        lx = dx * s - dy * c
+        ly = dx * c + dy * s
+        if lx < minx:
+            minx = lx
+        if lx > maxx:
+            maxx = lx
+        if ly < miny:
+            miny = ly
+        if ly > maxy:
+            maxy = ly
+        ex = (lx if lx > 0.0 else -lx) - hw
+        if ly > 0.0:
+            ey = ly
+        else:
+            ey = -d - ly
+            if ey < 0.0:
+                ey = 0.0
+        if ex < 0.0:
+            d2 = ey * ey
+        else:
+            d2 = ex * ex + ey * ey
+        if d2 < best2:
+            best2 = d2
+    sep = (maxx < -hw - EPS or minx > hw + EPS or miny > EPS or maxy < -d - EPS)
+    return sep, best2
+
+
+def overlaps(a: Footprint, b: Footprint) -> bool:
+    """Whether two footprints share any point: interiors or edges intersect, so touching
+    (base contact, within :data:`EPS`) counts (separating-axis test on the 4 edge normals).
+    """
+    return not (_separated_on_axes_of(b, a.corners()) or _separated_on_axes_of(a, b.corners()))
+
+
+def footprint_distance(a: Footprint, b: Footprint) -> float:
+    """Closest-point-to-closest-point distance (inches) between two footprints (I-25,
+    ACW-PD-16). ``0.0`` exactly when :func:`overlaps` is True (touching or overlapping).
+
+    Symmetric in ``a`` and ``b``.
+    """
+    sep_b, d2_b = _corner_pass(b, a.corners())
+    sep_a, d2_a = _corner_pass(a, b.corners())
+    if not (sep_a or sep_b):
+        return 0.0
+    # disjoint convex polygons: the closest pair involves a vertex of one of them
+    return _sqrt(d2_a if d2_a < d2_b else d2_b)
+
+
+def distance_to_front_edge(fp: Footprint, other: Footprint) -> float:
+    """Closest distance (inches) from ``other``'s rectangle to ``fp``'s front-edge segment
+    (I-25: the Window B2 4.0" mark and the 2.1 trigger use the defender's front edge).
+
+    Always ``>= footprint_distance(fp, other)``; ``0.0`` if ``other`` touches the front edge.
+    """
+    fl, fr = fp.front_edge()
+    # SAT: segment vs rectangle. Axes: other's two edge normals, and the segment normal
+    # (= fp's facing; the segment lies on ly = 0 of fp's frame).
+    if not _separated_on_axes_of(other, (fl, fr)):
+        h = fp.heading
+        c = _cos(h)
+        s = _sin(h)
+        lo = math.inf
+        hi = -math.inf
+        for px, py in other.corners():
+            ly = (px - fp.x) * c + (py - fp.y) * s
+            if ly < lo:
+                lo = ly
+            if ly > hi:
+                hi = ly
+        if lo <= EPS and hi >= -EPS:
+            return 0.0
+    best = min(_rect_point_dist(other, fl[0], fl[1]), _rect_point_dist(other, fr[0], fr[1]))
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    hw = 0.5 * fp.width
+    for px, py in other.corners():
+        dx = px - fp.x
+        dy = py - fp.y
+        lx = abs(dx * s - dy * c) - hw
+        ly = dx * c + dy * s
+        d = _sqrt(lx * lx + ly * ly) if lx > 0.0 else abs(ly)
+        if d < best:
+            best = d
+    return best
+
+
+def footprint_polygon_distance(fp: Footprint, poly: Sequence[Vec]) -> float:
+    """Closest distance (inches) between a footprint and a simple polygon (terrain feature);
+    ``0.0`` if they touch or overlap (either may contain the other).
+
+    Raises:
+        ParameterError: if ``poly`` has fewer than 3 vertices.
+    """
+    _check_poly(poly, "footprint_polygon_distance")
+    cs = fp.corners()
+    n = len(poly)
+    # any edge crossing, or one inside the other -> 0
+    for i in range(4):
+        a1 = cs[i - 1]
+        a2 = cs[i]
+        prev = poly[n - 1]
+        for j in range(n):
+            cur = poly[j]
+            if segments_intersect(a1, a2, prev, cur):
+                return 0.0
+            prev = cur
+    if polygon_contains(poly, cs[0]):
+        return 0.0
+    px, py = poly[0]
+    if _rect_point_dist(fp, px, py) <= EPS:
+        return 0.0
+    best = math.inf
+    for vx, vy in poly:
+        d = _rect_point_dist(fp, vx, vy)
+        if d < best:
+            best = d
+    prev = poly[n - 1]
+    for j in range(n):
+        cur = poly[j]
+        for c in cs:
+            d = point_segment_distance(c, prev, cur)
+            if d < best:
+                best = d
+        prev = cur
+    return best
+
+
+# -- path crossing (ACW-PD-24) -----------------------------------------------------------------
+def first_crossing(f: Callable[[float], bool], length: float, step: float = 0.25,
+                   tol: float = 0.01) -> float | None:
+    """Smallest travelled distance ``t`` in ``[0, length]`` at which ``f(t)`` becomes True
+    (ACW-PD-24 Window A triggers: enters the arc within 8", comes within 6", ...).
+
+    ``f(t)`` is evaluated on the mover's position after travelling ``t`` inches. The path is
+    sampled at ``0, step, 2*step, ...`` and at ``length``; the first True sample is refined by
+    bisection against the previous (False) sample until the bracket is ``<= tol``, and the
+    True end of the bracket is returned, so ``f(result)`` is always True. For a predicate
+    that is False then True along the path, the result is within ``tol`` after the exact
+    crossing. A predicate that turns True and back False strictly between two samples is
+    missed (choose ``step`` smaller than the narrowest such window).
+
+    Args:
+        f: predicate of the distance travelled (inches).
+        length: path length in inches, ``>= 0``.
+        step: sampling interval in inches, ``> 0``.
+        tol: bisection tolerance in inches, ``> 0``.
+
+    Returns:
+        ``0.0`` if ``f(0)`` is True; the crossing distance; or ``None`` if ``f`` is False at
+        every sample and at ``length``.
+
+    Raises:
+        ParameterError: if ``length < 0``, ``step <= 0`` or ``tol <= 0`` (or any is not finite).
+    """
+    if not (0.0 <= length < math.inf):
+        raise ParameterError(f"first_crossing: length must be finite and >= 0, got {length!r}")
+    if not (0.0 < step < math.inf):
+        raise ParameterError(f"first_crossing: step must be finite and > 0, got {step!r}")
+    if not (0.0 < tol < math.inf):
+        raise ParameterError(f"first_crossing: tol must be finite and > 0, got {tol!r}")
+    if f(0.0):
+        return 0.0
+    lo = 0.0
+    i = 1
+    while True:
+        t = i * step
+        if t >= length:
+            t = length
+        if t > lo and f(t):
+            hi = t
+            while hi - lo > tol:
+                mid = 0.5 * (lo + hi)
+                if mid <= lo or mid >= hi:
+                    break
+                if f(mid):
+                    hi = mid
+                else:
+                    lo = mid
+            return hi
+        if t >= length:
+            return None
+        lo = t
+        i += 1
