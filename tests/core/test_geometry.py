@@ -21,6 +21,7 @@ from envs.core.geometry import (
 
 SETTINGS = settings(max_examples=200, deadline=None)
 BRUTE_SETTINGS = settings(max_examples=100, deadline=None)   # 0.001" brute-force scans are slow
+POLY_SETTINGS = settings(max_examples=100, deadline=None)    # polygon generation is slow
 
 
 
@@ -229,7 +230,8 @@ class TestDistances:
         shift = offset * (d.width + w) / 2
         front = d.to_table((shift, 0.0))
         charger = Footprint(front[0], front[1], d.heading + math.pi, w, depth)
-        for a, b in ((d, charger), (d.rotated_about(pivot, ang), charger.rotated_about(pivot, ang))):
+        moved = (d.rotated_about(pivot, ang), charger.rotated_about(pivot, ang))
+        for a, b in ((d, charger), moved):
             assert overlaps(a, b) and overlaps(b, a)
             assert footprint_distance(a, b) == 0.0
             assert distance_to_front_edge(a, b) == 0.0
@@ -306,7 +308,7 @@ class TestPolygons:
         with pytest.raises(ParameterError):
             polygon_contains([(0, 0), (1, 1)], (0, 0))
 
-    @SETTINGS
+    @POLY_SETTINGS
     @given(star_polygons(), point)
     def test_polygon_contains_matches_shapely(self, poly, p):
         """Ray casting agrees with shapely's covers away from the boundary."""
@@ -314,14 +316,14 @@ class TestPolygons:
         assume(shp.exterior.distance(Point(p)) > 1e-6)
         assert polygon_contains(poly, p) == shp.covers(Point(p))
 
-    @SETTINGS
+    @POLY_SETTINGS
     @given(star_polygons(), footprints(-15, 15))
     def test_footprint_polygon_distance_matches_shapely(self, poly, fp):
         """Footprint to terrain distance equals shapely's; 0 iff they meet."""
         oracle = rect(fp).distance(Polygon(poly))
         assert footprint_polygon_distance(fp, poly) == pytest.approx(oracle, abs=1e-7)
 
-    @SETTINGS
+    @POLY_SETTINGS
     @given(star_polygons(), point, point)
     def test_segment_crosses_polygon_matches_shapely(self, poly, a, b):
         """ACW-PD-17 LOS building block: a sight line meets a polygon as in shapely."""
