@@ -1,0 +1,135 @@
+"""ACW regimental: the American Civil War regimental game of seed 003 with its five reactions.
+
+## Description
+
+Two sides, Union (side 0) and Confederate (side 1), each a brigade of infantry regiments of
+stands, a battery of gun sections, skirmish screens and (in the default battle) a small cavalry
+regiment, fight over a 48" x 36" table. The game is IGOUGO (RULE-04-1.1): a game turn is two
+player-turns of five phases (ACW-PD-12) — 1 Command (Staff Pips, Rally, Reserve), 2 Active
+Maneuver & Assault, 3 Ranged Combat, 4 Melee, 5 End (Morale, Smoke expiry, flags, army break).
+The non-active side is not passive: inside the active side's Phase 2 it may react with the
+seed's five Tactical Reactions (RULE-04-1.2): Opportunity Fire, Skirmish/Screen Evade and
+Refuse the Flank in Window A (along the path of ordinary moves, ACW-PD-24), Evade, Refuse the
+Flank and Counter-Charge at a charge declaration (Window B1) and the Closing Volley at the 4.0"
+mark (Window B2) (I-10). Three reactions are free, two are commanded (RULE-04-1.3, I-2, I-3):
+Refuse the Flank spends a reserved pip or passes a flat 4+ Emergency Drill Check (RULE-04-5.2,
+I-19); Counter-Charge needs a reserved pip (RULE-04-6.3). Each defending unit reacts at most once
+per enemy activation (RULE-04-1.4). Every die is its own chance node (``d6=1`` … ``d6=6``).
+Rules sources: the seed ``RULE-04-x.y`` statements (section 6 renumbered 6.1-6.5), the
+resolutions ``I-1`` … ``I-28`` and house rules ``ACW-PD-1`` … ``ACW-PD-38`` of
+``acw_fillins.md`` (RULINGS "ACW regimental" items 1-9). Every event of the log cites them.
+
+Decision types (:class:`~.actions.ACWDecision`): ``command`` (rally, reserve), ``maneuver``
+(which unit to activate and its movement primitives), ``reaction`` (every reaction window;
+"decline" is always offered, and a window opens only when some reaction is legal), ``fire``
+(Phase 3 target), plus ``chance`` and ``terminal``. When several defenders trigger at the same
+point of a mover's path they are asked in slot order. A decision with a single legal option
+(only ``end_phase``, only ``end_activation``, only ``reserve:0``) is applied automatically and
+does not appear in the history.
+
+Design rulings of this engine where the texts leave room (beyond the PD defaults):
+
+* Reaction fire (Closing Volley, Opportunity Fire) uses the seed's range-bracket to-hit numbers
+  with no enfilade bonus (RULE-04-2.3, RULE-04-3.3; worked Example C fires at a column's flank
+  on 4+); the enfilade +1 of ACW-PD-18 and the moved/disordered modifiers apply in Phase 3.
+* Zones and arcs use footprint sample points (corners, centre, edge midpoints); LOS is traced
+  centre to centre (ACW-PD-17).
+* The charger turns to face the contacted edge at declaration and moves straight to its final
+  flush position (ACW-PD-23 step 7); a redirected charge (I-21) is limited to 9".
+* Counter-Charge requires the charger in the defender's front zone and open ground between the
+  two centres (ACW-PD-34). Refuse the Flank is offered to infantry Lines of 3+ stands in good
+  order, triggered by formed movers (ACW-PD-33, I-23).
+* Voluntary Passage of Lines in Phase 2 is not offered: friendly formed units block movement
+  (moves are clipped); retreats through friends do trigger Passage of Lines tests (ACW-PD-29).
+* An activation chains at most 8 primitives (engine cap, keeps episodes finite).
+
+## Action Space
+
+``Discrete(63)`` for the default ``max_units_per_side = 8`` (``u{k}``: own slot k, ``e{k}``:
+enemy slot k; the same ids for every scenario):
+
+| ids | labels | decision | rule |
+|---|---|---|---|
+| 0–1 | `rally:pay_pip`, `rally:roll` | command | ACW-PD-15 |
+| 2–4 | `reserve:0` … `reserve:2` | command | ACW-PD-14 |
+| 5–12 | `activate:u0` … `activate:u7` | maneuver | ACW-PD-12 |
+| 13 | `end_phase` | maneuver | ACW-PD-12 |
+| 14–16 | `advance:third|two_thirds|all` (of the remaining allowance) | maneuver | ACW-PD-21 |
+| 17 | `retire` (half allowance back, double cost) | maneuver | ACW-PD-21.1 |
+| 18–19 | `sidestep:left|right` (2", double cost, Line only) | maneuver | ACW-PD-21.1 |
+| 20–23 | `wheel:left|right` (45°), `wheel:left_half|right_half` (22.5°) [1] | maneuver | ACW-PD-21.2/3 |
+| 24–26 | `face:left|right|about` | maneuver | ACW-PD-21.4 |
+| 27–31 | `formation:line|assault_column|road_column|limber|unlimber` | maneuver | ACW-PD-21.5 |
+| 32–33 | `skirmish:detach|rejoin` | maneuver | ACW-PD-30 |
+| 34–41 | `charge:e0` … `charge:e7` (1 Staff Pip) | maneuver | ACW-PD-23 |
+| 42 | `end_activation` | maneuver | ACW-PD-12 |
+| 43–44 | `react:opportunity_fire`, `react:wait_short` | reaction | RULE-04-3.x, I-18 |
+| 45–47 | `react:evade_4|5|6` | reaction | RULE-04-4.x |
+| 48–49 | `react:refuse_1|2` | reaction | RULE-04-5.x |
+| 50–51 | `react:counter_charge_2|3` (surge inches) | reaction | RULE-04-6.x |
+| 52 | `react:closing_volley` | reaction | RULE-04-2.x |
+| 53 | `react:decline` | reaction | RULE-04-1.2 |
+| 54–61 | `fire:e0` … `fire:e7` | fire | ACW-PD-25b |
+| 62 | `hold_fire` | fire | ACW-PD-25b |
+
+[1] A Line wheels on a front corner; a column pivots on its head (1"); a screen or an
+unlimbered battery pivots in place.
+
+Chance outcomes: ``d6=1`` … ``d6=6`` (ids 0-5), uniform.
+
+## Observation Space
+
+``Box(float32, (735,))`` for 8 slots, egocentric: own units first, the table rotated 180° for
+side 1 so "forward" is the same for both seats. Per unit slot (42 features): present, kind
+one-hot (3), formation one-hot (7), x/W, y/D, cos/sin heading, stands/S0, S0/8, hit counter,
+Disordered, smoked, engaged, refused left/right, refused stands/2, health one-hot (4),
+experience one-hot (3), weapon one-hot (5), activated, moved, charged, fired, is screen, Rebel
+Yell.
+
+| piece | indices | shape | meaning |
+|---|---|---|---|
+| `own_units` | 0–335 | (8, 42) | own unit slots |
+| `enemy_units` | 336–671 | (8, 42) | enemy unit slots |
+| `resources` | 672–674 | (3,) | own pips/6, own reserved/2, enemy reserved/2 |
+| `phase` | 675–679 | (5,) | phase one-hot (ACW-PD-12) |
+| `turn` | 680 | (1,) | game turn / turns |
+| `active` | 681 | (1,) | observer is the active side |
+| `decision` | 682–687 | (6,) | decision type one-hot |
+| `ctx_unit` | 688–703 | (16,) | unit asked / acting (own slots, then enemy slots) |
+| `ctx_trigger` | 704–719 | (16,) | unit that triggered the window |
+| `ctx_distance` | 720 | (1,) | their distance / 12" |
+| `ctx_zone` | 721–724 | (4,) | zone of the asked unit holding the trigger's centre |
+| `ctx_kind` | 725–734 | (10,) | rally, reserve, activation, opp_medium/short, evade, refuse, charge_b1/b2, fire |
+
+There is no hidden information in this ruleset; ``observation_string`` is the text twin.
+
+## Starting State
+
+The scenario's units in their deployment (``default``: "Crossroads", ACW-PD-37 adapted to
+RULINGS item 8; or the worked-example scenarios ``example_a_closing_volley``,
+``example_b_refuse_flank``, ``example_c_opportunity_fire``), ``first_side`` to move, Phase 1 of
+turn 1 (or the scenario's ``[start]`` overrides: phase 2, pips, reserved pips).
+
+## Rewards
+
+Zero until the end; then +1 / -1 (0 for a draw) by the winner (ACW-PD-36, RULINGS item 9).
+With ``shaped_reward`` the terminal return is (own VP - enemy VP) / 20 clipped to [-1, 1].
+
+## Episode End
+
+After ``turns`` game turns (ACW-PD-35; the side with more VP wins, equal VP is a draw), when a
+side has lost at least half its starting units at the end of a game turn (army break, ACW-PD-36),
+or at the ``max_decisions`` cap (scored on VP).
+
+## Arguments
+
+``load_game("acw_regimental", scenario=None, params=None)``; ``params`` (strict types, unknown
+keys refused): ``max_units_per_side`` (8), ``pips_fixed`` (False), ``turns`` (10),
+``own_fire_blocks_reactions`` (True), ``phase3_six_disorders_all_ranges`` (False),
+``cavalry_charge_12`` (False), ``morale_cascade`` (False), ``shaped_reward`` (False),
+``max_decisions`` (3000). See :class:`~.params.ACWParams`.
+
+## Version History
+
+* v0: first version — the 28 seed rule statements, I-1 … I-28, PD-1 … PD-38 with PD-25b.
+"""

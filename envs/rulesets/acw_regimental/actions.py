@@ -1,0 +1,84 @@
+"""The fixed action catalogue and decision types of the ACW regimental ruleset.
+
+One catalogue per ``max_units_per_side`` (default 8): the same ids for every scenario. Unit
+slots ``u{k}`` are the deciding side's own slots, ``e{k}`` the enemy's (RULINGS item 6, 7).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from envs.core.actions import ActionCatalogue
+
+
+class ACWDecision(str, enum.Enum):
+    """Decision types (values shared with :class:`envs.core.protocol.DecisionType`).
+
+    * ``command``: Phase 1 rally (pay a pip or roll) and pips to reserve (ACW-PD-13..15);
+    * ``maneuver``: Phase 2 choice of unit to activate and the primitives of its activation
+      (ACW-PD-21, PD-23);
+    * ``reaction``: any reaction window of the non-active side (Window A, B1, B2; RULE-04-1.2);
+    * ``fire``: Phase 3 target choice of one unit (ACW-PD-25b).
+    """
+
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+    COMMAND = "command"
+    MANEUVER = "maneuver"
+    REACTION = "reaction"
+    FIRE = "fire"
+
+
+DECISION_TYPES = tuple(d.value for d in ACWDecision)
+
+PRIMITIVES = (
+    "advance:third", "advance:two_thirds", "advance:all", "retire",
+    "sidestep:left", "sidestep:right",
+    "wheel:left", "wheel:right", "wheel:left_half", "wheel:right_half",
+    "face:left", "face:right", "face:about",
+    "formation:line", "formation:assault_column", "formation:road_column",
+    "formation:limber", "formation:unlimber",
+    "skirmish:detach", "skirmish:rejoin",
+)
+
+REACTIONS = (
+    "react:opportunity_fire", "react:wait_short",
+    "react:evade_4", "react:evade_5", "react:evade_6",
+    "react:refuse_1", "react:refuse_2",
+    "react:counter_charge_2", "react:counter_charge_3",
+    "react:closing_volley", "react:decline",
+)
+
+
+def build_labels(m: int) -> list[str]:
+    """Labels in id order for ``m`` unit slots per side."""
+    labels = ["rally:pay_pip", "rally:roll", "reserve:0", "reserve:1", "reserve:2"]
+    labels += [f"activate:u{k}" for k in range(m)] + ["end_phase"]
+    labels += list(PRIMITIVES)
+    labels += [f"charge:e{k}" for k in range(m)] + ["end_activation"]
+    labels += list(REACTIONS)
+    labels += [f"fire:e{k}" for k in range(m)] + ["hold_fire"]
+    return labels
+
+
+class Ids:
+    """Integer ids of the catalogue for ``m`` slots (attribute per label, ``activate[k]`` …)."""
+
+    def __init__(self, m: int):
+        self.labels = build_labels(m)
+        self.cat = ActionCatalogue(self.labels)
+        ix = self.cat.id
+        self.rally_pay = ix("rally:pay_pip")
+        self.rally_roll = ix("rally:roll")
+        self.reserve = [ix(f"reserve:{i}") for i in range(3)]
+        self.activate = [ix(f"activate:u{k}") for k in range(m)]
+        self.end_phase = ix("end_phase")
+        self.prim = {p: ix(p) for p in PRIMITIVES}
+        self.charge = [ix(f"charge:e{k}") for k in range(m)]
+        self.end_activation = ix("end_activation")
+        self.react = {r.split(":")[1]: ix(r) for r in REACTIONS}
+        self.fire = [ix(f"fire:e{k}") for k in range(m)]
+        self.hold_fire = ix("hold_fire")
+
+
+CHANCE_CATALOGUE = ActionCatalogue([f"d6={i}" for i in range(1, 7)])

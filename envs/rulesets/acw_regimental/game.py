@@ -1,0 +1,124 @@
+"""The ACW regimental :class:`~envs.core.protocol.Game` (seed 003; see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from envs.core.protocol import Game
+from envs.core.scenario import validate_params
+
+from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
+from .movement import Terrain
+from .observer import build_layout, observation, observation_string
+from .params import ACWParams, load_scenario, scenario_unit_weapon
+from .state import ACWState
+from .units import Unit, new_unit
+
+
+def _segments(points) -> list:
+    pts = [tuple(map(float, p)) for p in points]
+    return [(pts[i], pts[i + 1]) for i in range(len(pts) - 1)]
+
+
+class ACWGame(Game):
+    """ACW regimental game: two sides (0 Union, 1 Confederate), five reactions (RULE-04-1.1).
+
+    Args:
+        scenario: a built-in scenario name (``default``, ``example_a_closing_volley``,
+            ``example_b_refuse_flank``, ``example_c_opportunity_fire``), a TOML path, or None
+            for ``default``.
+        params: mapping of :class:`~.params.ACWParams` fields.
+
+    Raises:
+        ScenarioError: bad scenario file (names file, key, problem).
+        ParameterError: bad parameter (names the parameter and the problem).
+    """
+
+    ruleset_id = "acw_regimental"
+    version = 0
+
+    def __init__(self, scenario: str | Path | None = None,
+                 params: Mapping[str, Any] | None = None):
+        p = validate_params(ACWParams, params)
+        self.params = p.model_dump()
+        self.max_units_per_side = p.max_units_per_side
+        self.pips_fixed = p.pips_fixed
+        self.turns = p.turns
+        self.own_fire_blocks_reactions = p.own_fire_blocks_reactions
+        self.phase3_six_all = p.phase3_six_disorders_all_ranges
+        self.cavalry_charge_12 = p.cavalry_charge_12
+        self.morale_cascade = p.morale_cascade
+        self.shaped_reward = p.shaped_reward
+        self.max_decisions = p.max_decisions
+        self.max_game_length = p.max_decisions
+        name, spec = load_scenario(scenario, p.max_units_per_side)
+        self.scenario_name = name
+        self.spec = spec
+        self.first_side = spec.first_side
+        self.num_players = 2
+        self.side_names = ("Union", "Confederate")
+        self.ids = Ids(p.max_units_per_side)
+        self.actions = self.ids.cat
+        self.chance = CHANCE_CATALOGUE
+        self.decision_types = DECISION_TYPES
+        tr = spec.terrain
+        self.terrain = Terrain(
+            spec.table.width, spec.table.depth,
+            [a.points() for a in tr.woods] + [a.points() for a in tr.rough],
+            [s for ln in tr.crests for s in _segments(ln.points)],
+            [s for ln in tr.fences for s in _segments(ln.points)],
+            [s for ln in tr.walls for s in _segments(ln.points)],
+            [s for ln in tr.roads for s in _segments(ln.points)])
+        self.objectives = [(o.x, o.y) for o in spec.objectives]
+        # units: regiments first in file order, then detached stands (ACW-PD-30)
+        units: list[Unit] = []
+        slots = [0, 0]
+        by_name: dict[tuple[int, str], Unit] = {}
+        for us in spec.units:
+            if us.detached_from is not None:
+                continue
+            u = new_unit(us.side, slots[us.side], us.name, us.kind, scenario_unit_weapon(us),
+                         us.experience, us.stands, us.formation, us.x, us.y, us.facing_deg,
+                         tuple(us.traits))
+            u.disordered = us.disordered
+            u.hits = us.hits
+            slots[us.side] += 1
+            units.append(u)
+            by_name[(us.side, us.name)] = u
+        for us in spec.units:
+            if us.detached_from is None:
+                continue
+            parent = by_name[(us.side, us.detached_from)]
+            u = new_unit(us.side, slots[us.side], us.name, us.kind, scenario_unit_weapon(us),
+                         us.experience, 1, "skirmish", us.x, us.y, us.facing_deg, (),
+                         is_screen=True)
+            u.parent = parent.slot
+            parent.screen = u.slot
+            parent.s0 += 1  # the detached stand counts in the parent's S0 (ACW-PD-30)
+            slots[us.side] += 1
+            units.append(u)
+        self.initial_units = units
+        self.units_at_start = [sum(1 for u in units if u.side == s and not u.is_screen)
+                               for s in (0, 1)]
+        self.layout = build_layout(self)
+
+    def new_initial_state(self) -> ACWState:
+        return ACWState(self)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> ACWState:
+        return ACWState.from_dict(self, dict(data))
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    def observation(self, state: ACWState, side: int) -> np.ndarray:
+        return observation(self, state, side)
+
+    def observation_string(self, state: ACWState, side: int) -> str:
+        return observation_string(self, state, side)
+

@@ -1,0 +1,251 @@
+"""Terrain and movement geometry of the ACW regimental ruleset (pure Python floats).
+
+* :class:`Terrain`: woods/rough areas, crests, fences, walls and roads of a scenario
+  (ACW-PD-20, RULINGS item 4), with cover, line of sight (ACW-PD-17), higher ground and road
+  tests.
+* :func:`plan_path`: how far a unit gets along a path for a given allowance, clipped (not
+  refused) at the table edge, the 2" no-approach zone (ACW-PD-21.7), friendly units (ACW-PD-29)
+  and impassable ground; woods halve the rate and a linear obstacle costs 3" (ACW-PD-20).
+
+All distances in inches, angles in radians.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from envs.core.geometry import (Footprint, in_forward_arc, point_segment_distance,
+                                polygon_contains, segments_intersect)
+
+from .tables import Cover
+
+Vec = tuple[float, float]
+Seg = tuple[Vec, Vec]
+
+
+def _bbox(poly: Sequence[Vec]) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+class Terrain:
+    """Static terrain of a scenario (immutable after construction).
+
+    Args:
+        width, depth: table size in inches (ACW-PD-3).
+        areas: woods / rough polygons (light cover, half rate for formed units, ACW-PD-20).
+        crests, fences, walls, roads: lists of segments ``((x0, y0), (x1, y1))``.
+    """
+
+    def __init__(self, width: float, depth: float, areas: list[list[Vec]], crests: list[Seg],
+                 fences: list[Seg], walls: list[Seg], roads: list[Seg]):
+        self.width = width
+        self.depth = depth
+        self.areas = [list(a) for a in areas]
+        self.area_boxes = [_bbox(a) for a in self.areas]
+        self.crests = list(crests)
+        self.fences = list(fences)
+        self.walls = list(walls)
+        self.obstacles = [(s, "fence") for s in fences] + [(s, "wall") for s in walls]
+        self.roads = list(roads)
+
+    # -- point tests ------------------------------------------------------------------------
+    def in_woods(self, p: Vec) -> bool:
+        x, y = p
+        for poly, (x0, y0, x1, y1) in zip(self.areas, self.area_boxes):
+            if x0 <= x <= x1 and y0 <= y <= y1 and polygon_contains(poly, p):
+                return True
+        return False
+
+    def on_road(self, p: Vec, tol: float = 1.0) -> bool:
+        """Whether ``p`` is within ``tol`` inches of a road (ACW-PD-19 road rate)."""
+        for a, b in self.roads:
+            if point_segment_distance(p, a, b) <= tol:
+                return True
+        return False
+
+    def on_crest(self, p: Vec, tol: float = 1.5) -> bool:
+        """Higher ground: within ``tol`` inches of a crest line (ACW-PD-20, PD-26)."""
+        for a, b in self.crests:
+            if point_segment_distance(p, a, b) <= tol:
+                return True
+        return False
+
+    def on_table(self, fp: Footprint) -> bool:
+        w, d = self.width + 1e-6, self.depth + 1e-6
+        for x, y in fp.corners():
+            if x < -1e-6 or y < -1e-6 or x > w or y > d:
+                return False
+        return True
+
+    def obstacles_crossed(self, a: Vec, b: Vec) -> int:
+        """Linear obstacles crossed by the segment ``a``-``b`` (ACW-PD-20: 3" each)."""
+        n = 0
+        for (p, q), _ in self.obstacles:
+            if segments_intersect(a, b, p, q):
+                n += 1
+        return n
+
+    # -- fire --------------------------------------------------------------------------------
+    def blocks_los(self, a: Vec, b: Vec) -> bool:
+        """Terrain LOS between two unit centres (ACW-PD-17): woods block unless one end is in
+        the same woods; a crest blocks unless one end is on it."""
+        for poly, (x0, y0, x1, y1) in zip(self.areas, self.area_boxes):
+            if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 \
+                    or min(a[1], b[1]) > y1:
+                continue
+            if polygon_contains(poly, a) or polygon_contains(poly, b):
+                continue
+            n = len(poly)
+            for i in range(n):
+                if segments_intersect(a, b, poly[i], poly[(i + 1) % n]):
+                    return True
+        for p, q in self.crests:
+            if segments_intersect(a, b, p, q):
+                if point_segment_distance(a, p, q) > 1.0 and point_segment_distance(b, p, q) > 1.0:
+                    return True
+        return False
+
+    def cover(self, target: Footprint, firer_centre: Vec) -> Cover:
+        """Cover of ``target`` against fire from ``firer_centre`` (ACW-PD-20): woods/rough
+        light; a fence (light) or wall (heavy) within 1" of the target between it and the
+        firer; a crest within 1" of its front edge between it and the firer (light)."""
+        c = target.centre()
+        best = Cover.NONE
+        if self.in_woods(c):
+            best = Cover.LIGHT
+        for (p, q), kind in self.obstacles:
+            if segments_intersect(c, firer_centre, p, q):
+                fl, fr = target.front_edge()
+                d = min(point_segment_distance(fl, p, q), point_segment_distance(fr, p, q),
+                        point_segment_distance(c, p, q))
+                if d <= 1.0 + 0.5 * target.depth:
+                    if kind == "wall":
+                        return Cover.HEAVY
+                    best = Cover.LIGHT
+        if best is Cover.NONE:
+            for p, q in self.crests:
+                if segments_intersect(c, firer_centre, p, q):
+                    fl, fr = target.front_edge()
+                    if min(point_segment_distance(fl, p, q),
+                           point_segment_distance(fr, p, q)) <= 1.0:
+                        best = Cover.LIGHT
+        return best
+
+    def heavy_cover(self, fp: Footprint) -> bool:
+        """In heavy cover for the Morale Test (ACW-PD-27): a wall within 1" of its front edge."""
+        fl, fr = fp.front_edge()
+        for p, q in self.walls:
+            if min(point_segment_distance(fl, p, q), point_segment_distance(fr, p, q)) <= 1.0:
+                return True
+        return False
+
+    def behind_obstacle(self, fp: Footprint, enemy: Vec) -> bool:
+        """A fence or wall within 1" of the unit, between it and ``enemy`` (PD-26 defender)."""
+        c = fp.centre()
+        for (p, q), _ in self.obstacles:
+            if segments_intersect(c, enemy, p, q):
+                fl, fr = fp.front_edge()
+                if min(point_segment_distance(fl, p, q), point_segment_distance(fr, p, q),
+                       point_segment_distance(c, p, q)) <= 1.0 + 0.5 * fp.depth:
+                    return True
+        return False
+
+    def open_between(self, a: Vec, b: Vec) -> bool:
+        """Open ground between two points (ACW-PD-34): no woods/rough, no linear obstacle."""
+        if self.obstacles_crossed(a, b):
+            return False
+        for poly in self.areas:
+            if polygon_contains(poly, a) or polygon_contains(poly, b):
+                return False
+            n = len(poly)
+            for i in range(n):
+                if segments_intersect(a, b, poly[i], poly[(i + 1) % n]):
+                    return False
+        return True
+
+
+def footprint_points(fp: Footprint) -> tuple[Vec, ...]:
+    """Sample points of a footprint for arc tests: four corners, centre, edge midpoints."""
+    fl, fr, rr, rl = fp.corners()
+    c = fp.centre()
+    return (fl, fr, rr, rl, c, (fp.x, fp.y), (0.5 * (rr[0] + rl[0]), 0.5 * (rr[1] + rl[1])))
+
+
+def partly_in_arc(arc_of: Footprint, other: Footprint) -> bool:
+    """Whether some part of ``other`` lies in ``arc_of``'s forward arc (ACW-PD-16)."""
+    for p in footprint_points(other):
+        if in_forward_arc(arc_of, p):
+            return True
+    return False
+
+
+def segment_hits_footprint(a: Vec, b: Vec, fp: Footprint) -> bool:
+    cs = fp.corners()
+    for i in range(4):
+        if segments_intersect(a, b, cs[i], cs[(i + 1) % 4]):
+            return True
+    return False
+
+
+def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, rate: float,
+              blocked: Callable[[Footprint], bool], terrain: Terrain, formed: bool,
+              step: float = 0.25) -> tuple[float, float, int, bool]:
+    """How far along ``path`` a unit gets (ACW-PD-19..21).
+
+    Args:
+        path: footprint after travelling parameter ``t`` (inches of travel).
+        max_t: path parameter limit (e.g. 2" for a side-step, 45 degrees of arc for a wheel).
+        budget: allowance inches available.
+        rate: allowance inches per unit of ``t`` (2 for backward moves, ACW-PD-21.1).
+        blocked: predicate on a footprint: table edge, no-approach zone, friends (clipping).
+        terrain: woods double the cost for formed units; each linear obstacle crossed costs 3".
+        formed: whether woods slow the unit (skirmishers move normally, ACW-PD-20).
+
+    Returns:
+        (t reached, allowance inches spent, obstacles crossed, passed through woods).
+    """
+    t = 0.0
+    cost = 0.0
+    obst = 0
+    woods = False
+    prev = path(0.0)
+    pc = prev.centre()
+    while t < max_t - 1e-9:
+        nt = min(max_t, t + step)
+        fp = path(nt)
+        c = fp.centre()
+        mult = rate
+        if formed and terrain.areas and (terrain.in_woods(c) or terrain.in_woods(pc)):
+            mult *= 2.0
+            woods = True
+        dc = (nt - t) * mult
+        n_ob = terrain.obstacles_crossed(pc, c) if terrain.obstacles else 0
+        dc += 3.0 * n_ob
+        if blocked(fp):
+            # bisect the boundary between t (free) and nt (blocked)
+            lo, hi = t, nt
+            while hi - lo > 0.01:
+                mid = 0.5 * (lo + hi)
+                if blocked(path(mid)):
+                    hi = mid
+                else:
+                    lo = mid
+            if lo > t:
+                cost += (lo - t) * mult
+                t = lo
+            break
+        if cost + dc > budget + 1e-9:
+            if n_ob:
+                break  # cannot afford to cross the obstacle
+            frac = (budget - cost) / mult
+            if frac > 0:
+                t += frac
+                cost = budget
+            break
+        cost += dc
+        obst += n_ob
+        t = nt
+        pc = c
+    return t, cost, obst, woods

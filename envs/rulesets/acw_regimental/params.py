@@ -1,0 +1,238 @@
+"""Game parameters and the scenario schema of the ACW regimental ruleset.
+
+Parameters (:class:`ACWParams`) are part of a game's identity (RULINGS: every default a
+researcher may vary is a named parameter). Scenarios are TOML files validated with pydantic;
+every problem becomes a :class:`~envs.core.errors.ScenarioError` naming the file, the key and
+the problem (``envs.core.scenario.validate_scenario``), including checks pydantic cannot do
+(a unit off the table, a kind/formation pair that cannot exist, too many units for the slots).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Literal
+
+import pydantic
+
+from envs.core.errors import ScenarioError
+from envs.core.geometry import Footprint
+from envs.core.scenario import read_toml, resolve_scenario_path, validate_scenario
+
+from .units import footprint_size
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+
+
+class ACWParams(pydantic.BaseModel):
+    """Game parameters (strict types, unknown keys refused; errors via ``validate_params``).
+
+    Attributes:
+        max_units_per_side: unit slots per side, padded (skirmish stands and screens use slots
+            too); fixes the action catalogue and observation shape.
+        pips_fixed: exactly 3 Staff Pips per turn instead of 1 + ceil(1D6/2) (ACW-PD-13).
+        turns: game turns (ACW-PD-35).
+        own_fire_blocks_reactions: Smoke from a unit's own Phase 3 fire lasts through the enemy's
+            next player-turn (True, ACW-PD-32) or is removed at the end of its own turn (False).
+        phase3_six_disorders_all_ranges: a natural 6 in Phase 3 Disorders at any range (PD-25).
+        cavalry_charge_12: mounted cavalry may declare charges up to 12" (PD-19 variant).
+        morale_cascade: units within 6" of a friend that Broke this player-turn also test (PD-27).
+        shaped_reward: terminal returns are (own VP - enemy VP)/20 clipped to [-1, 1] instead of
+            +1/0/-1 (ACW-PD-36 optional shaping).
+        max_decisions: decision cap; reaching it ends the game, scored on VP.
+    """
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    max_units_per_side: int = pydantic.Field(8, ge=2, le=16)
+    pips_fixed: bool = False
+    turns: int = pydantic.Field(10, ge=1, le=50)
+    own_fire_blocks_reactions: bool = True
+    phase3_six_disorders_all_ranges: bool = False
+    cavalry_charge_12: bool = False
+    morale_cascade: bool = False
+    shaped_reward: bool = False
+    max_decisions: int = pydantic.Field(3000, ge=10, le=1_000_000)
+
+
+# -- scenario schema ---------------------------------------------------------------------------
+Pt = tuple[float, float]
+
+
+class _Model(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+
+class TableSpec(_Model):
+    width: float = pydantic.Field(48.0, gt=0)
+    depth: float = pydantic.Field(36.0, gt=0)
+
+
+class AreaSpec(_Model):
+    """A woods/rough area: a polygon (list of [x, y]) or a rect [x0, y0, x1, y1] (inches)."""
+
+    polygon: list[Pt] | None = None
+    rect: tuple[float, float, float, float] | None = None
+    name: str = ""
+
+    @pydantic.model_validator(mode="after")
+    def _one(self) -> "AreaSpec":
+        if (self.polygon is None) == (self.rect is None):
+            raise ValueError("give exactly one of 'polygon' or 'rect'")
+        if self.polygon is not None and len(self.polygon) < 3:
+            raise ValueError("a polygon needs at least 3 points")
+        return self
+
+    def points(self) -> list[Pt]:
+        if self.polygon is not None:
+            return [tuple(p) for p in self.polygon]
+        x0, y0, x1, y1 = self.rect  # type: ignore[misc]
+        return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+class LineSpec(_Model):
+    """A polyline (crest, fence, wall, road): at least two [x, y] points (inches)."""
+
+    points: list[Pt] = pydantic.Field(min_length=2)
+    name: str = ""
+
+
+class TerrainSpec(_Model):
+    woods: list[AreaSpec] = []
+    rough: list[AreaSpec] = []
+    crests: list[LineSpec] = []
+    fences: list[LineSpec] = []
+    walls: list[LineSpec] = []
+    roads: list[LineSpec] = []
+
+
+class ObjectiveSpec(_Model):
+    x: float
+    y: float
+    name: str = ""
+
+
+Kind = Literal["infantry", "cavalry", "artillery"]
+FormationName = Literal["line", "assault_column", "road_column", "mounted_line", "unlimbered",
+                        "limbered", "skirmish"]
+WeaponName = Literal["smoothbore", "rifled_musket", "napoleon", "rifle_3in", "carbine"]
+ExperienceName = Literal["veteran", "regular", "green"]
+Trait = Literal["rebel_yell"]
+
+LEGAL_FORMATIONS = {
+    "infantry": ("line", "assault_column", "road_column", "skirmish"),
+    "cavalry": ("mounted_line", "road_column", "skirmish"),
+    "artillery": ("unlimbered", "limbered"),
+}
+DEFAULT_WEAPON = {"infantry": "rifled_musket", "cavalry": "carbine", "artillery": "napoleon"}
+
+
+class UnitSpec(_Model):
+    """One unit: ``x, y`` is the front-edge centre (inches), ``facing_deg`` the facing in
+    degrees counter-clockwise from the table's +x axis (90 = up the table). A unit with
+    ``detached_from`` set is a skirmish stand / cavalry screen of the named regiment of its
+    side (``stands = 1``); the parent's ``stands`` are those in its body, and its starting size
+    S0 is ``stands + 1`` (ACW-PD-30)."""
+
+    side: int = pydantic.Field(ge=0, le=1)
+    name: str = pydantic.Field(min_length=1)
+    kind: Kind
+    weapon: WeaponName | None = None
+    experience: ExperienceName = "regular"
+    stands: int = pydantic.Field(ge=1, le=8)
+    formation: FormationName
+    x: float
+    y: float
+    facing_deg: float
+    traits: list[Trait] = []
+    detached_from: str | None = None
+    disordered: bool = False
+    hits: int = pydantic.Field(0, ge=0, le=1)
+
+
+class StartSpec(_Model):
+    """Optional starting-state overrides used by the worked examples: start in ``phase`` 1 or 2
+    of game ``turn`` with ``active`` side to move, ``pips`` available to the active side (phase
+    2 start) and ``reserved`` pips per side (ACW-PD-14)."""
+
+    turn: int = pydantic.Field(1, ge=1)
+    phase: int = pydantic.Field(1, ge=1, le=2)
+    active: int | None = pydantic.Field(None, ge=0, le=1)
+    pips: int = pydantic.Field(0, ge=0, le=6)
+    reserved: tuple[int, int] = (0, 0)
+
+
+class ScenarioSpec(_Model):
+    name: str = ""
+    description: str = ""
+    table: TableSpec = TableSpec()
+    first_side: int = pydantic.Field(0, ge=0, le=1)
+    terrain: TerrainSpec = TerrainSpec()
+    objectives: list[ObjectiveSpec] = []
+    units: list[UnitSpec] = pydantic.Field(min_length=2)
+    start: StartSpec = StartSpec()
+
+
+def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[str, ScenarioSpec]:
+    """Load and check a scenario: a built-in name, a TOML path, or None (``default``).
+
+    Returns:
+        (scenario name for the game config, validated spec).
+
+    Raises:
+        ScenarioError: naming the file, the key and the problem.
+    """
+    name = "default" if scenario is None else str(scenario)
+    path = resolve_scenario_path(name, SCENARIO_DIR)
+    data = read_toml(path)
+    spec = validate_scenario(ScenarioSpec, data, str(path))
+    src = str(path)
+    per_side = [0, 0]
+    names: set[tuple[int, str]] = set()
+    for i, u in enumerate(spec.units):
+        key = f"{src}: units[{i}] ({u.name})"
+        if u.formation not in LEGAL_FORMATIONS[u.kind]:
+            raise ScenarioError(f"{key}.formation: {u.formation!r} is not a formation of "
+                                f"{u.kind} (allowed: {', '.join(LEGAL_FORMATIONS[u.kind])})")
+        if (u.side, u.name) in names:
+            raise ScenarioError(f"{key}.name: duplicate unit name on side {u.side}")
+        names.add((u.side, u.name))
+        if u.detached_from is not None:
+            if u.stands != 1 or u.formation != "skirmish":
+                raise ScenarioError(f"{key}.detached_from: a detached stand must have "
+                                    f"stands = 1 and formation = 'skirmish'")
+        elif u.formation == "skirmish":
+            raise ScenarioError(f"{key}.formation: 'skirmish' needs detached_from (ACW-PD-30)")
+        if "rebel_yell" in u.traits and (u.side != 1 or u.kind != "infantry"):
+            raise ScenarioError(f"{key}.traits: rebel_yell is for Confederate infantry "
+                                f"(side 1) only (ACW-PD-8)")
+        w, d = footprint_size(u.kind, u.formation, u.stands)
+        fp = Footprint(u.x, u.y, math.radians(u.facing_deg), w, d)
+        for cx, cy in fp.corners():
+            if not (-1e-6 <= cx <= spec.table.width + 1e-6
+                    and -1e-6 <= cy <= spec.table.depth + 1e-6):
+                raise ScenarioError(
+                    f"{key}: unit is off the table (corner ({cx:.2f}, {cy:.2f}) outside "
+                    f"{spec.table.width} x {spec.table.depth} inches)")
+        per_side[u.side] += 1
+    for i, u in enumerate(spec.units):
+        if u.detached_from is not None and (u.side, u.detached_from) not in names:
+            raise ScenarioError(f"{src}: units[{i}] ({u.name}).detached_from: no unit named "
+                                f"{u.detached_from!r} on side {u.side}")
+    for s in (0, 1):
+        if per_side[s] == 0:
+            raise ScenarioError(f"{src}: units: side {s} has no units")
+        if per_side[s] > max_units:
+            raise ScenarioError(f"{src}: units: side {s} has {per_side[s]} units, more than "
+                                f"max_units_per_side = {max_units}")
+    for i, ob in enumerate(spec.objectives):
+        if not (0 <= ob.x <= spec.table.width and 0 <= ob.y <= spec.table.depth):
+            raise ScenarioError(f"{src}: objectives[{i}]: off the table")
+    if spec.start.pips and spec.start.phase != 2:
+        raise ScenarioError(f"{src}: start.pips: only meaningful with start.phase = 2")
+    return (path.stem if path.parent == SCENARIO_DIR else str(path)), spec
+
+
+def scenario_unit_weapon(u: UnitSpec) -> str:
+    return u.weapon or DEFAULT_WEAPON[u.kind]
+

@@ -1,0 +1,106 @@
+"""Reaction eligibility and Window A trigger predicates (RULE-04-1.2 … RULE-04-6.5, ACW-PD-24).
+
+Pure functions over the engine's units and terrain; the state machine in :mod:`.state` asks
+them which reactions are legal and where on a mover's path a trigger point lies.
+"""
+
+from __future__ import annotations
+
+from envs.core.geometry import Footprint, footprint_distance, zone_of
+
+from .movement import partly_in_arc
+from .tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
+                     Health)
+from .units import Unit
+
+#: Window A trigger kinds (ACW-PD-24).
+TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
+
+
+def can_fire_reaction(d: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``d`` may not make reaction fire (Closing Volley / Opportunity Fire), or None.
+
+    Formed infantry regiment (Line or Assault Column) or unlimbered battery; not engaged, not
+    Disordered, no Smoke Marker (RULE-04-2.2, RULE-04-3.2, ACW-PD-6, ACW-PD-32)."""
+    if d.is_screen:
+        return ("ACW-PD-30",), "a skirmish stand or screen may only evade"
+    if d.kind == "cavalry":
+        return ("ACW-PD-25b",), "mounted cavalry does not fire in v1"
+    if d.formation not in ("line", "assault_column", "unlimbered"):
+        return ("ACW-PD-6",), f"a unit in {d.formation} cannot fire"
+    if d.engaged:
+        return ("RULE-04-3.2",), "the unit is engaged in melee"
+    if d.disordered:
+        return ("RULE-04-2.2", "RULE-04-3.2"), "a Disordered unit cannot make reaction fire"
+    if d.smoke >= 0:
+        return ("RULE-04-2.2", "RULE-04-3.2", "ACW-PD-32"), "the unit has an active Smoke Marker"
+    return None
+
+
+def can_evade(d: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``d`` may not Evade, or None: a detached skirmish stand or cavalry screen, not
+    Disordered, not pinned (engaged) (RULE-04-4.2, I-22)."""
+    if not d.is_screen:
+        return ("RULE-04-4.1",), "only a skirmish stand or cavalry screen may evade"
+    if d.disordered:
+        return ("RULE-04-4.2",), "a Disordered screen cannot evade"
+    if d.engaged:
+        return ("RULE-04-4.2", "I-22"), "a pinned screen cannot evade"
+    return None
+
+
+def can_refuse(d: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``d`` may not Refuse the Flank, or None: an infantry regiment in Line of Battle in
+    good order, not engaged (RULE-04-5.1, ACW-PD-33)."""
+    if d.is_screen or d.kind != "infantry" or d.formation != "line":
+        return ("RULE-04-5.1",), "only a regiment in Line of Battle may refuse a flank"
+    if not d.good_order:
+        return ("ACW-PD-33",), "the regiment is not in good order"
+    if d.engaged:
+        return ("ACW-PD-33",), "the regiment is engaged"
+    if d.stands < 3:
+        return ("RULE-04-5.3",), "too few stands to refuse a flank and keep the Color Stand"
+    return None
+
+
+def counter_charge_eligible(d: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``d`` is not eligible to Counter-Charge by RULE-04-6.2 / ACW-PD-34 (the pip and the
+    geometry are checked by the caller), or None."""
+    if d.is_screen:
+        return ("RULE-04-6.2",), "a screen cannot counter-charge"
+    if d.engaged:
+        return ("ACW-PD-34",), "the unit is engaged"
+    if not d.good_order:
+        return ("ACW-PD-34", "ACW-PD-31"), "the unit is not in good order"
+    if d.kind == "infantry" and d.formation in ("line", "assault_column"):
+        if "rebel_yell" in d.traits:
+            return None
+        if d.experience == Experience.VETERAN.value and d.health is Health.FRESH:
+            return None
+        return ("RULE-04-6.2",), "infantry needs Rebel Yell, or to be Veteran and Fresh"
+    if d.kind == "cavalry" and d.formation == "mounted_line":
+        return None
+    return ("RULE-04-6.2",), "not infantry in Line/Assault Column or formed mounted cavalry"
+
+
+def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
+    """Whether the mover at ``mover_fp`` is past the ``trig`` point of defender ``d``
+    (ACW-PD-24): in ``d``'s forward arc within 8" / 6" (Opportunity Fire, I-18), within 6" of a
+    screen (Evade, RULE-04-4.1), centre in a flank zone of a Line within 12" (I-23)."""
+    dist = footprint_distance(d.fp, mover_fp)
+    if trig == "opp_medium" or trig == "opp_short":
+        lim = OPP_FIRE_RANGE if trig == "opp_medium" else SHORT_RANGE
+        return dist <= lim + 1e-9 and partly_in_arc(d.fp, mover_fp) and los(d.fp, mover_fp)
+    if trig == "evade":
+        return dist <= EVADE_TRIGGER + 1e-9
+    if trig == "refuse":
+        if dist > REFUSE_RANGE + 1e-9:
+            return False
+        z = zone_of(d.fp, mover_fp.centre())
+        return (z == "left" or z == "right") and d.refused != z
+    return False
+
+
+def trigger_range(trig: str) -> float:
+    return {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE_TRIGGER,
+            "refuse": REFUSE_RANGE}[trig]

@@ -1,0 +1,2638 @@
+"""The ACW regimental state machine (seed 003 + acw_fillins.md, RULINGS items 1-9).
+
+The game is driven by a stack of small JSON-serialisable *frames* (plain dicts). The frame on
+top decides what happens next: it either runs (pushing and popping other frames), or waits for
+a decision of one side, or waits for one die (a ``roll`` frame: every d6 is its own chance
+node). Frames:
+
+* ``game``: the five phases of each player-turn (ACW-PD-12), turn count (ACW-PD-35), army break
+  and victory (ACW-PD-36).
+* ``p1``: Staff Pips (ACW-PD-13), Rally (ACW-PD-15), Reserve (ACW-PD-14).
+* ``p2`` / ``act`` / ``move`` / ``ask`` / ``charge``: Phase 2 activations, movement
+  primitives (ACW-PD-21), Window A along the mover's path (ACW-PD-24), charges with Windows B1
+  and B2 (ACW-PD-23).
+* ``fire``: one volley (ACW-PD-25) — Phase 3 fire, Opportunity Fire and Closing Volley.
+* ``p3``, ``p4``, ``p5``: ranged combat (PD-25b), melee (PD-26), end phase (PD-27, PD-32).
+* ``pol``: Passage of Lines tests of friends a retreating unit passed through (ACW-PD-29).
+* ``roll``: one chance node per die.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossing,
+                                footprint_distance, overlaps, polygon_contains, zone_of)
+from envs.core.geometry import point_segment_distance as psd
+from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
+
+from . import combat as C
+from . import tables as T
+from .actions import ACWDecision
+from .movement import partly_in_arc, plan_path, segment_hits_footprint
+from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
+                        trigger_pred, trigger_range)
+from .tables import Band, Cover, Health
+from .units import EXPE, FORM, KIND, WEAP, Unit, footprint_size
+
+D_CHANCE = ACWDecision.CHANCE
+D_TERM = ACWDecision.TERMINAL
+D_CMD = ACWDecision.COMMAND
+D_MAN = ACWDecision.MANEUVER
+D_REACT = ACWDecision.REACTION
+D_FIRE = ACWDecision.FIRE
+
+SIDE = ("Union", "Confederate")
+R45 = math.pi / 4
+R22 = math.pi / 8
+MAX_PRIMS = 8  # engine cap on primitives per activation (keeps episodes finite)
+_CHANCE_OUT = [(i, 1.0 / 6.0) for i in range(6)]
+_AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
+
+
+def _fp_list(fp: Footprint) -> list[float]:
+    return [fp.x, fp.y, fp.heading, fp.width, fp.depth]
+
+
+def _fp(v: list[float]) -> Footprint:
+    return Footprint(v[0], v[1], v[2], v[3], v[4])
+
+
+def path_fn(spec: list):
+    """Footprint along a movement path spec (see ``ACWState._start_move``)."""
+    kind = spec[0]
+    fp0 = _fp(spec[1])
+    if kind == "adv":
+        sgn = spec[2]
+        return lambda t: fp0.advanced(sgn * t)
+    if kind == "side":
+        sgn = spec[2]
+        return lambda t: fp0.sidestepped(sgn * t)
+    if kind == "wheel":
+        per_t, pivot = spec[2], spec[3]
+        return lambda t: fp0.wheeled(per_t * t, pivot)
+    if kind == "line":  # straight line to a point with a fixed heading (charges)
+        ux, uy = spec[2], spec[3]
+        return lambda t: Footprint(fp0.x + ux * t, fp0.y + uy * t, fp0.heading, fp0.width,
+                                   fp0.depth)
+    return lambda t: fp0  # static
+
+
+class ACWState(State):
+    """Dynamic state of one ACW regimental game (see the module docstring)."""
+
+    # ------------------------------------------------------------------------------------------
+    # construction, copy, serialisation
+    # ------------------------------------------------------------------------------------------
+    def __init__(self, game, init: bool = True):
+        super().__init__(game)
+        if not init:
+            return
+        g = game
+        m = g.max_units_per_side
+        self.units: list[list[Unit | None]] = [[None] * m, [None] * m]
+        for u in g.initial_units:
+            self.units[u.side][u.slot] = u.copy()
+        st = g.spec.start
+        self.first = g.first_side
+        self.active = st.active if st.active is not None else g.first_side
+        self.turn = st.turn
+        self.pt = 0 if self.active == self.first else 1
+        self.phase = st.phase
+        self.pips = [0, 0]
+        self.reserved = list(st.reserved)
+        self.ndec = 0
+        self.done = False
+        self.result = [0.0, 0.0]
+        self.winner = -2  # -2 running, -1 draw, 0/1 winner
+        self.reacted: list[int] = []
+        self.consumed: list[str] = []
+        self.broke_pt: list[list[int]] = []
+        self.stack: list[dict] = [{"k": "game", "st": "p1"}]
+        if st.phase == 2:
+            self.pips[self.active] = st.pips
+            self.stack = [{"k": "game", "st": "p2"}]
+        self.cur = (TERMINAL, D_TERM)
+        self.log("setup", ("ACW-PD-37", "ACW-PD-11"),
+                 f"scenario {g.scenario_name}: {SIDE[self.active]} moves first, turn {self.turn}",
+                 None, scenario=g.scenario_name)
+        self._advance()
+
+    def clone(self) -> "ACWState":
+        s = ACWState.__new__(ACWState)
+        s.game = self.game
+        self._copy_base_into(s)
+        s.units = [[u.copy() if u is not None else None for u in side] for side in self.units]
+        s.first, s.active, s.turn = self.first, self.active, self.turn
+        s.pt, s.phase = self.pt, self.phase
+        s.pips = list(self.pips)
+        s.reserved = list(self.reserved)
+        s.ndec, s.done, s.winner = self.ndec, self.done, self.winner
+        s.result = list(self.result)
+        s.reacted = list(self.reacted)
+        s.consumed = list(self.consumed)
+        s.broke_pt = [list(b) for b in self.broke_pt]
+        s.stack = [_copy_frame(f) for f in self.stack]
+        s.cur = self.cur
+        return s
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {"units": [[u.to_dict() if u is not None else None for u in side]
+                          for side in self.units],
+                "first": self.first, "active": self.active, "turn": self.turn, "pt": self.pt,
+                "phase": self.phase, "pips": list(self.pips), "reserved": list(self.reserved),
+                "ndec": self.ndec, "done": self.done, "winner": self.winner,
+                "result": list(self.result), "reacted": list(self.reacted),
+                "consumed": list(self.consumed), "broke_pt": [list(b) for b in self.broke_pt],
+                "stack": [_copy_frame(f) for f in self.stack],
+                "cur": [self.cur[0], str(self.cur[1].value)]}
+
+    @classmethod
+    def from_dict(cls, game, d: dict[str, Any]) -> "ACWState":
+        s = cls(game, init=False)
+        s.units = [[Unit.from_dict(u) if u is not None else None for u in side]
+                   for side in d["units"]]
+        for k in ("first", "active", "turn", "pt", "phase", "ndec", "done", "winner"):
+            setattr(s, k, d[k])
+        s.pips = list(d["pips"])
+        s.reserved = list(d["reserved"])
+        s.result = list(d["result"])
+        s.reacted = list(d["reacted"])
+        s.consumed = list(d["consumed"])
+        s.broke_pt = [list(b) for b in d["broke_pt"]]
+        s.stack = [_copy_frame(f) for f in d["stack"]]
+        s.cur = (int(d["cur"][0]), ACWDecision(d["cur"][1]))
+        return s
+
+    # ------------------------------------------------------------------------------------------
+    # protocol hooks
+    # ------------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.cur[0]
+
+    def decision_type(self) -> ACWDecision:
+        return self.cur[1]
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(_CHANCE_OUT)
+
+    def _legal_actions(self) -> list[int]:
+        pl = getattr(self, "_pending_legal", None)
+        if pl is not None:
+            return list(pl)
+        fr = self.stack[-1]
+        return sorted(getattr(self, "_l_" + fr["k"])(fr))
+
+    def _apply_action(self, action: int) -> None:
+        self._pending_legal = None
+        fr = self.stack[-1]
+        if self.cur[0] != CHANCE:
+            self.ndec += 1
+        getattr(self, "_a_" + fr["k"])(fr, action)
+        if self.ndec >= self.game.max_decisions and not self.done:
+            self.log("decision_cap", ("ACW-PD-35",),
+                     f"decision cap {self.game.max_decisions} reached: game scored on VP")
+            self._end_game("decision cap")
+        self._advance()
+        self._bcache = None
+
+    def _why_illegal(self, action: int) -> Illegality:
+        fr = self.stack[-1]
+        fn = getattr(self, "_w_" + fr["k"], None)
+        if fn is not None:
+            w = fn(fr, action)
+            if w is not None:
+                return Illegality(tuple(w[0]), w[1])
+        lab = self.game.actions.labels[action]
+        return Illegality(("ACW-PD-12",), f"{lab!r} is not a choice of this "
+                                          f"{self.cur[1].value} decision ({fr['k']})")
+
+    def returns(self) -> list[float]:
+        return list(self.result) if self.done else [0.0, 0.0]
+
+    # ------------------------------------------------------------------------------------------
+    # the driver
+    # ------------------------------------------------------------------------------------------
+    def _advance(self) -> None:
+        while True:
+            if self.done:
+                self.cur = (TERMINAL, D_TERM)
+                return
+            fr = self.stack[-1]
+            if getattr(self, "_s_" + fr["k"])(fr):
+                if self.cur[0] >= 0 and fr["k"] in _AUTO:
+                    legal = self._l_dispatch(fr)
+                    if len(legal) == 1:
+                        getattr(self, "_a_" + fr["k"])(fr, legal[0])
+                        self._bcache = None
+                        continue
+                    self._pending_legal = sorted(legal)
+                return
+
+    def _l_dispatch(self, fr):
+        return getattr(self, "_l_" + fr["k"])(fr)
+
+    def _wait(self, player: int, dtype: ACWDecision) -> bool:
+        self.cur = (player, dtype)
+        return True
+
+    def _roll(self, n: int, what: str, rules: tuple[str, ...], side: int | None) -> None:
+        """Push ``n`` dice (each a chance node); the result lands in the pushing frame's
+        ``dice`` key."""
+        self.stack[-1]["dice"] = None
+        self.stack.append({"k": "roll", "n": n, "dice": [], "what": what, "rules": list(rules),
+                           "side": side})
+
+    def _s_roll(self, fr) -> bool:
+        return self._wait(CHANCE, D_CHANCE)
+
+    def _l_roll(self, fr):
+        return list(range(6))
+
+    def _a_roll(self, fr, a: int) -> None:
+        v = a + 1
+        fr["dice"].append(v)
+        self.log("die", fr["rules"], f"{fr['what']}: d6 = {v} ({len(fr['dice'])}/{fr['n']})",
+                 fr["side"], value=v, index=len(fr["dice"]) - 1, of=fr["n"], what=fr["what"])
+        if len(fr["dice"]) >= fr["n"]:
+            self.stack.pop()
+            self.stack[-1]["dice"] = fr["dice"]
+
+    # ------------------------------------------------------------------------------------------
+    # helpers: units
+    # ------------------------------------------------------------------------------------------
+    def unit(self, side: int, slot: int) -> Unit | None:
+        return self.units[side][slot]
+
+    def alive(self, side: int):
+        return [u for u in self.units[side] if u is not None and u.alive]
+
+    def allowance(self, u: Unit, road: bool = False) -> float:
+        """Movement allowance in inches now (ACW-PD-19, PD-31)."""
+        if u.is_screen:
+            return T.movement_allowance(KIND[u.kind], T.Formation.SKIRMISH,
+                                        skirmish=u.kind == "infantry",
+                                        cavalry_screen=u.kind == "cavalry",
+                                        disordered=u.disordered)
+        form = u.formation
+        if u.kind == "cavalry" and form == "line":
+            form = "mounted_line"
+        return T.movement_allowance(KIND[u.kind], FORM[form], on_road=road,
+                                    disordered=u.disordered)
+
+    def _disorder(self, u: Unit, rules: tuple[str, ...], why: str) -> bool:
+        if not u.alive or u.disordered:
+            return False
+        u.disordered = True
+        self.log("disorder", rules, f"{u.label()} is Disordered ({why})", u.side,
+                 unit=u.slot, why=why)
+        return True
+
+    def _lose_stands(self, u: Unit, n: int, rules: tuple[str, ...], why: str) -> int:
+        """Remove ``n`` stands from ``u`` (ACW-PD-25 step 4, PD-9); breaks it when none are left.
+        Returns the number actually removed."""
+        if n <= 0 or not u.alive:
+            return 0
+        n = min(n, u.stands)
+        u.stands -= n
+        u.lost += n
+        u.lost_turn += n
+        if u.is_screen and u.parent >= 0:
+            p = self.units[u.side][u.parent]
+            if p is not None and p.alive:
+                p.lost += n
+                p.lost_turn += n
+        self.log("stand_lost", rules, f"{u.label()} loses {n} stand(s) ({why}); "
+                 f"{u.stands} left", u.side, unit=u.slot, n=n, left=u.stands)
+        if u.stands <= 0:
+            self._remove(u, rules + ("ACW-PD-9",), "no stands left")
+        else:
+            u.resize()
+            if not u.is_screen:
+                h = u.health
+                self.log("health", ("ACW-PD-9",), f"{u.label()} is {h.value}", u.side,
+                         unit=u.slot, health=h.value)
+        return n
+
+    def _remove(self, u: Unit, rules: tuple[str, ...], why: str) -> None:
+        """A unit is Broken / destroyed and removed from play (ACW-PD-28)."""
+        if not u.alive:
+            return
+        u.alive = False
+        u.broken = True
+        u.engaged = []
+        self.log("broken", rules, f"{u.label()} is removed ({why})", u.side, unit=u.slot)
+        if not u.is_screen:
+            self.broke_pt.append([u.side, u.slot])
+        for e in self.units[1 - u.side]:
+            if e is not None and u.slot in e.engaged:
+                e.engaged.remove(u.slot)
+        if u.screen >= 0:
+            s = self.units[u.side][u.screen]
+            if s is not None and s.alive:
+                self._remove(s, ("ACW-PD-30",), "its parent is gone")
+        if u.is_screen and u.parent >= 0:
+            p = self.units[u.side][u.parent]
+            if p is not None:
+                p.screen = -1
+
+    def _rejoin(self, s: Unit, rules: tuple[str, ...], why: str) -> None:
+        """A detached stand rejoins its parent (ACW-PD-30, RULE-04-4.3)."""
+        p = self.units[s.side][s.parent]
+        s.alive = False
+        self.units[s.side][s.slot] = None
+        if p is not None and p.alive:
+            p.stands += 1
+            p.screen = -1
+            p.resize()
+            self.log("rejoin", rules, f"{s.label()} rejoins {p.label()} ({why}); "
+                     f"{p.stands} stands", s.side, unit=s.slot, parent=p.slot)
+
+    def _smoke(self, u: Unit, own: bool) -> None:
+        u.smoke = self.pt
+        u.smoke_own = own
+        self.log("smoke", ("RULE-04-2.6", "RULE-04-3.4", "ACW-PD-32", "I-15"),
+                 f"Smoke Marker placed on {u.label()} (counts as fired)", u.side, unit=u.slot)
+
+    # ------------------------------------------------------------------------------------------
+    # helpers: geometry
+    # ------------------------------------------------------------------------------------------
+    def los(self, a: Footprint, b: Footprint, skip: tuple = ()) -> bool:
+        """Line of sight between two footprints' centres (ACW-PD-17): terrain, and any other
+        formed unit's footprint in between (``skip``: units not to count, e.g. a mover at its
+        old position)."""
+        ca, cb = a.centre(), b.centre()
+        if self.game.terrain.blocks_los(ca, cb):
+            return False
+        for side in self.units:
+            for u in side:
+                if u is None or not u.alive or u.is_screen or u in skip:
+                    continue
+                if u.fp is a or u.fp is b:
+                    continue
+                if segment_hits_footprint(ca, cb, u.fp):
+                    return False
+        return True
+
+    def _blocked_fn(self, u: Unit, fp0: Footprint, ignore_enemy: tuple = (),
+                    friends_block: bool = True):
+        key = (u.side, u.slot, fp0, ignore_enemy, friends_block)
+        c = getattr(self, "_bcache", None)
+        if c is not None and c[0] == key:
+            return c[1]
+        fn = self._make_blocked_fn(u, fp0, ignore_enemy, friends_block)
+        self._bcache = (key, fn)
+        return fn
+
+    def _make_blocked_fn(self, u: Unit, fp0: Footprint, ignore_enemy: tuple = (),
+                         friends_block: bool = True):
+        """Clipping predicate for a normal move (ACW-PD-21.7, PD-29): table edge, within the
+        no-approach zone of an enemy (2", 1" for skirmishers; never closer than at the start),
+        overlapping a friendly formed unit; limbered artillery may not enter woods off-road.
+        Far units are skipped with a bounding-circle test."""
+        terr = self.game.terrain
+        r0 = 0.5 * math.hypot(fp0.width, fp0.depth)
+        cx0, cy0 = fp0.centre()
+        enemies = []
+        for e in self.units[1 - u.side]:
+            if e is None or not e.alive or e.slot in ignore_enemy:
+                continue
+            na = T.SKIRMISH_NO_APPROACH if (u.is_screen or e.is_screen) else T.NO_APPROACH
+            ex, ey = e.fp.centre()
+            rr = 0.5 * math.hypot(e.fp.width, e.fp.depth) + r0 + na
+            dx, dy = cx0 - ex, cy0 - ey
+            d0 = na if dx * dx + dy * dy > rr * rr else footprint_distance(fp0, e.fp)
+            enemies.append((e.fp, min(na, d0) - 1e-6, ex, ey, rr))
+        friends = []
+        if not u.is_screen and friends_block:
+            for f in self.units[u.side]:
+                if f is None or not f.alive or f is u or f.is_screen:
+                    continue
+                fx, fy = f.fp.centre()
+                rr = 0.5 * math.hypot(f.fp.width, f.fp.depth) + r0
+                dx, dy = cx0 - fx, cy0 - fy
+                if dx * dx + dy * dy > rr * rr or not overlaps(fp0, f.fp):
+                    friends.append((f.fp, fx, fy, rr))
+        art = u.kind == "artillery"
+        W, D = terr.width + 1e-6, terr.depth + 1e-6
+
+        def blocked(fp: Footprint) -> bool:
+            cx, cy = fp.centre()
+            if cx < r0 or cy < r0 or cx > W - r0 or cy > D - r0:
+                for x, y in fp.corners():
+                    if x < -1e-6 or y < -1e-6 or x > W or y > D:
+                        return True
+            for efp, lim, ex, ey, rr in enemies:
+                dx, dy = cx - ex, cy - ey
+                if dx * dx + dy * dy > rr * rr:
+                    continue
+                if footprint_distance(fp, efp) < lim:
+                    return True
+            for ffp, fx, fy, rr in friends:
+                dx, dy = cx - fx, cy - fy
+                if dx * dx + dy * dy > rr * rr:
+                    continue
+                if overlaps(fp, ffp):
+                    return True
+            if art and terr.areas:
+                if terr.in_woods((cx, cy)) and not terr.on_road((cx, cy)):
+                    return True
+            return False
+
+        return blocked
+
+    def firing_stands(self, u: Unit, target: Footprint) -> int:
+        """Stands of ``u`` with some part of ``target`` in their own forward arc (ACW-PD-16,
+        PD-6); refused stands use their rotated arcs (ACW-PD-33)."""
+        if u.is_screen:
+            return 1 if (u.kind == "infantry" and partly_in_arc(u.fp, target)) else 0
+        if u.kind == "cavalry" or u.formation not in ("line", "assault_column", "unlimbered"):
+            return 0
+        fp = u.fp
+        sw, sd = footprint_size(u.kind, "line", 1)
+        n = u.stands if u.formation != "assault_column" else min(2, u.stands)
+        W = sw * n
+        rx, ry = fp.right()
+        fx, fy = fp.forward()
+        count = 0
+        for i in range(n):
+            lx = -W / 2 + (i + 0.5) * sw
+            sfp = Footprint(fp.x + rx * lx, fp.y + ry * lx, fp.heading, sw, sd)
+            if u.refused and u.formation == "line":
+                k = u.refused_n
+                if u.refused == "right" and i >= n - k:
+                    px = W / 2 - k * sw
+                    sfp = sfp.rotated_about((fp.x + rx * px, fp.y + ry * px), -T.REFUSE_ANGLE)
+                elif u.refused == "left" and i < k:
+                    px = -W / 2 + k * sw
+                    sfp = sfp.rotated_about((fp.x + rx * px, fp.y + ry * px), T.REFUSE_ANGLE)
+            if partly_in_arc(sfp, target):
+                count += 1
+        return count
+
+    def contact_zone(self, charger: Unit, target: Unit) -> str:
+        """Zone of ``target`` holding the charger's centre; a refused flank counts as front
+        (ACW-PD-23 step 2, RULE-04-5.4)."""
+        z = zone_of(target.fp, charger.fp.centre())
+        if z in ("left", "right") and target.refused == z:
+            return "front"
+        return z
+
+    def enfilade(self, firer: Unit, target: Unit) -> bool:
+        """Fire from the target's flank or rear zone, not a refused flank (ACW-PD-18,
+        RULE-04-5.4)."""
+        z = zone_of(target.fp, firer.fp.centre())
+        if z == "front":
+            return False
+        if z in ("left", "right") and target.refused == z:
+            return False
+        return True
+
+    def _contact_fp(self, charger: Unit, target: Unit, zone: str) -> Footprint:
+        """Charger footprint flush and centred on the contacted edge (ACW-PD-23 step 7)."""
+        t = target.fp
+        fx, fy = t.forward()
+        rx, ry = t.right()
+        W, D = t.width, t.depth
+        if zone == "front":
+            px, py, h = t.x, t.y, t.heading + math.pi
+        elif zone == "rear":
+            px, py, h = t.x - fx * D, t.y - fy * D, t.heading
+        elif zone == "left":
+            px, py = t.x - rx * W / 2 - fx * D / 2, t.y - ry * W / 2 - fy * D / 2
+            h = math.atan2(ry, rx)
+        else:
+            px, py = t.x + rx * W / 2 - fx * D / 2, t.y + ry * W / 2 - fy * D / 2
+            h = math.atan2(-ry, -rx)
+        h = math.atan2(math.sin(h), math.cos(h))
+        return Footprint(px, py, h, charger.fp.width, charger.fp.depth)
+
+    def _charge_path(self, charger: Unit, dest: Footprint) -> tuple[list, float]:
+        """A straight path to ``dest`` keeping ``dest``'s heading (the charger turns to face the
+        contacted edge at declaration, then moves straight, ACW-PD-23 step 4)."""
+        fp = charger.fp
+        dx, dy = dest.x - fp.x, dest.y - fp.y
+        L = math.hypot(dx, dy)
+        ux, uy = (dx / L, dy / L) if L > 1e-9 else (0.0, 0.0)
+        start = Footprint(fp.x, fp.y, dest.heading, fp.width, fp.depth)
+        return ["line", _fp_list(start), ux, uy], L
+
+    # ------------------------------------------------------------------------------------------
+    # game frame (ACW-PD-12)
+    # ------------------------------------------------------------------------------------------
+    def _s_game(self, fr) -> bool:
+        st = fr["st"]
+        a = self.active
+        if st == "p1":
+            fr["st"] = "p2"
+            self.phase = 1
+            self.stack.append({"k": "p1", "st": "start"})
+        elif st == "p2":
+            fr["st"] = "p3"
+            self.phase = 2
+            self.log("phase", ("ACW-PD-12", "RULE-04-1.2"),
+                     f"turn {self.turn}: {SIDE[a]} Phase 2, Active Maneuver & Assault", a,
+                     phase=2, turn=self.turn)
+            self.stack.append({"k": "p2"})
+        elif st == "p3":
+            fr["st"] = "p4"
+            self.phase = 3
+            self.pips[a] = 0
+            self.log("phase", ("ACW-PD-12", "ACW-PD-25b"),
+                     f"turn {self.turn}: {SIDE[a]} Phase 3, Ranged Combat (unspent pips lost, "
+                     f"ACW-PD-14)", a, phase=3, turn=self.turn)
+            self.stack.append({"k": "p3", "i": 0})
+        elif st == "p4":
+            fr["st"] = "p5"
+            self.phase = 4
+            self.log("phase", ("ACW-PD-12", "ACW-PD-26"),
+                     f"turn {self.turn}: {SIDE[a]} Phase 4, Melee", a, phase=4, turn=self.turn)
+            self.stack.append({"k": "p4", "st": "build"})
+        elif st == "p5":
+            fr["st"] = "end"
+            self.phase = 5
+            self.log("phase", ("ACW-PD-12", "ACW-PD-27"),
+                     f"turn {self.turn}: {SIDE[a]} Phase 5, End", a, phase=5, turn=self.turn)
+            self.stack.append({"k": "p5", "st": "start"})
+        else:  # end of a player-turn
+            second = a != self.first
+            self.pt += 1
+            self.broke_pt = []
+            if second:
+                if self._army_break():
+                    return False
+                self.turn += 1
+                if self.turn > self.game.turns:
+                    self.log("time", ("ACW-PD-35",), f"{self.game.turns} game turns played")
+                    self._end_game("turn limit")
+                    return False
+            self.active = 1 - a
+            fr["st"] = "p1"
+        return False
+
+    def _army_break(self) -> bool:
+        """ACW-PD-36: a side that has lost at least half its starting units breaks."""
+        broke = []
+        for s in (0, 1):
+            n0 = self.game.units_at_start[s]
+            lost = sum(1 for u in self.units[s] if u is not None and not u.is_screen and u.broken)
+            if 2 * lost >= n0:
+                broke.append(s)
+                self.log("army_break", ("ACW-PD-36",),
+                         f"the {SIDE[s]} army breaks ({lost} of {n0} units lost)", s)
+        if not broke:
+            return False
+        if len(broke) == 1:
+            self._end_game("army break", winner=1 - broke[0])
+        else:
+            self._end_game("both armies break")
+        return True
+
+    def victory_points(self) -> list[int]:
+        """VP per side (ACW-PD-36): 1 per enemy stand lost, +2 per enemy unit Broken, +3 per
+        objective held (good order within 3", no enemy in good order within 3")."""
+        vp = [0, 0]
+        for s in (0, 1):
+            for u in self.units[s]:
+                if u is None or u.is_screen:
+                    continue
+                vp[1 - s] += T.VP_STAND * min(u.lost, u.s0)
+                if u.broken:
+                    vp[1 - s] += T.VP_BROKEN
+        for ob in self.game.objectives:
+            near = [False, False]
+            for s in (0, 1):
+                for u in self.units[s]:
+                    if u is None or not u.alive or u.is_screen or not u.good_order:
+                        continue
+                    fl, fr, rr, rl = u.fp.corners()
+                    d = min(psd(ob, fl, fr), psd(ob, fr, rr), psd(ob, rr, rl), psd(ob, rl, fl))
+                    if d <= T.OBJECTIVE_RADIUS or polygon_contains([fl, fr, rr, rl], ob):
+                        near[s] = True
+            for s in (0, 1):
+                if near[s] and not near[1 - s]:
+                    vp[s] += T.VP_OBJECTIVE
+        return vp
+
+    def _end_game(self, why: str, winner: int | None = None) -> None:
+        vp = self.victory_points()
+        if winner is None:
+            winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else -1
+        self.winner = winner
+        if self.game.shaped_reward:
+            r = max(-1.0, min(1.0, (vp[0] - vp[1]) / 20.0))
+            if winner >= 0 and r == 0.0:
+                r = 0.05 if winner == 0 else -0.05
+            self.result = [r, -r]
+        else:
+            self.result = [0.0, 0.0] if winner < 0 else \
+                ([1.0, -1.0] if winner == 0 else [-1.0, 1.0])
+        self.done = True
+        self.cur = (TERMINAL, D_TERM)
+        who = "draw" if winner < 0 else f"{SIDE[winner]} win"
+        self.log("game_end", ("ACW-PD-36",), f"game over ({why}): {who}; VP Union {vp[0]}, "
+                 f"Confederate {vp[1]}", None, vp=vp, winner=winner, why=why)
+
+    # ------------------------------------------------------------------------------------------
+    # Phase 1 (ACW-PD-13..15)
+    # ------------------------------------------------------------------------------------------
+    def _s_p1(self, fr) -> bool:
+        a = self.active
+        st = fr["st"]
+        if st == "start":
+            self.log("phase", ("ACW-PD-12",), f"turn {self.turn}: {SIDE[a]} Phase 1, Command",
+                     a, phase=1, turn=self.turn)
+            if self.reserved[a]:
+                self.log("reserve_discard", ("ACW-PD-14",),
+                         f"{SIDE[a]} discards {self.reserved[a]} unused reserved pip(s)", a)
+                self.reserved[a] = 0
+            if self.game.pips_fixed:
+                self.pips[a] = T.PIPS_FIXED
+                self.log("pips", ("ACW-PD-13",), f"{SIDE[a]} receives {T.PIPS_FIXED} Staff Pips "
+                         f"(fixed)", a, pips=T.PIPS_FIXED)
+                fr["st"], fr["i"] = "rally", 0
+            else:
+                fr["st"] = "pips"
+                self._roll(1, "Staff Pips roll", ("ACW-PD-13",), a)
+            return False
+        if st == "pips":
+            n = T.pips_from_roll(fr["dice"][0])
+            self.pips[a] = n
+            self.log("pips", ("ACW-PD-13",), f"{SIDE[a]} receives {n} Staff Pips", a, pips=n)
+            fr["st"], fr["i"] = "rally", 0
+            return False
+        if st == "rally":
+            for u in self.units[a][fr["i"]:]:
+                if u is not None and u.alive and u.disordered and not u.engaged:
+                    fr["u"] = u.slot
+                    return self._wait(a, D_CMD)
+            fr["st"] = "reserve"
+            return False
+        if st == "rally_roll":
+            u = self.units[a][fr["u"]]
+            v = fr["dice"][0]
+            threat = self._rally_threat(u)
+            mod = T.rally_modifier(u.health, threat)
+            tgt = T.discipline_target(EXPE[u.experience])
+            ok = C.check_passes(v, tgt, mod)
+            self.log("rally", ("ACW-PD-15",), f"{u.label()} Rally Check {v}{mod:+d} vs {tgt}+: "
+                     f"{'passed, Disorder removed' if ok else 'failed'}", a, unit=u.slot,
+                     roll=v, modifier=mod, target=tgt, passed=ok)
+            if ok:
+                u.disordered = False
+            fr["st"], fr["i"] = "rally", u.slot + 1
+            return False
+        if st == "reserve":
+            return self._wait(a, D_CMD)
+        return False
+
+    def _rally_threat(self, u: Unit) -> bool:
+        for e in self.alive(1 - u.side):
+            if e.good_order and not e.is_screen and footprint_distance(e.fp, u.fp) <= 6.0 \
+                    and partly_in_arc(e.fp, u.fp):
+                return True
+        return False
+
+    def _l_p1(self, fr):
+        ids = self.game.ids
+        if fr["st"] == "rally":
+            return ([ids.rally_pay] if self.pips[self.active] >= 1 else []) + [ids.rally_roll]
+        n = min(T.MAX_RESERVED, self.pips[self.active])
+        return ids.reserve[: n + 1]
+
+    def _w_p1(self, fr, a):
+        ids = self.game.ids
+        if a == ids.rally_pay:
+            return ("ACW-PD-15", "ACW-PD-14"), "no Staff Pip left to pay for an automatic rally"
+        if a in ids.reserve:
+            return ("ACW-PD-14",), \
+                f"at most {T.MAX_RESERVED} reserved and no more than the pips held"
+        return None
+
+    def _a_p1(self, fr, a: int) -> None:
+        ids = self.game.ids
+        s = self.active
+        if fr["st"] == "rally":
+            u = self.units[s][fr["u"]]
+            if a == ids.rally_pay:
+                self.pips[s] -= 1
+                u.disordered = False
+                self.log("rally", ("ACW-PD-15", "ACW-PD-14"),
+                         f"{u.label()} rallies for 1 pip (Disorder removed)", s, unit=u.slot)
+                fr["i"] = u.slot + 1
+            else:
+                fr["st"] = "rally_roll"
+                self._roll(1, f"{u.label()} Rally Check", ("ACW-PD-15",), s)
+            return
+        n = ids.reserve.index(a)
+        self.reserved[s] = n
+        self.pips[s] -= n
+        self.log("reserve", ("ACW-PD-14", "RULE-04-1.3"),
+                 f"{SIDE[s]} reserves {n} Staff Pip(s) for the enemy's next turn "
+                 f"({self.pips[s]} left)", s, reserved=n, pips=self.pips[s])
+        self.stack.pop()
+
+    # ------------------------------------------------------------------------------------------
+    # Phase 2: activations (ACW-PD-12, PD-21)
+    # ------------------------------------------------------------------------------------------
+    def _s_p2(self, fr) -> bool:
+        return self._wait(self.active, D_MAN)
+
+    def _l_p2(self, fr):
+        ids = self.game.ids
+        out = [ids.activate[u.slot] for u in self.alive(self.active)
+               if not u.activated and not u.engaged]
+        out.append(ids.end_phase)
+        return out
+
+    def _w_p2(self, fr, a):
+        ids = self.game.ids
+        if a in ids.activate:
+            k = ids.activate.index(a)
+            u = self.units[self.active][k]
+            if u is None or not u.alive:
+                return ("ACW-PD-12",), f"no unit of yours in slot {k}"
+            if u.activated:
+                return ("ACW-PD-12",), f"{u.label()} has already been activated this phase"
+            if u.engaged:
+                return ("ACW-PD-23",), f"{u.label()} is engaged until Phase 4"
+        return None
+
+    def _a_p2(self, fr, a: int) -> None:
+        ids = self.game.ids
+        s = self.active
+        if a == ids.end_phase:
+            self.log("end_phase", ("ACW-PD-12",), f"{SIDE[s]} ends Phase 2", s)
+            self.stack.pop()
+            return
+        k = ids.activate.index(a)
+        u = self.units[s][k]
+        u.activated = True
+        self.reacted = []
+        self.consumed = []
+        road = (u.formation in ("road_column", "limbered") or u.is_screen) and \
+            self.game.terrain.on_road(u.fp.centre())
+        self.log("activate", ("ACW-PD-12",), f"{u.label()} is activated", s, unit=k)
+        self.stack.append({"k": "act", "u": k, "frac": 1.0, "n": 0, "piv": 0, "skd": False,
+                           "road": bool(road), "dist": 0.0})
+
+    # -- activation frame ------------------------------------------------------------------
+    def _s_act(self, fr) -> bool:
+        u = self.units[self.active][fr["u"]]
+        if u is None or not u.alive or u.engaged or fr.get("over"):
+            self.stack.pop()
+            return False
+        return self._wait(self.active, D_MAN)
+
+    def _budget(self, fr, u: Unit) -> float:
+        return fr["frac"] * self.allowance(u, fr["road"])
+
+    def _l_act(self, fr):
+        """Legal primitives of the active unit: a fast twin of :meth:`_l_act_slow` (which asks
+        :meth:`_prim_reason` label by label; the tests check the two agree)."""
+        ids = self.game.ids
+        P = ids.prim
+        u = self.units[self.active][fr["u"]]
+        out = [ids.end_activation]
+        if fr["n"] >= MAX_PRIMS:
+            return out
+        alw = self.allowance(u, fr["road"])
+        budget = fr["frac"] * alw
+        fp = u.fp
+        form = u.formation
+        blocked = self._blocked_fn(u, fp)
+        screen = u.is_screen
+        column = form in ("assault_column", "road_column", "limbered")
+        # formation changes (ACW-PD-21.5)
+        if not screen and not u.disordered and fr["frac"] >= self._fchange_frac(u) - 1e-9:
+            for arg in _FORM_ARGS[u.kind]:
+                target = self._formation_target(u, arg)
+                if target != form and self._reform_fp(u, target) is not None:
+                    out.append(P["formation:" + arg])
+        if not fr["skd"]:
+            for arg in ("detach", "rejoin"):
+                if self._skirmish_reason(fr, u, arg) is None:
+                    out.append(P["skirmish:" + arg])
+        if form == "unlimbered":
+            if fr["piv"] < 1:
+                for arg in _WHEEL_ARGS:
+                    if not blocked(self._rot_fp(u, arg, "centre")):
+                        out.append(P["wheel:" + arg])
+            return out
+        if budget > 0.05:
+            if not blocked(fp.advanced(0.05)):
+                out += (P["advance:third"], P["advance:two_thirds"], P["advance:all"])
+            elif self._can_pass_forward(u, budget):
+                out.append(P["advance:all"])
+            if not blocked(fp.advanced(-0.05)):
+                out.append(P["retire"])
+            if form == "line" and u.kind == "infantry" and not screen and budget >= 0.1:
+                if not blocked(fp.sidestepped(0.05)):
+                    out.append(P["sidestep:right"])
+                if not blocked(fp.sidestepped(-0.05)):
+                    out.append(P["sidestep:left"])
+        if screen:
+            for arg in _WHEEL_ARGS:
+                if not blocked(self._rot_fp(u, arg, "centre")):
+                    out.append(P["wheel:" + arg])
+        elif column:
+            if fr["piv"] < T.MAX_COLUMN_PIVOTS and budget >= T.COLUMN_PIVOT_COST - 1e-9:
+                for arg in _WHEEL_ARGS:
+                    if not blocked(self._rot_fp(u, arg, "head")):
+                        out.append(P["wheel:" + arg])
+        elif form in ("line", "mounted_line") and budget > 0.05:
+            for arg in _WHEEL_ARGS:
+                ang = R22 if arg.endswith("_half") else R45
+                pivot = "left" if arg.startswith("left") else "right"
+                sgn = 1.0 if pivot == "left" else -1.0
+                if not blocked(fp.wheeled(sgn * min(ang, 0.05 / fp.width), pivot)):
+                    out.append(P["wheel:" + arg])
+        cost = 0.0 if screen else (T.COLUMN_PIVOT_COST if column else 0.5 * alw)
+        if cost <= budget + 1e-9:
+            for arg in ("left", "right", "about"):
+                if not blocked(self._rot_fp(u, "face_" + arg, "centre")):
+                    out.append(P["face:" + arg])
+        if fr["n"] == 0 and not screen and not u.disordered and u.moved <= 0 and not u.charged \
+                and self.pips[u.side] >= 1 and T.can_charge(KIND[u.kind], FORM[u.formation]):
+            reach = 12.0 if (self.game.cavalry_charge_12 and u.kind == "cavalry") \
+                else T.CHARGE_DISTANCE
+            cx, cy = fp.centre()
+            r0 = 0.5 * math.hypot(fp.width, fp.depth) + reach
+            for e in self.alive(1 - self.active):
+                ex, ey = e.fp.centre()
+                rr = r0 + 0.5 * math.hypot(e.fp.width, e.fp.depth)
+                if (cx - ex) ** 2 + (cy - ey) ** 2 > rr * rr:
+                    continue
+                if self._charge_reason(u, e) is None:
+                    out.append(ids.charge[e.slot])
+        return out
+
+    def _l_act_slow(self, fr):
+        ids = self.game.ids
+        u = self.units[self.active][fr["u"]]
+        out = [ids.end_activation]
+        if fr["n"] >= MAX_PRIMS:
+            return out
+        self._pmemo = {"budget": self._budget(fr, u)}
+        try:
+            for p, pid in ids.prim.items():
+                if self._prim_reason(fr, u, p) is None:
+                    out.append(pid)
+        finally:
+            self._pmemo = None
+        if fr["n"] == 0:
+            for e in self.alive(1 - self.active):
+                if self._charge_reason(u, e) is None:
+                    out.append(ids.charge[e.slot])
+        return out
+
+    def _w_act(self, fr, a):
+        ids = self.game.ids
+        u = self.units[self.active][fr["u"]]
+        if fr["n"] >= MAX_PRIMS:
+            return ("ACW-PD-21",), f"engine cap of {MAX_PRIMS} primitives per activation reached"
+        lab = self.game.actions.labels[a]
+        if lab in ids.prim:
+            return self._prim_reason(fr, u, lab)
+        if a in ids.charge:
+            if fr["n"] > 0:
+                return ("ACW-PD-23",), "a unit that has already moved this phase cannot charge"
+            e = self.units[1 - self.active][ids.charge.index(a)]
+            if e is None or not e.alive:
+                return ("ACW-PD-23",), "no enemy unit in that slot"
+            return self._charge_reason(u, e)
+        return None
+
+    def _prim_reason(self, fr, u: Unit, p: str):
+        """None if primitive ``p`` is legal for ``u`` now, else (rule ids, reason)."""
+        kind, _, arg = p.partition(":")
+        form = u.formation
+        memo = getattr(self, "_pmemo", None)
+        budget = memo["budget"] if memo else self._budget(fr, u)
+        line_like = form in ("line", "mounted_line") and not u.is_screen
+        column = form in ("assault_column", "road_column", "limbered")
+        if kind == "formation":
+            if u.is_screen:
+                return ("ACW-PD-30",), "a skirmish stand has no formations"
+            if u.disordered:
+                return ("ACW-PD-21", "ACW-PD-31"), "a Disordered unit may not change formation"
+            target = self._formation_target(u, arg)
+            if target is None or target == form:
+                return ("ACW-PD-21",), f"{arg} is not a new formation for this {u.kind}"
+            if fr["frac"] < self._fchange_frac(u) - 1e-9:
+                return ("ACW-PD-21", "ACW-PD-7"), "not enough allowance left to change formation"
+            if self._reform_fp(u, target) is None:
+                return ("ACW-PD-21",), "no room to re-form here"
+            return None
+        if kind == "skirmish":
+            return self._skirmish_reason(fr, u, arg)
+        if form == "unlimbered":
+            if kind == "wheel" and arg in ("left", "right", "left_half", "right_half"):
+                if fr["piv"] >= 1:
+                    return ("ACW-PD-19",), "an unlimbered battery pivots at most once (45°)"
+                return None if self._rot_ok(u, arg, "centre") else \
+                    (("ACW-PD-21",), "no room to pivot")
+            return ("ACW-PD-19",), "an unlimbered battery may only pivot in place"
+        if kind in ("advance", "retire", "sidestep"):
+            if budget <= 0.05:
+                return ("ACW-PD-19",), "no movement allowance left"
+            if kind == "sidestep" and not (u.formation == "line" and u.kind == "infantry"
+                                           and not u.is_screen):
+                return ("ACW-PD-21",), "only a Line may side-step"
+            if kind == "sidestep" and budget < 0.1:
+                return ("ACW-PD-21",), "no allowance for a side-step at double cost"
+            fp0 = u.fp
+            mkey = kind + arg if kind == "sidestep" else kind
+            if memo is not None and mkey in memo:
+                return memo[mkey]
+            if kind == "advance":
+                test = fp0.advanced(0.05)
+            elif kind == "retire":
+                test = fp0.advanced(-0.05)
+            else:
+                test = fp0.sidestepped(0.05 if arg == "right" else -0.05)
+            res = None
+            if kind == "advance" and self._blocked_fn(u, fp0)(test):
+                if arg == "all" and self._can_pass_forward(u, budget):
+                    return None
+                return ("ACW-PD-21", "ACW-PD-29"), "blocked at once (table edge, 2\" " \
+                    "no-approach zone or a friendly unit it cannot pass through)"
+            if self._blocked_fn(u, fp0)(test):
+                res = ("ACW-PD-21",), "the move would not move the unit (blocked: table " \
+                                      "edge, 2\" no-approach zone or a friendly unit)"
+            if memo is not None:
+                memo[mkey] = res
+            return res
+        if kind == "wheel":
+            half = arg.endswith("_half")
+            if u.is_screen:
+                return None if self._rot_ok(u, arg, "centre") else (("ACW-PD-21",), "no room")
+            if column:
+                if fr["piv"] >= T.MAX_COLUMN_PIVOTS:
+                    return ("ACW-PD-21",), "a column may pivot at most twice per activation"
+                if budget < T.COLUMN_PIVOT_COST - 1e-9:
+                    return ("ACW-PD-21",), "a column pivot costs 1\""
+                return None if self._rot_ok(u, arg, "head") else (("ACW-PD-21",), "no room")
+            if line_like:
+                ang = R22 if half else R45
+                if budget <= 0.05:
+                    return ("ACW-PD-21",), "no movement allowance left"
+                pivot = "left" if arg.startswith("left") else "right"
+                sgn = 1.0 if pivot == "left" else -1.0
+                test = u.fp.wheeled(sgn * min(ang, 0.05 / u.fp.width), pivot)
+                if self._blocked_fn(u, u.fp)(test):
+                    return ("ACW-PD-21",), "the wheel is blocked"
+                return None
+            return ("ACW-PD-21",), "this formation cannot wheel"
+        if kind == "face":
+            if u.is_screen:
+                cost = 0.0
+            elif column:
+                cost = T.COLUMN_PIVOT_COST
+            else:
+                cost = 0.5 * self.allowance(u, fr["road"])
+            if cost > budget + 1e-9:
+                return ("ACW-PD-21",), \
+                    f"facing costs {cost:.1f}\" of allowance ({budget:.1f}\" left)"
+            return None if self._rot_ok(u, "face_" + arg, "centre") else \
+                (("ACW-PD-21",), "no room to face")
+        return ("ACW-PD-21",), "unknown primitive"
+
+    def _rot_fp(self, u: Unit, arg: str, about: str) -> Footprint:
+        fp = u.fp
+        if arg.startswith("face_"):
+            ang = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}[arg]
+            return fp.faced(ang)
+        ang = R22 if arg.endswith("_half") else R45
+        if arg.startswith("right"):
+            ang = -ang
+        if about == "head":
+            return fp.rotated_about((fp.x, fp.y), ang)
+        return fp.faced(ang)
+
+    def _rot_ok(self, u: Unit, arg: str, about: str) -> bool:
+        nfp = self._rot_fp(u, arg, about)
+        return not self._blocked_fn(u, u.fp)(nfp)
+
+    def _formation_target(self, u: Unit, arg: str) -> str | None:
+        if u.kind == "infantry":
+            return arg if arg in ("line", "assault_column", "road_column") else None
+        if u.kind == "cavalry":
+            return {"line": "mounted_line", "road_column": "road_column"}.get(arg)
+        return {"limber": "limbered", "unlimber": "unlimbered"}.get(arg)
+
+    def _fchange_frac(self, u: Unit) -> float:
+        """Formation change costs half the allowance, the whole for Green (ACW-PD-21.5)."""
+        return 1.0 if u.experience == "green" else 0.5
+
+    def _reform_fp(self, u: Unit, target: str) -> Footprint | None:
+        """Footprint after re-forming on the centre, keeping the facing (ACW-PD-21.5)."""
+        w, d = footprint_size(u.kind, target, u.stands)
+        cx, cy = u.fp.centre()
+        fx, fy = u.fp.forward()
+        nfp = Footprint(cx + fx * d / 2, cy + fy * d / 2, u.fp.heading, w, d)
+        if self._blocked_fn(u, u.fp)(nfp):
+            return None
+        return nfp
+
+    def _free_slot(self, side: int) -> int:
+        for k, v in enumerate(self.units[side]):
+            if v is None:
+                return k
+        return -1
+
+    def _detach_fp(self, u: Unit) -> Footprint | None:
+        w, d = footprint_size(u.kind, "skirmish", 1)
+        bl = self._blocked_fn_screen(u.side)
+        for gap in (2.0, 1.0, 0.25):
+            fp = Footprint(u.fp.x, u.fp.y, u.fp.heading, w, d).advanced(gap + d)
+            if not bl(fp):
+                return fp
+        return None
+
+    def _blocked_fn_screen(self, side: int):
+        terr = self.game.terrain
+        enemies = [(e.fp, *e.fp.centre(), 0.5 * math.hypot(e.fp.width, e.fp.depth) + 2.0)
+                   for e in self.alive(1 - side)]
+
+        def blocked(fp):
+            if not terr.on_table(fp):
+                return True
+            cx, cy = fp.centre()
+            for efp, ex, ey, rr in enemies:
+                if (cx - ex) ** 2 + (cy - ey) ** 2 <= rr * rr and \
+                        footprint_distance(fp, efp) < T.SKIRMISH_NO_APPROACH:
+                    return True
+            return False
+
+        return blocked
+
+    def _skirmish_reason(self, fr, u: Unit, arg: str):
+        if fr["skd"]:
+            return ("ACW-PD-21", "ACW-PD-30"), "detach/re-join once per activation"
+        if arg == "detach":
+            if u.is_screen:
+                return ("ACW-PD-30",), "a skirmish stand cannot detach"
+            if u.formation not in ("line", "mounted_line"):
+                return ("ACW-PD-30",), "only a Line (or mounted cavalry line) may detach a stand"
+            if not u.good_order:
+                return ("ACW-PD-30", "ACW-PD-31"), "the unit is not in good order"
+            if u.screen >= 0:
+                return ("ACW-PD-30",), "at most one detached stand per regiment"
+            if u.stands < 3:
+                return ("ACW-PD-30",), "too few stands to detach one"
+            if self._free_slot(u.side) < 0:
+                return ("ACW-PD-30",), "no free unit slot for the stand (max_units_per_side)"
+            if self._detach_fp(u) is None:
+                return ("ACW-PD-30",), "no room in front to place the stand"
+            return None
+        # rejoin
+        if u.is_screen:
+            p = self.units[u.side][u.parent] if u.parent >= 0 else None
+            if p is None or not p.alive:
+                return ("ACW-PD-30",), "the parent regiment is gone"
+            if footprint_distance(u.fp, p.fp) > self._budget(fr, u) + 1e-6:
+                return ("ACW-PD-30",), "the parent is beyond this stand's remaining move"
+        else:
+            if u.screen < 0:
+                return ("ACW-PD-30",), "no detached stand to re-join"
+            s = self.units[u.side][u.screen]
+            p = u
+            if s is None or not s.alive or footprint_distance(s.fp, u.fp) > T.SKIRMISH_LEASH:
+                return ("ACW-PD-30",), "the detached stand is more than 6\" away"
+        if p.formation not in ("line", "mounted_line"):
+            return ("ACW-PD-30",), "the parent must be in Line to receive the stand"
+        if p.engaged:
+            return ("ACW-PD-30",), "the parent is engaged"
+        return None
+
+    def _charge_reason(self, u: Unit, e: Unit):
+        """None if ``u`` may declare a charge on ``e`` (ACW-PD-23 step 1), else why not."""
+        if not T.can_charge(KIND[u.kind], FORM[u.formation]) or u.is_screen:
+            return ("ACW-PD-23", "ACW-PD-19"), f"a {u.kind} unit in {u.formation} cannot charge"
+        if u.disordered:
+            return ("ACW-PD-23", "ACW-PD-31", "I-26"), "a Disordered unit may not declare a charge"
+        if u.health is Health.SPENT:
+            return ("ACW-PD-23", "ACW-PD-9"), "a Spent unit cannot charge"
+        if u.moved > 0 or u.charged:
+            return ("ACW-PD-23",), "the unit has already moved this phase"
+        if self.pips[u.side] < 1:
+            return ("ACW-PD-23", "ACW-PD-14"), "declaring a charge costs 1 Staff Pip; none left"
+        if e.engaged:
+            return ("ACW-PD-23",), "the target is already engaged"
+        reach = 12.0 if (self.game.cavalry_charge_12 and u.kind == "cavalry") else T.CHARGE_DISTANCE
+        d = footprint_distance(u.fp, e.fp)
+        if d > reach + 1e-9:
+            return ("RULE-04-6.1", "ACW-PD-23"), f"the target is {d:.1f}\" away (max {reach:.0f}\")"
+        if not partly_in_arc(u.fp, e.fp):
+            return ("ACW-PD-23", "ACW-PD-16"), "the target is not in the charger's forward arc"
+        if not self.los(u.fp, e.fp):
+            return ("ACW-PD-23", "ACW-PD-17"), "the target is not visible"
+        zone = self.contact_zone(u, e)
+        dest = self._contact_fp(u, e, zone)
+        spec, L = self._charge_path(u, dest)
+        f = path_fn(spec)
+        others = [o for side in self.units for o in side
+                  if o is not None and o.alive and o is not u and o is not e and not o.is_screen]
+        t = 0.0
+        while others and t < L:
+            t = min(L, t + 0.5)
+            fp = f(t)
+            for o in others:
+                if overlaps(fp, o.fp):
+                    return ("ACW-PD-23",), f"the charge path is blocked by {o.label()}"
+        return None
+
+    def _a_act(self, fr, a: int) -> None:
+        ids = self.game.ids
+        s = self.active
+        u = self.units[s][fr["u"]]
+        if a == ids.end_activation:
+            self._finish_activation(fr, u)
+            return
+        fr["n"] += 1
+        if a in ids.charge:
+            e = self.units[1 - s][ids.charge.index(a)]
+            self._declare_charge(fr, u, e)
+            return
+        lab = self.game.actions.labels[a]
+        kind, _, arg = lab.partition(":")
+        if kind != "skirmish" and u.refused:
+            self.log("refuse_end", ("I-27", "ACW-PD-33"),
+                     f"{u.label()} moves: its refused {u.refused} flank re-forms", s, unit=u.slot)
+            u.refused, u.refused_n = "", 0
+        if kind in ("advance", "retire", "sidestep"):
+            self._start_linear(fr, u, kind, arg)
+        elif kind == "wheel":
+            self._start_wheel(fr, u, arg)
+        elif kind == "face":
+            self._do_face(fr, u, arg)
+        elif kind == "formation":
+            self._do_formation(fr, u, arg)
+        elif kind == "skirmish":
+            fr["skd"] = True
+            if arg == "detach":
+                self._detach(u)
+            else:
+                scr = u if u.is_screen else self.units[s][u.screen]
+                if u.is_screen:
+                    fr["over"] = True
+                self._rejoin(scr, ("ACW-PD-30",), "re-joined in Phase 2")
+
+    def _can_pass_forward(self, u: Unit, budget: float) -> bool:
+        """An advance blocked at once by a friend is still legal if a Passage of Lines through
+        it is possible (ACW-PD-29)."""
+        if u.is_screen or budget <= T.PASSAGE_OF_LINES_COST:
+            return False
+        nf = self._make_blocked_fn(u, u.fp, (), friends_block=False)
+        if nf(u.fp.advanced(0.05)):
+            return False
+        fp0 = u.fp
+        _, _, passed = self._passage_of_lines(u, lambda t: fp0.advanced(t), budget, budget, 1.0,
+                                              0.0, 0.0, dry=True)
+        return bool(passed)
+
+    def _finish_activation(self, fr, u: Unit) -> None:
+        s = self.active
+        if u is not None and u.alive and u.is_screen and u.parent >= 0:
+            p = self.units[s][u.parent]
+            if p is not None and p.alive and footprint_distance(u.fp, p.fp) > T.SKIRMISH_LEASH:
+                self._rejoin(u, ("ACW-PD-30",), "ended more than 6\" from its parent")
+        self.log("end_activation", ("ACW-PD-12",), f"{u.label() if u else 'unit'} ends its "
+                 f"activation", s)
+        self.stack.pop()
+
+    @staticmethod
+    def _place(u: Unit, fp: Footprint) -> None:
+        """Put ``u`` at ``fp`` keeping its current frontage/depth (stands may have been lost
+        while the move was paused)."""
+        if fp.width != u.fp.width or fp.depth != u.fp.depth:
+            fp = fp.with_size(u.fp.width, u.fp.depth)
+        u.fp = fp
+
+    def _move_mult(self, u: Unit, backward: bool) -> float:
+        if backward and not u.is_screen:
+            return T.BACKWARD_COST_FACTOR
+        return 1.0
+
+    def _start_linear(self, fr, u: Unit, kind: str, arg: str) -> None:
+        budget = self._budget(fr, u)
+        alw = self.allowance(u, fr["road"])
+        if kind == "advance":
+            f = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}[arg]
+            spec = ["adv", _fp_list(u.fp), 1.0]
+            max_t, rate = budget * f, 1.0
+            rules = ("ACW-PD-21",)
+        elif kind == "retire":
+            rate = self._move_mult(u, True)
+            spec = ["adv", _fp_list(u.fp), -1.0]
+            max_t = min(budget / rate, alw / 2 if not u.is_screen else budget)
+            rules = ("ACW-PD-21",)
+        else:
+            rate = T.BACKWARD_COST_FACTOR
+            spec = ["side", _fp_list(u.fp), 1.0 if arg == "right" else -1.0]
+            max_t = min(T.SIDE_STEP_MAX, budget / rate)
+            rules = ("ACW-PD-21",)
+        self._start_move(fr, u, spec, max_t, budget, rate, alw, kind + ":" + arg if arg else kind,
+                         rules)
+
+    def _start_wheel(self, fr, u: Unit, arg: str) -> None:
+        form = u.formation
+        alw = self.allowance(u, fr["road"])
+        if u.is_screen or form == "unlimbered":
+            nfp = self._rot_fp(u, arg, "centre")
+            fr["piv"] += 1
+            if form == "unlimbered":
+                u.moved = max(u.moved, 0.01)
+            self._start_static(fr, u, nfp, 0.0, alw, f"pivot {arg}", ("ACW-PD-21",))
+            return
+        if form in ("assault_column", "road_column", "limbered"):
+            nfp = self._rot_fp(u, arg, "head")
+            fr["piv"] += 1
+            self._start_static(fr, u, nfp, T.COLUMN_PIVOT_COST, alw, f"column pivot {arg}",
+                               ("ACW-PD-21",))
+            return
+        ang = R22 if arg.endswith("_half") else R45
+        pivot = "left" if arg.startswith("left") else "right"
+        sgn = 1.0 if pivot == "left" else -1.0
+        W = u.fp.width
+        budget = self._budget(fr, u)
+        spec = ["wheel", _fp_list(u.fp), sgn / W, pivot]
+        self._start_move(fr, u, spec, min(W * ang, budget), budget, 1.0, alw, f"wheel {arg}",
+                         ("ACW-PD-21",))
+
+    def _do_face(self, fr, u: Unit, arg: str) -> None:
+        alw = self.allowance(u, fr["road"])
+        if u.is_screen:
+            cost = 0.0
+        elif u.formation in ("assault_column", "road_column", "limbered"):
+            cost = T.COLUMN_PIVOT_COST
+        else:
+            cost = 0.5 * alw
+        nfp = self._rot_fp(u, "face_" + arg, "centre")
+        self._start_static(fr, u, nfp, cost, alw, f"face {arg}", ("ACW-PD-21",))
+
+    def _do_formation(self, fr, u: Unit, arg: str) -> None:
+        target = self._formation_target(u, arg)
+        nfp = self._reform_fp(u, target)
+        old = u.formation
+        cf = self._fchange_frac(u)
+        fr["frac"] = max(0.0, fr["frac"] - cf)
+        u.formation = target
+        u.moved += cf * max(self.allowance(u, fr["road"]), 1e-9)
+        if u.kind == "artillery":
+            u.limbered_now = True
+            u.pivot_only = False
+        if target in ("road_column", "limbered"):
+            u.road_used = True
+            fr["road"] = self.game.terrain.on_road(nfp.centre())
+        self.log("formation", ("ACW-PD-21", "ACW-PD-7"),
+                 f"{u.label()} changes formation {old} -> {target} (costs "
+                 f"{'all' if cf >= 1 else 'half'} its allowance)", u.side, unit=u.slot,
+                 old=old, new=target)
+        # formation changes count as moves for Window A (ACW-PD-24)
+        self._start_static(fr, u, nfp, 0.0, 1.0, "re-form", ("ACW-PD-21", "ACW-PD-24"))
+
+    def _detach(self, u: Unit) -> None:
+        k = self._free_slot(u.side)
+        fp = self._detach_fp(u)
+        from .units import new_unit
+        s = new_unit(u.side, k, f"{u.name} skirmishers", u.kind, u.weapon, u.experience, 1,
+                     "skirmish", 0.0, 0.0, 0.0, (), is_screen=True)
+        s.fp = fp
+        s.s0 = 1
+        s.parent = u.slot
+        s.activated = True
+        u.screen = k
+        u.stands -= 1
+        u.resize()
+        self.units[u.side][k] = s
+        self.log("detach", ("ACW-PD-30",), f"{u.label()} detaches a stand as {s.label()}",
+                 u.side, unit=u.slot, screen=k)
+
+    def _start_static(self, fr, u: Unit, nfp: Footprint, cost: float, alw: float, what: str,
+                      rules) -> None:
+        """An instantaneous re-orientation / re-formation, then the Window A check at the new
+        footprint (ACW-PD-24)."""
+        if alw > 0 and cost > 0:
+            fr["frac"] = max(0.0, fr["frac"] - cost / alw)
+            u.moved += cost
+        if u.kind == "artillery" and not what.startswith("pivot"):
+            u.pivot_only = False
+        if u.formation == "road_column":
+            u.road_used = True
+        u.fp = nfp
+        self.log("move", rules, f"{u.label()} {what}", u.side, unit=u.slot, what=what,
+                 x=round(nfp.x, 3), y=round(nfp.y, 3), heading=round(math.degrees(nfp.heading), 1))
+        self.stack.append({"k": "move", "u": u.slot, "spec": ["static", _fp_list(nfp)], "L": 0.0,
+                           "t": 0.0, "cpt": 0.0, "alw": 1.0, "dis": u.disordered, "what": what,
+                           "static": True, "asked": False})
+
+    def _start_move(self, fr, u: Unit, spec, max_t, budget, rate, alw, what, rules) -> None:
+        f = path_fn(spec)
+        blocked = self._blocked_fn(u, u.fp)
+        t_end, cost, obst, woods = plan_path(f, max_t, budget, rate, blocked, self.game.terrain,
+                                             not u.is_screen)
+        passage: list[int] = []
+        if spec[0] == "adv" and spec[2] > 0 and not u.is_screen and t_end < max_t - 0.05:
+            t_end, cost, passage = self._passage_of_lines(u, f, max_t, budget, rate, t_end, cost)
+        cpt = cost / t_end if t_end > 1e-9 else 0.0
+        if u.kind == "artillery":
+            u.pivot_only = False
+        if u.formation == "road_column":
+            u.road_used = True
+        self.log("move_start", rules, f"{u.label()} {what}: up to {t_end:.2f}\" "
+                 f"(allowance cost {cost:.2f}\"{', crosses an obstacle' if obst else ''}"
+                 f"{', through woods' if woods else ''})", u.side, unit=u.slot, what=what,
+                 length=round(t_end, 3), cost=round(cost, 3))
+        self.stack.append({"k": "move", "u": u.slot, "spec": spec, "L": t_end, "t": 0.0,
+                           "cpt": cpt, "alw": alw, "dis": u.disordered, "what": what,
+                           "static": False, "asked": False, "pol": passage})
+
+    def _passage_of_lines(self, u: Unit, f, max_t: float, budget: float, rate: float,
+                          t_end: float, cost: float, dry: bool = False
+                          ) -> tuple[float, float, list[int]]:
+        """Voluntary Passage of Lines (ACW-PD-29): an advance stopped by a friendly formed unit
+        may pass through it if, after paying 3", it ends entirely clear on the far side.
+        Returns the (possibly longer) move, its cost and the friends passed through."""
+        friends = [g for g in self.alive(u.side) if g is not u and not g.is_screen
+                   and not overlaps(u.fp, g.fp)]
+        ahead = f(t_end + 0.05)
+        if not any(overlaps(ahead, g.fp) for g in friends):
+            return t_end, cost, []
+        nf = self._make_blocked_fn(u, u.fp, (), friends_block=False)
+        t2, cost2, _, _ = plan_path(f, max_t, budget - T.PASSAGE_OF_LINES_COST, rate, nf,
+                                    self.game.terrain, True)
+        if t2 <= t_end + 0.05 or any(overlaps(f(t2), g.fp) for g in friends):
+            return t_end, cost, []
+        passed = []
+        n = int(t2 / 0.25) + 1
+        for g in friends:
+            if any(overlaps(f(min(t2, i * 0.25)), g.fp) for i in range(n + 1)):
+                passed.append(g.slot)
+        if dry:
+            return t2, cost2, passed
+        self.log("passage_of_lines", ("ACW-PD-29",),
+                 f"{u.label()} passes through "
+                 f"{', '.join(self.units[u.side][k].label() for k in passed)} (costs 3\")",
+                 u.side, unit=u.slot, through=passed)
+        return t2, cost2 + T.PASSAGE_OF_LINES_COST, passed
+
+    # -- move frame with Window A (ACW-PD-24) -------------------------------------------
+    def _s_move(self, fr) -> bool:
+        s = self.active
+        u = self.units[s][fr["u"]]
+        act = self.stack[-2]
+        if u is None or not u.alive:
+            self.stack.pop()
+            act["over"] = True
+            return False
+        f = path_fn(fr["spec"])
+        if fr["asked"]:
+            fr["asked"] = False
+            if u.disordered and not fr["dis"] and fr["L"] > fr["t"]:
+                rem = fr["L"] - fr["t"]
+                fr["L"] = fr["t"] + rem / 2
+                self.log("move_halved", ("RULE-04-3.5", "I-16", "ACW-PD-31"),
+                         f"{u.label()} was Disordered mid-move: remaining {rem:.2f}\" halved to "
+                         f"{rem / 2:.2f}\"", s, unit=u.slot, remaining=round(rem / 2, 3))
+            fr["dis"] = u.disordered
+        t0, L = fr["t"], fr["L"]
+        hit = self._next_trigger(u, f, t0, L, fr["static"], fr.get("checked", False))
+        if fr["static"]:
+            fr["checked"] = True
+        if hit is not None:
+            tstar, pairs = hit
+            self._place(u, f(tstar))
+            fr["t"] = tstar
+            fr["asked"] = True
+            for d_slot, trig in sorted(pairs, reverse=True):
+                self.stack.append({"k": "ask", "d": d_slot, "m": u.slot, "trig": trig,
+                                   "st": "ask"})
+            return False
+        # finish the move
+        self._place(u, f(L))
+        travelled = L
+        cost = fr["cpt"] * travelled
+        if not fr["static"]:
+            act["frac"] = max(0.0, act["frac"] - cost / fr["alw"]) if fr["alw"] > 0 else 0.0
+            u.moved += cost
+            act["dist"] += travelled
+            self.log("move", ("ACW-PD-21",), f"{u.label()} {fr['what']} {travelled:.2f}\" to "
+                     f"({u.fp.x:.2f}, {u.fp.y:.2f})", s, unit=u.slot, dist=round(travelled, 3),
+                     x=round(u.fp.x, 3), y=round(u.fp.y, 3))
+        if u.smoke >= 0 and act["dist"] >= T.MOVE_OUT_OF_SMOKE - 1e-9:
+            u.smoke = -1
+            u.out_of_smoke = True
+            self.log("smoke_left", ("RULE-04-3.4", "ACW-PD-22"),
+                     f"{u.label()} moves out of its smoke (may fire at -1)", s, unit=u.slot)
+        self.stack.pop()
+        if fr.get("pol") and not fr["static"]:
+            # the mover takes the Passage of Lines test after the move (ACW-PD-29)
+            self.stack.append({"k": "pol", "side": s, "list": [u.slot], "i": 0, "st": "next",
+                               "by": u.slot, "vol": list(fr["pol"])})
+        return False
+
+    def _next_trigger(self, u: Unit, f, t0: float, L: float, static: bool, checked: bool):
+        """Earliest Window A trigger point on the rest of the path (ACW-PD-24); returns
+        (t, [(defender slot, trigger), ...]) or None. A static re-orientation or re-formation
+        is tested once at its new footprint; a move that does not move triggers nothing."""
+        if static:
+            if checked:
+                return None
+        elif L - t0 <= 1e-9:
+            return None
+        best = None
+        pairs: list[tuple[int, str]] = []
+        cur = u.fp
+        span = L - t0
+        cx, cy = cur.centre()
+        r0 = 0.5 * math.hypot(cur.width, cur.depth) + span + T.REFUSE_RANGE + 0.1
+        for d in self.alive(1 - u.side):
+            if d.slot in self.reacted:
+                continue
+            dx, dy = d.fp.centre()
+            rr = r0 + 0.5 * math.hypot(d.fp.width, d.fp.depth)
+            if (cx - dx) ** 2 + (cy - dy) ** 2 > rr * rr:
+                continue
+            dist0 = footprint_distance(d.fp, cur)
+            for trig in self._triggers_for(d, u):
+                if f"{d.slot}:{trig}" in self.consumed:
+                    continue
+                if dist0 - span > trigger_range(trig) + 0.01:
+                    continue
+                los = (lambda a, b, d=d: self.los(a, b, (u, d)))
+
+                def pred(s, d=d, trig=trig, los=los):
+                    return trigger_pred(trig, d, f(t0 + s), los)
+                if span <= 1e-9:
+                    tc = 0.0 if pred(0.0) else None
+                else:
+                    tc = first_crossing(pred, span, 0.25, 0.01)
+                if tc is None:
+                    continue
+                t = t0 + tc
+                if best is None or t < best - 0.02:
+                    best = t
+                    pairs = [(d.slot, trig)]
+                elif abs(t - best) <= 0.02:
+                    pairs.append((d.slot, trig))
+        if best is None:
+            return None
+        # opp_medium and opp_short of one defender at the same point: ask once (Medium)
+        seen = set()
+        out = []
+        for p, q in sorted(pairs):
+            key = (p, q.startswith("opp"))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((p, q))
+        return best, out
+
+    def _triggers_for(self, d: Unit, mover: Unit) -> list[str]:
+        out = []
+        if can_fire_reaction(d) is None and self.firing_stands_possible(d):
+            out.append("opp_medium")
+            out.append("opp_short")
+        if mover.formed and can_evade(d) is None:
+            out.append("evade")
+        if mover.formed and can_refuse(d) is None:
+            out.append("refuse")
+        return out
+
+    def firing_stands_possible(self, d: Unit) -> bool:
+        return d.kind != "cavalry" and not d.is_screen
+
+    # -- ask frame: Window A reactions -------------------------------------------------------
+    def _ask_options(self, fr) -> list[int]:
+        ids = self.game.ids
+        ds = 1 - self.active
+        d = self.units[ds][fr["d"]]
+        m = self.units[self.active][fr["m"]]
+        if d is None or not d.alive or m is None or not m.alive or d.slot in self.reacted:
+            return []
+        trig = fr["trig"]
+        r = ids.react
+        if trig in ("opp_medium", "opp_short"):
+            if can_fire_reaction(d) is not None or self.firing_stands(d, m.fp) == 0:
+                return []
+            if T.range_band(WEAP[d.weapon], footprint_distance(d.fp, m.fp)) is None:
+                return []
+            out = [r["opportunity_fire"]]
+            if trig == "opp_medium" and footprint_distance(d.fp, m.fp) > T.SHORT_RANGE + 1e-6:
+                out.append(r["wait_short"])
+            return out
+        if trig == "evade":
+            if can_evade(d) is not None:
+                return []
+            return [r["evade_4"], r["evade_5"], r["evade_6"]]
+        if trig == "refuse":
+            if can_refuse(d) is not None:
+                return []
+            return [r["refuse_1"], r["refuse_2"]]
+        return []
+
+    def _s_ask(self, fr) -> bool:
+        if fr["st"] == "done":
+            self.stack.pop()
+            return False
+        if fr["st"] == "drill":
+            self._resolve_drill(fr)
+            self.stack.pop()
+            return False
+        opts = self._ask_options(fr)
+        if not opts:
+            self.consumed.append(f"{fr['d']}:{fr['trig']}")
+            self.stack.pop()
+            return False
+        if fr["st"] == "ask":
+            fr["st"] = "wait"
+            d = self.units[1 - self.active][fr["d"]]
+            m = self.units[self.active][fr["m"]]
+            self.log("window_a", ("RULE-04-1.2", "ACW-PD-24", _TRIG_RULE[fr["trig"]]),
+                     f"Window A: {m.label()} reaches the {fr['trig']} trigger point of "
+                     f"{d.label()} ({footprint_distance(d.fp, m.fp):.2f}\")", d.side,
+                     defender=d.slot, mover=m.slot, trigger=fr["trig"])
+        return self._wait(1 - self.active, D_REACT)
+
+    def _l_ask(self, fr):
+        return self._ask_options(fr) + [self.game.ids.react["decline"]]
+
+    def _w_ask(self, fr, a):
+        return self._react_why(fr.get("trig"), self.units[1 - self.active][fr["d"]], a)
+
+    def _a_ask(self, fr, a: int) -> None:
+        r = self.game.ids.react
+        ds = 1 - self.active
+        d = self.units[ds][fr["d"]]
+        m = self.units[self.active][fr["m"]]
+        trig = fr["trig"]
+        if a == r["decline"]:
+            if trig.startswith("opp"):
+                self.consumed += [f"{d.slot}:opp_medium", f"{d.slot}:opp_short"]
+            else:
+                self.consumed.append(f"{d.slot}:{trig}")
+            self.log("react_decline", ("RULE-04-1.2", "I-18") if trig.startswith("opp") else
+                     ("RULE-04-1.2",), f"{d.label()} declines ({trig})", ds, unit=d.slot)
+            self.stack.pop()
+            return
+        if a == r["wait_short"]:
+            self.consumed.append(f"{d.slot}:opp_medium")
+            self.log("react_wait", ("I-18", "ACW-PD-24"),
+                     f"{d.label()} holds its fire for the Short-range point", ds, unit=d.slot)
+            self.stack.pop()
+            return
+        self.reacted.append(d.slot)
+        if a == r["opportunity_fire"]:
+            self.log("react", ("RULE-04-3.1", "RULE-04-3.3", "RULE-04-1.3", "I-3"),
+                     f"{d.label()} declares Opportunity Fire at {m.label()}", ds, unit=d.slot,
+                     reaction="opportunity_fire")
+            fr["st"] = "done"
+            self.stack.append({"k": "fire", "fs": ds, "f": d.slot, "t": m.slot,
+                               "mode": "opp", "st": "start"})
+            return
+        if a in (r["evade_4"], r["evade_5"], r["evade_6"]):
+            dist = {r["evade_4"]: 4.0, r["evade_5"]: 5.0, r["evade_6"]: 6.0}[a]
+            self._evade(d, dist)
+            self.stack.pop()
+            return
+        n = 1 if a == r["refuse_1"] else 2
+        fr["n"] = n
+        side = zone_of(d.fp, m.fp.centre())
+        fr["side"] = side if side in ("left", "right") else "right"
+        self.log("react", ("RULE-04-5.1", "RULE-04-1.3"),
+                 f"{d.label()} declares Refuse the Flank ({fr['side']}, {n} stand(s))", ds,
+                 unit=d.slot, reaction="refuse_flank")
+        if self.reserved[ds] > 0:
+            self.reserved[ds] -= 1
+            self._apply_refuse(d, fr["side"], n, pip=True)
+            self.stack.pop()
+        else:
+            fr["st"] = "drill"
+            self._roll(1, f"{d.label()} Emergency Drill Check", ("RULE-04-5.2", "I-19"), ds)
+
+    def _resolve_drill(self, fr) -> None:
+        d = self.units[1 - self.active][fr["d"]]
+        v = fr["dice"][0]
+        ok = C.emergency_drill_passes(v)
+        self.log("drill_check", ("RULE-04-5.2", "I-19"),
+                 f"{d.label()} Emergency Drill Check {v} vs 4+: {'passed' if ok else 'failed'}",
+                 d.side, unit=d.slot, roll=v, passed=ok)
+        if ok:
+            self._apply_refuse(d, fr["side"], fr["n"], pip=False)
+        else:
+            self._disorder(d, ("RULE-04-5.2",), "failed Emergency Drill Check, frozen in place")
+        fr["refused_ok"] = ok
+
+    def _apply_refuse(self, d: Unit, side: str, n: int, pip: bool) -> None:
+        d.refused, d.refused_n = side, n
+        self.log("refuse", ("RULE-04-5.2", "RULE-04-5.3", "ACW-PD-33"),
+                 f"{d.label()} refuses its {side} flank: outer {n} stand(s) wheel back 45°"
+                 f"{' (reserved pip spent)' if pip else ''}", d.side, unit=d.slot, flank=side,
+                 stands=n, pip=pip)
+
+    def _react_why(self, trig, d: Unit | None, a: int):
+        r = self.game.ids.react
+        inv = {v: k for k, v in r.items()}
+        name = inv.get(a)
+        if name is None:
+            return None
+        if d is None or not d.alive:
+            return ("RULE-04-1.2",), "no defending unit is asked"
+        if d.slot in self.reacted:
+            return ("RULE-04-1.4",), "this unit has already reacted to this enemy action"
+        if name in ("opportunity_fire", "wait_short", "closing_volley"):
+            w = can_fire_reaction(d)
+            if w:
+                return w
+            if name == "closing_volley":
+                return ("RULE-04-2.1", "I-10"), "a Closing Volley is only declared in Window B2"
+            if name == "wait_short":
+                return ("I-18",), "only at the Medium trigger point and beyond 6\""
+            return ("RULE-04-3.1", "RULE-04-1.2"), "no Opportunity Fire trigger here"
+        if name.startswith("evade"):
+            return can_evade(d) or (("RULE-04-4.1",), "no evade trigger here")
+        if name.startswith("refuse"):
+            return can_refuse(d) or (("RULE-04-5.1",), "the enemy is not entering a flank zone")
+        if name.startswith("counter_charge"):
+            w = counter_charge_eligible(d)
+            if w:
+                return w
+            if self.reserved[d.side] < 1:
+                return ("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip"
+            return ("RULE-04-6.1", "I-10"), "Counter-Charge only answers a charge declaration (B1)"
+        return None
+
+    def _evade(self, d: Unit, dist: float) -> None:
+        """Screen Evade: withdraw straight back 4-6", through friends, rejoin the parent if
+        reached (RULE-04-4.3, I-20, ACW-PD-30)."""
+        ds = d.side
+        self.log("react", ("RULE-04-4.1", "RULE-04-4.3", "RULE-04-1.3"),
+                 f"{d.label()} evades {dist:.0f}\" to the rear", ds, unit=d.slot,
+                 reaction="evade", dist=dist)
+        parent = self.units[ds][d.parent] if d.parent >= 0 else None
+        terr = self.game.terrain
+        enemies = [e.fp for e in self.alive(1 - ds)]
+        fp0 = d.fp
+
+        def bad(s):
+            fp = fp0.advanced(-s)
+            if not terr.on_table(fp):
+                return True
+            return any(overlaps(fp, e) for e in enemies)
+
+        t_block = first_crossing(bad, dist, 0.25, 0.01)
+        t = dist if t_block is None else max(0.0, t_block - 0.02)
+        if parent is not None and parent.alive:
+            tp = first_crossing(lambda s: footprint_distance(fp0.advanced(-s), parent.fp) <= 0.05,
+                                t, 0.25, 0.01)
+            if tp is not None:
+                d.fp = fp0.advanced(-tp)
+                self._rejoin(d, ("RULE-04-4.3", "I-20"), "evaded into its parent")
+                return
+        d.fp = fp0.advanced(-t)
+        self.log("move", ("RULE-04-4.3",), f"{d.label()} withdraws {t:.2f}\"", ds, unit=d.slot,
+                 dist=round(t, 3))
+
+    # ------------------------------------------------------------------------------------------
+    # charges (ACW-PD-23, Windows B1/B2)
+    # ------------------------------------------------------------------------------------------
+    def _declare_charge(self, fr, u: Unit, e: Unit) -> None:
+        s = self.active
+        self.pips[s] -= 1
+        u.charged = True
+        zone = self.contact_zone(u, e)
+        u.downhill = self.game.terrain.on_crest(u.fp.centre()) and \
+            not self.game.terrain.on_crest(e.fp.centre())
+        self.log("charge", ("ACW-PD-23", "RULE-04-1.2"),
+                 f"{u.label()} declares a charge on {e.label()} ({zone} contact; 1 Staff Pip "
+                 f"spent, {self.pips[s]} left; {footprint_distance(u.fp, e.fp):.2f}\" apart)",
+                 s, unit=u.slot, target=e.slot, zone=zone,
+                 dist=round(footprint_distance(u.fp, e.fp), 3))
+        fr["over"] = True
+        self.stack.append({"k": "charge", "u": u.slot, "t": e.slot, "zone": zone, "st": "b1",
+                           "b1": "", "moved": 0.0, "start_in4": False})
+
+    def _b1_options(self, c, u: Unit, e: Unit) -> list[int]:
+        r = self.game.ids.react
+        out = []
+        if e.is_screen:
+            if can_evade(e) is None:
+                out += [r["evade_4"], r["evade_5"], r["evade_6"]]
+            return out
+        z = zone_of(e.fp, u.fp.centre())
+        if z in ("left", "right") and e.refused != z and can_refuse(e) is None \
+                and footprint_distance(e.fp, u.fp) <= T.REFUSE_RANGE + 1e-9:
+            out += [r["refuse_1"], r["refuse_2"]]
+        if self._cc_reason(u, e) is None:
+            out += [r["counter_charge_2"], r["counter_charge_3"]]
+        return out
+
+    def _cc_reason(self, u: Unit, e: Unit):
+        """Why ``e`` may not Counter-Charge ``u`` (RULE-04-6.1..6.3, ACW-PD-34), or None."""
+        w = counter_charge_eligible(e)
+        if w:
+            return w
+        if u.kind not in ("infantry", "cavalry"):
+            return ("RULE-04-6.1",), "only an infantry or cavalry charge can be counter-charged"
+        if self.reserved[e.side] < 1:
+            return ("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip"
+        if zone_of(e.fp, u.fp.centre()) != "front":
+            return ("ACW-PD-34",), "the charger is not in front of the unit"
+        if footprint_distance(u.fp, e.fp) > T.CHARGE_DISTANCE + 1e-9:
+            return ("RULE-04-6.1",), "the charge was declared from beyond 9\""
+        if not self.game.terrain.open_between(u.fp.centre(), e.fp.centre()):
+            return ("RULE-04-6.1", "ACW-PD-34"), "not across open ground"
+        return None
+
+    def _b2_ok(self, c, u: Unit, e: Unit) -> bool:
+        """Closing Volley eligibility (RULE-04-2.1, RULE-04-2.2, I-10)."""
+        if c["b1"]:
+            return False
+        if e.slot in self.reacted:
+            return False
+        if can_fire_reaction(e) is not None:
+            return False
+        if not partly_in_arc(e.fp, u.fp):
+            return False
+        return self.firing_stands(e, u.fp) > 0
+
+    def _s_charge(self, c) -> bool:
+        s = self.active
+        u = self.units[s][c["u"]]
+        e = self.units[1 - s][c["t"]] if c["t"] >= 0 else None
+        st = c["st"]
+        if u is None or not u.alive:
+            self.stack.pop()
+            return False
+        if st == "b1":
+            if e is None or not e.alive:
+                c["st"] = "end"
+                return False
+            if self._b1_options(c, u, e):
+                c["st"] = "b1_wait"
+                self.log("window_b1", ("RULE-04-1.2", "I-10", "ACW-PD-23"),
+                         f"Window B1: {e.label()} may react to the charge declaration", e.side,
+                         defender=e.slot, charger=u.slot)
+                return self._wait(1 - s, D_REACT)
+            c["st"] = "move"
+            return False
+        if st == "b1_wait":
+            return self._wait(1 - s, D_REACT)
+        if st == "b1_drill":
+            fr = {"d": e.slot, "dice": c["dice"], "side": c["rside"], "n": c["rn"]}
+            self._resolve_drill(fr)
+            if fr["refused_ok"]:
+                c["zone"] = self.contact_zone(u, e)
+            c["st"] = "move"
+            return False
+        if st == "move":
+            return self._charge_move(c, u, e)
+        if st == "b2_wait":
+            return self._wait(1 - s, D_REACT)
+        if st == "contact":
+            return self._charge_contact(c, u, e)
+        if st == "volley_done":
+            res = c.get("res") or {"lost": 0, "dis": False}
+            if not u.alive:
+                c["st"] = "end"
+                return False
+            if C.charge_check_needed(res["lost"], res["dis"]):
+                c["st"] = "check"
+                self._roll(1, f"{u.label()} Charge Discipline Check", ("RULE-04-2.4",), s)
+                return False
+            self.log("charge_on", ("RULE-04-2.5",), f"{u.label()} is unshaken and charges home",
+                     s, unit=u.slot)
+            return self._charge_contact(c, u, e)
+        if st == "check":
+            v = c["dice"][0]
+            tgt = T.discipline_target(EXPE[u.experience])
+            ok = C.check_passes(v, tgt)
+            self.log("charge_check", ("RULE-04-2.4", "I-19"),
+                     f"{u.label()} Charge Discipline Check {v} vs {tgt}+ ({u.experience}): "
+                     f"{'passed' if ok else 'failed'}", s, unit=u.slot, roll=v, target=tgt,
+                     passed=ok)
+            if ok:
+                self.log("charge_on", ("RULE-04-2.5",), f"{u.label()} closes into contact", s,
+                         unit=u.slot)
+                return self._charge_contact(c, u, e)
+            self._stall(c, u, e)
+            c["st"] = "end"
+            return False
+        # end
+        self.stack.pop()
+        return False
+
+    def _stall(self, c, u: Unit, e: Unit) -> None:
+        """Failed Charge Discipline Check: halt 2.0" from the defender (or stay, I-11),
+        Disordered, no more this turn (RULE-04-2.5)."""
+        s = u.side
+        if not c["start_in4"] and e is not None and e.alive:
+            f = path_fn(c["spec"])
+            t0 = c["moved"]
+            span = c["L"] - t0
+            d_now = distance_to_front_edge(e.fp, u.fp)
+            if d_now > T.STALL_DISTANCE and span > 0:
+                tc = first_crossing(
+                    lambda x: distance_to_front_edge(e.fp, f(t0 + x)) <= T.STALL_DISTANCE,
+                    span, 0.1, 0.002)
+                if tc is not None:
+                    # land on the 2.0" mark (bisection returns the first point at or inside it)
+                    lo, hi = max(0.0, tc - 0.002), tc
+                    for _ in range(30):
+                        mid = 0.5 * (lo + hi)
+                        if distance_to_front_edge(e.fp, f(t0 + mid)) <= T.STALL_DISTANCE:
+                            hi = mid
+                        else:
+                            lo = mid
+                    u.fp = f(t0 + hi)
+                    c["moved"] = t0 + hi
+        self._disorder(u, ("RULE-04-2.5",), "the charge stalls")
+        dist = distance_to_front_edge(e.fp, u.fp) if e is not None and e.alive else 0.0
+        self.log("charge_stalls", ("RULE-04-2.5",) + (("I-11",) if c["start_in4"] else ()),
+                 f"{u.label()}'s charge stalls {dist:.2f}\" from {e.label() if e else 'the enemy'}"
+                 f" with {u.stands} stands; it can do nothing more this turn", s, unit=u.slot,
+                 dist=round(dist, 3), stands=u.stands)
+
+    def _l_charge(self, c):
+        ids = self.game.ids
+        s = self.active
+        u = self.units[s][c["u"]]
+        e = self.units[1 - s][c["t"]]
+        if c["st"] == "b1_wait":
+            return self._b1_options(c, u, e) + [ids.react["decline"]]
+        return [ids.react["closing_volley"], ids.react["decline"]]
+
+    def _w_charge(self, c, a):
+        s = self.active
+        e = self.units[1 - s][c["t"]]
+        u = self.units[s][c["u"]]
+        r = self.game.ids.react
+        if c["st"] == "b1_wait":
+            if a in (r["counter_charge_2"], r["counter_charge_3"]):
+                return self._cc_reason(u, e) or (("I-10",), "not available")
+            if a == r["closing_volley"]:
+                return can_fire_reaction(e) or \
+                    (("I-10", "RULE-04-2.1"), "the Closing Volley comes at the 4.0\" mark (B2)")
+            return self._react_why("b1", e, a)
+        if a == r["closing_volley"]:
+            return None
+        if a in (r["counter_charge_2"], r["counter_charge_3"]):
+            return ("RULE-04-6.4", "I-10"), "Counter-Charge is declared at the charge declaration"
+        return ("RULE-04-1.4", "I-10"), "only the Closing Volley (or decline) at the 4.0\" mark"
+
+    def _a_charge(self, c, a: int) -> None:
+        r = self.game.ids.react
+        s = self.active
+        u = self.units[s][c["u"]]
+        e = self.units[1 - s][c["t"]]
+        es = 1 - s
+        if c["st"] == "b1_wait":
+            c["st"] = "move"
+            if a == r["decline"]:
+                self.log("react_decline", ("RULE-04-1.2",), f"{e.label()} does not react in B1",
+                         es, unit=e.slot)
+                return
+            self.reacted.append(e.slot)
+            if a in (r["evade_4"], r["evade_5"], r["evade_6"]):
+                c["b1"] = "evade"
+                dist = {r["evade_4"]: 4.0, r["evade_5"]: 5.0, r["evade_6"]: 6.0}[a]
+                parent = e.parent
+                self._evade(e, dist)
+                # the charge carries on toward the parent line (RULE-04-4.4, I-21)
+                p = self.units[es][parent] if parent >= 0 else None
+                if p is not None and p.alive and not p.engaged:
+                    c["t"] = p.slot
+                    c["zone"] = self.contact_zone(u, p)
+                    c["b1"] = ""
+                    c["redirect"] = True
+                    self.log("redirect", ("RULE-04-4.4", "I-21"),
+                             f"{u.label()}'s charge carries on toward {p.label()}", s,
+                             unit=u.slot, target=p.slot)
+                else:
+                    c["t"] = -1
+                    c["st"] = "end"
+                    self.log("charge_void", ("RULE-04-4.4", "I-21"),
+                             f"{u.label()}'s charge finds no target and halts", s, unit=u.slot)
+                return
+            if a in (r["refuse_1"], r["refuse_2"]):
+                c["b1"] = "refuse"
+                n = 1 if a == r["refuse_1"] else 2
+                side = zone_of(e.fp, u.fp.centre())
+                self.log("react", ("RULE-04-5.1", "RULE-04-1.3", "I-10"),
+                         f"{e.label()} declares Refuse the Flank ({side}, {n} stand(s)) against "
+                         f"the charge", es, unit=e.slot, reaction="refuse_flank")
+                if self.reserved[es] > 0:
+                    self.reserved[es] -= 1
+                    self._apply_refuse(e, side, n, pip=True)
+                    c["zone"] = self.contact_zone(u, e)
+                else:
+                    c["st"] = "b1_drill"
+                    c["rside"], c["rn"] = side, n
+                    self._roll(1, f"{e.label()} Emergency Drill Check", ("RULE-04-5.2", "I-19"), es)
+                return
+            # counter-charge (RULE-04-6.3 .. 6.5, ACW-PD-34)
+            c["b1"] = "cc"
+            surge = 2.0 if a == r["counter_charge_2"] else 3.0
+            self.reserved[es] -= 1
+            self.log("react", ("RULE-04-6.1", "RULE-04-6.3", "RULE-04-6.4", "I-2"),
+                     f"{e.label()} counter-charges (reserved pip spent), surging up to "
+                     f"{surge:.0f}\"", es, unit=e.slot, reaction="counter_charge", surge=surge)
+            fp0 = e.fp
+            tc = first_crossing(lambda x: footprint_distance(fp0.advanced(x), u.fp) <= 1e-6 or
+                                not self.game.terrain.on_table(fp0.advanced(x)), surge, 0.1, 0.005)
+            t = surge if tc is None else max(0.0, tc - 0.005)
+            e.fp = fp0.advanced(t)
+            e.cc = True
+            u.momentum_lost = True
+            u.downhill = False
+            self.log("move", ("RULE-04-6.4",), f"{e.label()} surges {t:.2f}\"", es, unit=e.slot,
+                     dist=round(t, 3))
+            c["zone"] = "front"
+            return
+        # B2
+        c["st"] = "volley_done"
+        if a == r["decline"]:
+            self.log("react_decline", ("RULE-04-2.1",), f"{e.label()} holds its fire", es,
+                     unit=e.slot)
+            c["st"] = "contact"
+            return
+        self.reacted.append(e.slot)
+        self.log("react", ("RULE-04-2.1", "RULE-04-2.2", "RULE-04-1.3"),
+                 f"{e.label()} fires a Closing Volley at {u.label()}", es, unit=e.slot,
+                 reaction="closing_volley")
+        c["res"] = None
+        self.stack.append({"k": "fire", "fs": es, "f": e.slot, "t": u.slot, "mode": "cv",
+                           "st": "start"})
+
+    def _charge_move(self, c, u: Unit, e: Unit | None) -> bool:
+        """Move toward contact; overrun screens in the way; Window B2 at the 4.0" mark
+        (ACW-PD-23 steps 4-5, RULE-04-4.4, I-11, I-21)."""
+        s = self.active
+        if e is None or not e.alive:
+            c["st"] = "end"
+            return False
+        if c["b1"] == "cc":
+            return self._charge_contact(c, u, e)
+        if "spec" not in c or c.get("retarget"):
+            dest = self._contact_fp(u, e, c["zone"])
+            spec, L = self._charge_path(u, dest)
+            u.fp = path_fn(spec)(0.0)
+            c["spec"], c["L"], c["moved"] = spec, L, 0.0
+            c["retarget"] = False
+            if c.get("redirect"):
+                c["L"] = min(L, T.CHARGE_DISTANCE)
+                c["reach"] = L <= T.CHARGE_DISTANCE + 1e-9
+            else:
+                c["reach"] = True
+            c["start_in4"] = distance_to_front_edge(e.fp, u.fp) <= T.VOLLEY_MARK + 1e-9
+        f = path_fn(c["spec"])
+        t0, L = c["moved"], c["L"]
+        # screens in the way are overrun (RULE-04-4.4)
+        for o in self.alive(1 - s):
+            if o is e or not o.is_screen:
+                continue
+            tc = first_crossing(lambda x: overlaps(f(t0 + x), o.fp), max(0.0, L - t0), 0.25, 0.01) \
+                if L > t0 else None
+            if tc is not None:
+                self._overrun(u, o)
+        if e.is_screen:
+            # a target screen that did not evade is overrun on contact; the charge carries on
+            self._overrun(u, e)
+            p = self.units[1 - s][e.parent] if e.parent >= 0 else None
+            u.fp = f(L)
+            moved = L
+            if p is not None and p.alive and not p.engaged:
+                c["t"] = p.slot
+                c["zone"] = self.contact_zone(u, p)
+                c["redirect"] = True
+                rem = max(0.0, T.CHARGE_DISTANCE - moved)
+                dest = self._contact_fp(u, p, c["zone"])
+                spec, L2 = self._charge_path(u, dest)
+                c["spec"], c["moved"] = spec, 0.0
+                c["L"] = min(L2, rem)
+                c["reach"] = L2 <= rem + 1e-9
+                c["start_in4"] = distance_to_front_edge(p.fp, u.fp) <= T.VOLLEY_MARK + 1e-9
+                self.log("redirect", ("RULE-04-4.4", "I-21"),
+                         f"{u.label()} carries on toward {p.label()} ({rem:.2f}\" of charge left)",
+                         s, unit=u.slot, target=p.slot)
+                return False
+            c["st"] = "end"
+            return False
+        # Window B2 (RULE-04-2.1, I-11)
+        if self._b2_ok(c, u, e) and not c.get("b2_done"):
+            if c["start_in4"]:
+                t4 = 0.0
+            else:
+                t4 = first_crossing(lambda x: distance_to_front_edge(e.fp, f(t0 + x))
+                                    <= T.VOLLEY_MARK, max(0.0, L - t0), 0.1, 0.002)
+                if t4 is not None:
+                    lo, hi = max(0.0, t4 - 0.002), t4
+                    for _ in range(30):
+                        mid = 0.5 * (lo + hi)
+                        if distance_to_front_edge(e.fp, f(t0 + mid)) <= T.VOLLEY_MARK:
+                            hi = mid
+                        else:
+                            lo = mid
+                    t4 = hi
+            if t4 is not None:
+                c["b2_done"] = True
+                u.fp = f(t0 + t4)
+                c["moved"] = t0 + t4
+                self.log("window_b2", ("RULE-04-1.2", "RULE-04-2.1", "RULE-04-2.3", "I-10",
+                                       "I-11" if c["start_in4"] else "I-25"),
+                         f"Window B2: {u.label()} halts at "
+                         f"{distance_to_front_edge(e.fp, u.fp):.2f}\""
+                         f" from {e.label()}'s front edge", 1 - s, charger=u.slot,
+                         defender=e.slot)
+                c["st"] = "b2_wait"
+                return self._wait(1 - s, D_REACT)
+        return self._charge_contact(c, u, e)
+
+    def _overrun(self, u: Unit, o: Unit) -> None:
+        self.log("overrun", ("RULE-04-4.4", "I-21", "ACW-PD-30"),
+                 f"{o.label()} is overrun by {u.label()} and destroyed", o.side, unit=o.slot)
+        self._lose_stands(o, o.stands, ("RULE-04-4.4",), "overrun")
+
+    def _charge_contact(self, c, u: Unit, e: Unit | None) -> bool:
+        """Contact (ACW-PD-23 step 7): flush on the contacted edge, both engaged."""
+        s = self.active
+        c["st"] = "end"
+        if e is None or not e.alive or not u.alive:
+            return False
+        if not c.get("reach", True):
+            u.fp = path_fn(c["spec"])(c["L"])
+            self.log("charge_short", ("I-21",), f"{u.label()} runs out of charge distance short "
+                     f"of {e.label()}", s, unit=u.slot)
+            return False
+        dest = self._contact_fp(u, e, c["zone"])
+        p0 = u.fp.centre()
+        terr = self.game.terrain
+        if terr.obstacles_crossed(p0, dest.centre()) or (terr.areas and (
+                terr.in_woods(dest.centre()) or terr.in_woods(p0))):
+            if not u.momentum_lost:
+                u.momentum_lost = True
+                self.log("momentum_lost", ("ACW-PD-26",),
+                         f"{u.label()} crosses an obstacle or woods: no Charging Momentum", s,
+                         unit=u.slot)
+        u.fp = dest
+        u.zone = c["zone"]
+        if e.slot not in u.engaged:
+            u.engaged.append(e.slot)
+        if u.slot not in e.engaged:
+            e.engaged.append(u.slot)
+        self.log("contact", ("ACW-PD-23", "I-14") + (("RULE-04-6.5",) if c["b1"] == "cc" else ()),
+                 f"{u.label()} contacts {e.label()} ({c['zone']}); engaged until Phase 4", s,
+                 unit=u.slot, target=e.slot, zone=c["zone"])
+        return False
+
+    # ------------------------------------------------------------------------------------------
+    # fire (ACW-PD-25; RULE-04-2.3, RULE-04-3.3)
+    # ------------------------------------------------------------------------------------------
+    def _s_fire(self, fr) -> bool:
+        f = self.units[fr["fs"]][fr["f"]]
+        t = self.units[1 - fr["fs"]][fr["t"]]
+        st = fr["st"]
+        mode = fr["mode"]
+        if st == "start":
+            if f is None or t is None or not f.alive or not t.alive:
+                self._fire_result(fr, 0, False)
+                return False
+            nst = self.firing_stands(f, t.fp)
+            dps = T.dice_per_stand(KIND[f.kind])
+            dist = footprint_distance(f.fp, t.fp)
+            w = WEAP[f.weapon]
+            if mode == "cv":
+                band = Band.SHORT
+                dist_for = min(dist, T.SHORT_RANGE)
+            else:
+                band = T.range_band(w, dist)
+                dist_for = dist
+            # Enfilade is a Phase 3 modifier: reaction fire uses the seed's bracket numbers
+            # (RULE-04-2.3, RULE-04-3.3; Example C fires at a column's flank on 4+).
+            enf = mode == "p3" and self.enfilade(f, t)
+            moved = mode == "p3" and (f.moved > 0 or f.out_of_smoke)
+            needed = T.to_hit_needed(w, dist_for, enfilade=enf, firer_disordered=f.disordered,
+                                     firer_moved=moved, target_is_screen=t.is_screen)
+            n = nst * dps
+            fr.update(band=band.value if band else None, needed=needed, n=n, enf=enf,
+                      dist=round(dist, 3))
+            rules = {"p3": ("ACW-PD-25", "ACW-PD-25b"), "opp": ("RULE-04-3.3", "ACW-PD-25"),
+                     "cv": ("RULE-04-2.3", "ACW-PD-25")}[mode]
+            fr["rules"] = list(rules)
+            if needed is None or n == 0:
+                self.log("fire_none", rules, f"{f.label()} cannot bring fire to bear", f.side)
+                self._fire_result(fr, 0, False)
+                return False
+            refused_cancel = mode == "p3" and not enf and t.refused != "" and \
+                zone_of(t.fp, f.fp.centre()) == t.refused
+            fr["refused_cancel"] = refused_cancel
+            mods = []
+            if refused_cancel:
+                mods.append("no enfilade: refused flank (RULE-04-5.4)")
+                rules = rules + ("RULE-04-5.4", "ACW-PD-33")
+            if enf:
+                mods.append("enfilade +1 (ACW-PD-18)")
+            if f.disordered:
+                mods.append("firer Disordered -1")
+            if moved:
+                mods.append("firer moved -1 (ACW-PD-22)")
+            if t.is_screen:
+                mods.append("screen target -1")
+            self.log("fire", rules + (("ACW-PD-18",) if enf else ()),
+                     f"{f.label()} fires at {t.label()}: {nst} stand(s), {n}D6 at "
+                     f"{band.value} range ({dist:.2f}\"), hits on {needed}+"
+                     f"{' [' + ', '.join(mods) + ']' if mods else ' [no enfilade]'}",
+                     f.side, firer=f.slot, target=t.slot, dice=n, needed=needed,
+                     band=band.value, enfilade=enf, distance=round(dist, 3), mode=mode,
+                     refused_flank=refused_cancel, moved=moved)
+            fr["st"] = "hits"
+            self._roll(n, f"{f.label()} fire", rules, f.side)
+            return False
+        if st == "hits":
+            dice = fr["dice"]
+            fr["todice"] = dice
+            hits = C.count_hits(dice, fr["needed"])
+            fr["hits"] = hits
+            self.log("hits", tuple(fr["rules"]), f"{f.label()} rolls {dice}: {hits} hit(s) "
+                     f"({C.naturals_six(dice)} natural 6)", f.side, dice=list(dice), hits=hits)
+            cov = self.game.terrain.cover(t.fp, f.fp.centre()) if t.alive else Cover.NONE
+            sv = T.save_needed(cov, FORM[t.formation] if t.formation in FORM else T.Formation.LINE,
+                               artillery_short=(f.kind == "artillery" and fr["band"] == "short"))
+            fr["save"] = sv
+            fr["cover"] = cov.value
+            if hits and sv is not None:
+                fr["st"] = "saves"
+                self.log("saves", ("ACW-PD-25", "I-4"), f"{t.label()} in {cov.value} cover saves "
+                         f"on {sv}+", t.side, needed=sv, cover=cov.value)
+                self._roll(hits, f"{t.label()} saves", ("ACW-PD-25", "I-4"), t.side)
+            else:
+                fr["st"] = "apply"
+                fr["saved"] = 0
+            return False
+        if st == "saves":
+            saved = C.count_saves(fr["dice"], fr["save"])
+            fr["saved"] = saved
+            self.log("saved", ("ACW-PD-25",), f"{t.label()} saves {saved} hit(s)", t.side,
+                     saved=saved)
+            fr["st"] = "apply"
+            return False
+        # apply
+        unsaved = fr["hits"] - fr["saved"]
+        lost = 0
+        dis = False
+        if t.alive:
+            nl, cnt = C.apply_hits(t.hits, unsaved)
+            t.hits = cnt
+            self.log("hit_counter", ("RULE-04-2.3", "I-5"),
+                     f"{t.label()} takes {unsaved} unsaved hit(s): {nl} stand(s) lost, hit "
+                     f"counter {cnt}", t.side, unit=t.slot, unsaved=unsaved, stands=nl,
+                     counter=cnt)
+            lost = self._lose_stands(t, nl, ("RULE-04-2.3", "I-5"), "fire")
+            band = Band(fr["band"]) if fr["band"] else None
+            if t.alive and C.volley_disorders(
+                    fr["todice"], reaction=mode != "p3", band=band, weapon=WEAP[f.weapon],
+                    phase3_six_all_ranges=self.game.phase3_six_all):
+                nap = f.weapon == "napoleon" and band is Band.SHORT
+                rules = ("RULE-04-2.3", "I-12") if nap else \
+                    (("RULE-04-2.3", "RULE-04-3.3") if mode != "p3" else ("ACW-PD-25",))
+                dis = self._disorder(t, rules, "Napoleon canister" if nap else "natural 6")
+                dis = dis or t.disordered
+        self._smoke(f, own=(mode == "p3"))
+        f.fired = True
+        self._fire_result(fr, lost, dis)
+        return False
+
+    def _fire_result(self, fr, lost: int, dis: bool) -> None:
+        self.stack.pop()
+        if self.stack:
+            self.stack[-1]["res"] = {"lost": lost, "dis": bool(dis)}
+
+    # ------------------------------------------------------------------------------------------
+    # Phase 3 (ACW-PD-25b)
+    # ------------------------------------------------------------------------------------------
+    def can_fire_p3(self, u: Unit):
+        """Why ``u`` may not fire in its Phase 3, or None (ACW-PD-25b, PD-22, RULE-04-3.4)."""
+        if u.engaged:
+            return ("ACW-PD-25b",), "the unit is engaged"
+        if u.smoke >= 0:
+            return ("RULE-04-3.4", "ACW-PD-32", "ACW-PD-25b"), \
+                "the unit has a Smoke Marker (counts as fired) and did not move out of it"
+        if u.charged:
+            return ("ACW-PD-22",), "a unit that charged may not fire"
+        if u.kind == "cavalry":
+            return ("ACW-PD-25b",), "mounted cavalry does not fire in v1"
+        if u.road_used or u.formation in ("road_column", "limbered"):
+            return ("ACW-PD-22",), "in Road Column (or limbered) this phase"
+        if u.kind == "artillery":
+            if u.limbered_now or not u.pivot_only:
+                return ("ACW-PD-22",), "a battery that did more than pivot may not fire"
+        elif u.moved > 0.5 * self.allowance(u) + 1e-9:
+            return ("ACW-PD-22",), "moved more than half its allowance"
+        return None
+
+    def fire_targets(self, u: Unit) -> list[Unit]:
+        out = []
+        w = WEAP[u.weapon]
+        for e in self.alive(1 - u.side):
+            if e.engaged:
+                continue
+            d = footprint_distance(u.fp, e.fp)
+            if T.range_band(w, d) is None:
+                continue
+            if self.firing_stands(u, e.fp) == 0:
+                continue
+            if not self.los(u.fp, e.fp):
+                continue
+            out.append(e)
+        return out
+
+    def _s_p3(self, fr) -> bool:
+        a = self.active
+        for u in self.units[a][fr["i"]:]:
+            if u is None or not u.alive:
+                continue
+            if self.can_fire_p3(u) is None:
+                targets = self.fire_targets(u)
+                if targets:
+                    fr["u"] = u.slot
+                    fr["tg"] = [e.slot for e in targets]
+                    return self._wait(a, D_FIRE)
+        self.stack.pop()
+        return False
+
+    def _l_p3(self, fr):
+        ids = self.game.ids
+        if "tg" in fr:
+            return [ids.fire[k] for k in fr["tg"]] + [ids.hold_fire]
+        u = self.units[self.active][fr["u"]]
+        return [ids.fire[e.slot] for e in self.fire_targets(u)] + [ids.hold_fire]
+
+    def _w_p3(self, fr, a):
+        ids = self.game.ids
+        if a in ids.fire:
+            u = self.units[self.active][fr["u"]]
+            e = self.units[1 - self.active][ids.fire.index(a)]
+            if e is None or not e.alive:
+                return ("ACW-PD-25b",), "no enemy unit in that slot"
+            if e.engaged:
+                return ("ACW-PD-25b", "ACW-PD-17"), "units in contact may not be fired at"
+            if T.range_band(WEAP[u.weapon], footprint_distance(u.fp, e.fp)) is None:
+                return ("ACW-PD-25",), "out of range"
+            if self.firing_stands(u, e.fp) == 0:
+                return ("ACW-PD-25b", "ACW-PD-16"), "not in the arc of any firing stand"
+            return ("ACW-PD-17",), "no line of sight"
+        return None
+
+    def _a_p3(self, fr, a: int) -> None:
+        ids = self.game.ids
+        s = self.active
+        u = self.units[s][fr["u"]]
+        fr["i"] = u.slot + 1
+        if a == ids.hold_fire:
+            self.log("hold_fire", ("ACW-PD-25b", "ACW-PD-32"), f"{u.label()} holds its fire", s,
+                     unit=u.slot)
+            return
+        k = ids.fire.index(a)
+        self.stack.append({"k": "fire", "fs": s, "f": u.slot, "t": k, "mode": "p3",
+                           "st": "start"})
+
+    # ------------------------------------------------------------------------------------------
+    # Phase 4: melee (ACW-PD-26)
+    # ------------------------------------------------------------------------------------------
+    def _s_p4(self, fr) -> bool:
+        a = self.active
+        st = fr["st"]
+        if st == "build":
+            groups = []
+            for d in self.units[1 - a]:
+                if d is not None and d.alive and d.engaged:
+                    groups.append([d.slot, sorted(d.engaged)])
+            fr["groups"], fr["i"], fr["st"] = groups, 0, "next"
+            if not groups:
+                self.log("no_melee", ("ACW-PD-26",), "no contacts: no melee", a)
+            return False
+        if st == "next":
+            while fr["i"] < len(fr["groups"]):
+                dslot, atts = fr["groups"][fr["i"]]
+                d = self.units[1 - a][dslot]
+                atts = [k for k in atts if self.units[a][k] is not None and self.units[a][k].alive
+                        and dslot in self.units[a][k].engaged]
+                if d is None or not d.alive or not atts:
+                    fr["i"] += 1
+                    continue
+                fr["groups"][fr["i"]][1] = atts
+                fr["st"] = "res"
+                self._roll(2, "Opposed Melee Roll (attacker, defender)", ("ACW-PD-26",), None)
+                return False
+            # clear any leftover contacts
+            for side in self.units:
+                for u in side:
+                    if u is not None:
+                        u.engaged = []
+            self.stack.pop()
+            return False
+        if st == "res":
+            self._resolve_melee(fr)
+            fr["i"] += 1
+            fr["st"] = "next"
+            return False
+        return False
+
+    def _melee_side(self, units: list[Unit], enemies: list[Unit], is_def: bool) -> C.MeleeSide:
+        best = max(units, key=lambda u: (u.experience == "veteran", -int(u.disordered),
+                                         -u.lost, u.stands))
+        stands = sum(u.stands for u in units)
+        terr = self.game.terrain
+        charged = any(u.charged and not is_def for u in units)
+        cc = any(u.cc for u in units)
+        flank = (not is_def) and any(u.zone in ("left", "right", "rear") for u in units)
+        mom_lost = all(u.momentum_lost for u in units if u.charged) if charged else False
+        favourable = False
+        if is_def and not cc:
+            e0 = enemies[0]
+            favourable = (terr.on_crest(best.fp.centre()) and not terr.on_crest(e0.fp.centre())) \
+                or terr.behind_obstacle(best.fp, e0.fp.centre()) \
+                or terr.cover(best.fp, e0.fp.centre()) is Cover.HEAVY
+        enemy_inf_cover = any(e.kind == "infantry" and (
+            terr.cover(e.fp, best.fp.centre()) is not Cover.NONE or
+            terr.behind_obstacle(e.fp, best.fp.centre())) for e in enemies)
+        shock = best.kind == "cavalry" and (charged or cc) and not enemy_inf_cover
+        health = best.health
+        if health is Health.BROKEN:
+            health = Health.SPENT
+        return C.MeleeSide(
+            experience=EXPE[best.experience], health=health, disordered=best.disordered,
+            stands=stands, is_artillery=any(u.kind == "artillery" for u in units),
+            charged=charged, momentum_lost=mom_lost,
+            downhill=charged and any(u.downhill and not u.momentum_lost for u in units),
+            defends_favourable=favourable, flank_or_rear=flank,
+            rebel_yell="rebel_yell" in best.traits and (charged or cc),
+            cavalry_shock=shock, support=len(units) > 1)
+
+    def _resolve_melee(self, fr) -> None:
+        a = self.active
+        dslot, atts = fr["groups"][fr["i"]]
+        d = self.units[1 - a][dslot]
+        A = [self.units[a][k] for k in atts]
+        ra, rd = fr["dice"]
+        sa = self._melee_side(A, [d], False)
+        sd = self._melee_side([d], A, True)
+        ma = C.melee_modifier(sa, sd.stands)
+        md = C.melee_modifier(sd, sa.stands)
+        ta, td = ra + ma, rd + md
+        res = C.melee_result(ta, td)
+        bda = ", ".join(f"{k} {v:+d}" for k, v in C.melee_modifier_breakdown(sa, sd.stands))
+        bdd = ", ".join(f"{k} {v:+d}" for k, v in C.melee_modifier_breakdown(sd, sa.stands))
+        names = "+".join(u.label() for u in A)
+        self.log("melee", ("ACW-PD-26",) + (("RULE-04-6.5",) if d.cc else ()) +
+                 (("RULE-04-5.4",) if sa.flank_or_rear else ()),
+                 f"melee {names} vs {d.label()}: {ra}{ma:+d}={ta} [{bda}] against "
+                 f"{rd}{md:+d}={td} [{bdd}]", a, attackers=atts, defender=dslot,
+                 rolls=[ra, rd], totals=[ta, td], margin=res.margin, winner=res.winner)
+        for u in A + [d]:
+            u.fought = True
+        if res.winner is None:
+            for u in A + [d]:
+                nl, cnt = C.apply_hits(u.hits, 1)
+                u.hits = cnt
+                self._lose_stands(u, nl, ("ACW-PD-26", "I-5"), "melee tie hit")
+                self._disorder(u, ("ACW-PD-26",), "melee tie")
+            rec = T.COUNTER_CHARGE_TIE_RECOIL if d.cc else T.MELEE_TIE_RECOIL
+            self.log("melee_tie", ("ACW-PD-26",), f"tie: 1 hit each, all Disordered; the charger "
+                     f"recoils {rec:.0f}\"", a)
+            for u in A:
+                self._retreat(u, rec, d, count_block=False)
+            if d.cc and d.alive:
+                self._retreat(d, rec, A[0], count_block=False)
+            self._disengage(A, d)
+            return
+        losers, winners = (A, [d]) if res.winner == 1 else ([d], A)
+        for u in losers:
+            if not u.alive:
+                continue
+            if res.loser_broken:
+                self._remove(u, ("ACW-PD-26",), f"lost the melee by {res.margin}")
+                continue
+            if u.kind == "artillery":
+                self._remove(u, ("ACW-PD-26",), "battery captured")
+                continue
+        self._disengage(A, d)
+        main = losers[0]
+        if main.alive and not res.loser_broken:
+            self._lose_stands(main, res.loser_stands_lost, ("ACW-PD-26",), "lost the melee")
+        for u in losers:
+            if u.alive:
+                self._disorder(u, ("ACW-PD-26",), "lost the melee")
+                self._retreat(u, res.loser_retreat, winners[0], count_block=True,
+                              from_winner=True)
+
+    def _disengage(self, A: list[Unit], d: Unit) -> None:
+        for u in A:
+            if d.slot in u.engaged:
+                u.engaged.remove(d.slot)
+            if u.slot in d.engaged:
+                d.engaged.remove(u.slot)
+
+    def _retreat(self, u: Unit, dist: float, away_from: Unit, count_block: bool,
+                 from_winner: bool = False) -> None:
+        """Retreat keeping facing: straight away from the winner after a lost melee, else
+        straight back (ACW-PD-26, PD-27). Blocked by an enemy -> 1 more stand lost and stop; off
+        the table -> removed; friends passed through take a Passage of Lines test (ACW-PD-29)."""
+        if not u.alive or dist <= 0:
+            return
+        terr = self.game.terrain
+        fp0 = u.fp
+        ux, uy = fp0.forward()
+        ux, uy = -ux, -uy
+        if from_winner and away_from is not u:
+            (ax, ay), (bx, by) = away_from.fp.centre(), fp0.centre()
+            n = math.hypot(bx - ax, by - ay)
+            if n > 1e-9:
+                ux, uy = (bx - ax) / n, (by - ay) / n
+
+        def at(x: float) -> Footprint:
+            return fp0.shifted(ux * x, uy * x)
+
+        enemies = [e.fp for e in self.alive(1 - u.side)
+                   if e is not away_from and e.slot not in u.engaged]
+        friends = [f for f in self.alive(u.side) if f is not u and not f.is_screen]
+
+        def off(s):
+            return not terr.on_table(at(s))
+
+        def enemy_block(s):
+            fp = at(s)
+            return any(overlaps(fp, e) for e in enemies)
+
+        tb = first_crossing(enemy_block, dist, 0.25, 0.01)
+        to = first_crossing(off, dist, 0.25, 0.01)
+        if to is not None and (tb is None or to <= tb):
+            u.fp = at(min(dist, to))
+            self._remove(u, ("ACW-PD-26",), "retreat pushed it off the table")
+            return
+        t = dist
+        if tb is not None:
+            t = max(0.0, tb - 0.02)
+        # do not end overlapping a friend: keep going until clear (ACW-PD-29)
+        extra = 0.0
+        while any(overlaps(at(t + extra), f.fp) for f in friends) and extra < 8.0:
+            extra += 0.25
+            if not terr.on_table(at(t + extra)):
+                u.fp = at(t + extra)
+                self._remove(u, ("ACW-PD-26", "ACW-PD-29"), "retreat pushed it off the table")
+                return
+        t += extra
+        passed = []
+        for f in friends:
+            for s in [x * 0.25 for x in range(int(t / 0.25) + 1)] + [t]:
+                if overlaps(at(s), f.fp):
+                    passed.append(f.slot)
+                    break
+        u.fp = at(t)
+        self.log("retreat", ("ACW-PD-26", "ACW-PD-27"), f"{u.label()} falls back {t:.2f}\"",
+                 u.side, unit=u.slot, dist=round(t, 3))
+        if tb is not None and count_block:
+            self._lose_stands(u, 1, ("ACW-PD-26",), "retreat blocked")
+        if passed:
+            self.stack.append({"k": "pol", "side": u.side, "list": passed, "i": 0, "st": "next",
+                               "by": u.slot})
+
+    # passage-of-lines tests (ACW-PD-29)
+    def _s_pol(self, fr) -> bool:
+        if fr["st"] == "res":
+            f = self.units[fr["side"]][fr["list"][fr["i"]]]
+            v = fr["dice"][0]
+            tgt = T.discipline_target(EXPE[f.experience])
+            ok = C.check_passes(v, tgt)
+            self.log("passage_test", ("ACW-PD-29",), f"{f.label()} Passage of Lines test {v} vs "
+                     f"{tgt}+: {'passed' if ok else 'failed'}", f.side, unit=f.slot, roll=v,
+                     passed=ok)
+            if not ok and fr.get("vol"):
+                self._disorder(f, ("ACW-PD-29",), "failed its Passage of Lines test")
+                for k in fr["vol"]:
+                    g = self.units[fr["side"]][k]
+                    if g is not None:
+                        self._disorder(g, ("ACW-PD-29",), "a friendly unit passed through it")
+            elif not ok:
+                self._disorder(f, ("ACW-PD-29",), "a retreating unit passed through it")
+            fr["i"] += 1
+            fr["st"] = "next"
+        while fr["i"] < len(fr["list"]):
+            f = self.units[fr["side"]][fr["list"][fr["i"]]]
+            if f is None or not f.alive:
+                fr["i"] += 1
+                continue
+            fr["st"] = "res"
+            self._roll(1, f"{f.label()} Passage of Lines test", ("ACW-PD-29",), f.side)
+            return False
+        self.stack.pop()
+        return False
+
+    # ------------------------------------------------------------------------------------------
+    # Phase 5: end phase (ACW-PD-12, PD-27, PD-32)
+    # ------------------------------------------------------------------------------------------
+    def _s_p5(self, fr) -> bool:
+        a = self.active
+        st = fr["st"]
+        if st == "start":
+            lst = []
+            for s in (a, 1 - a):
+                for u in self.units[s]:
+                    if u is None or not u.alive or u.is_screen or u.fought:
+                        continue
+                    test = u.lost_turn > 0
+                    if not test and self.game.morale_cascade:
+                        for bs, bk in self.broke_pt:
+                            b = self.units[bs][bk]
+                            if bs == s and b is not None and footprint_distance(b.fp, u.fp) <= 6.0:
+                                test = True
+                    if test:
+                        lst.append([s, u.slot])
+            fr["list"], fr["i"], fr["st"] = lst, 0, "next"
+            return False
+        if st == "next":
+            while fr["i"] < len(fr["list"]):
+                s, k = fr["list"][fr["i"]]
+                u = self.units[s][k]
+                if u is None or not u.alive:
+                    fr["i"] += 1
+                    continue
+                fr["st"] = "res"
+                self._roll(1, f"{u.label()} Morale Test", ("ACW-PD-27",), s)
+                return False
+            self._end_of_player_turn()
+            self.stack.pop()
+            return False
+        if st == "res":
+            s, k = fr["list"][fr["i"]]
+            u = self.units[s][k]
+            v = fr["dice"][0]
+            tgt = T.discipline_target(EXPE[u.experience])
+            h = u.health
+            mod = T.morale_modifier(h, self.game.terrain.heavy_cover(u.fp))
+            ok = C.check_passes(v, tgt, mod)
+            self.log("morale", ("ACW-PD-27",), f"{u.label()} ({h.value}) Morale Test {v}{mod:+d} "
+                     f"vs {tgt}+: {'passed' if ok else 'failed'}", s, unit=k, roll=v,
+                     modifier=mod, target=tgt, passed=ok)
+            fr["i"] += 1
+            fr["st"] = "next"
+            if not ok:
+                if h is Health.SPENT:
+                    self._remove(u, ("ACW-PD-27", "ACW-PD-28"), "Spent unit failed its Morale Test")
+                else:
+                    self._disorder(u, ("ACW-PD-27",), "failed Morale Test")
+                    self._retreat(u, T.MORALE_FALLBACK, u, count_block=False)
+            return False
+        return False
+
+    def _end_of_player_turn(self) -> None:
+        """Smoke expiry (ACW-PD-32) and per-turn flags (ACW-PD-12 step c)."""
+        a = self.active
+        own_blocks = self.game.own_fire_blocks_reactions
+        for side in self.units:
+            for u in side:
+                if u is None or not u.alive:
+                    continue
+                if u.smoke >= 0 and (u.smoke < self.pt or
+                                     (not own_blocks and u.smoke_own and u.side == a)):
+                    u.smoke = -1
+                    u.smoke_own = False
+                    self.log("smoke_expires", ("ACW-PD-32",),
+                             f"Smoke Marker on {u.label()} is removed", u.side, unit=u.slot)
+                u.activated = False
+                u.moved = 0.0
+                u.charged = False
+                u.fired = False
+                u.cc = False
+                u.momentum_lost = False
+                u.downhill = False
+                u.zone = ""
+                u.road_used = False
+                u.limbered_now = False
+                u.pivot_only = True
+                u.out_of_smoke = False
+                u.fought = False
+                u.lost_turn = 0
+
+
+_FORM_ARGS = {"infantry": ("line", "assault_column", "road_column"),
+              "cavalry": ("line", "road_column"), "artillery": ("limber", "unlimber")}
+_WHEEL_ARGS = ("left", "right", "left_half", "right_half")
+
+_TRIG_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1", "evade": "RULE-04-4.1",
+              "refuse": "RULE-04-5.1"}
+
+
+def _copy_frame(f: dict) -> dict:
+    out = {}
+    for k, v in f.items():
+        if isinstance(v, list):
+            out[k] = [list(x) if isinstance(x, list) else x for x in v]
+        elif isinstance(v, dict):
+            out[k] = dict(v)
+        else:
+            out[k] = v
+    return out

@@ -1,0 +1,177 @@
+"""Units of the ACW regimental ruleset: one mutable, slotted record per regiment, battery,
+skirmish stand or cavalry screen (ACW-PD-4, PD-6, PD-9, PD-30).
+
+Positions are in inches on the table; a unit's :class:`~envs.core.geometry.Footprint` is the
+single source of truth for where it stands (front-edge centre, heading in radians, frontage and
+depth recomputed from its stands and formation, ACW-PD-2/PD-6/PD-16). Everything else is plain
+ints, floats, bools and strings so that a unit is JSON-serialisable and cheap to copy.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from envs.core.geometry import Footprint
+
+from .tables import Experience, Formation, Health, UnitKind, Weapon, health_state, stand_size
+
+#: (width, depth) in inches of one stand (ACW-PD-2), by kind value.
+STAND = {k.value: stand_size(k) for k in UnitKind}
+
+FORMED_FIRING = ("line", "assault_column", "unlimbered")
+
+
+def footprint_size(kind: str, formation: str, stands: int) -> tuple[float, float]:
+    """Frontage and depth (inches) of a unit of ``stands`` stands in ``formation`` (ACW-PD-6):
+    Line / mounted line / unlimbered battery side by side; Assault Column 2 wide in ceil(S/2)
+    ranks; Road Column and limbered battery 1 wide in file; a skirmish stand or screen 1 stand."""
+    w, d = STAND[kind]
+    s = max(1, stands)
+    if formation in ("line", "mounted_line", "unlimbered", "skirmish"):
+        return w * s, d
+    if formation == "assault_column":
+        if s == 1:
+            return w, d
+        return 2 * w, d * ((s + 1) // 2)
+    return w, d * s  # road column, limbered
+
+
+class Unit:
+    """One unit on the table (ACW-PD-4).
+
+    Attributes (all JSON-serialisable): ``side`` (0 Union, 1 Confederate), ``slot`` (index in
+    its side's padded slot list), ``name``, ``kind``/``weapon``/``experience``/``formation``
+    (enum values as ``str``), ``traits`` (tuple of str, e.g. ``"rebel_yell"``), ``fp`` (the
+    footprint), ``s0`` (starting stands, including a detached stand), ``stands`` (stands in
+    the body now), ``lost`` (stands lost so far, ACW-PD-9), ``hits`` (persistent hit counter,
+    I-5), ``disordered``, ``smoke`` (player-turn index the Smoke Marker was placed, -1 = none,
+    ACW-PD-32), ``smoke_own`` (placed by its own Phase 3 fire), ``engaged`` (enemy slots in
+    contact, ACW-PD-23 step 7), ``refused`` / ``refused_n`` (refused flank "left"/"right" and
+    stands, RULE-04-5.3), per-phase flags ``activated``, ``moved`` (allowance inches used),
+    ``charged``, ``fired``, ``cc`` (counter-charged), ``momentum_lost``, ``downhill``,
+    ``zone`` (contact zone of its charge), ``road_used``, ``limbered_now``, ``pivot_only``,
+    ``out_of_smoke``, ``fought``, ``lost_turn`` (stands lost this player-turn), and the screen
+    links ``parent`` / ``screen`` (slots, -1 = none), ``is_screen``, ``alive``, ``broken``.
+    """
+
+    __slots__ = ("side", "slot", "name", "kind", "weapon", "experience", "traits", "formation",
+                 "fp", "s0", "stands", "lost", "hits", "disordered", "smoke", "smoke_own",
+                 "engaged", "refused", "refused_n", "activated", "moved", "charged", "fired",
+                 "cc", "momentum_lost", "downhill", "zone", "road_used", "limbered_now",
+                 "pivot_only", "out_of_smoke", "fought", "lost_turn", "parent", "screen",
+                 "is_screen", "alive", "broken")
+
+    FIELDS = __slots__
+
+    def copy(self) -> "Unit":
+        u = Unit.__new__(Unit)
+        for f in Unit.__slots__:
+            setattr(u, f, getattr(self, f))
+        u.engaged = list(self.engaged)
+        return u
+
+    # -- derived ----------------------------------------------------------------------------
+    @property
+    def health(self) -> Health:
+        """Fresh / Worn / Spent / Broken from stands lost (ACW-PD-9)."""
+        if self.broken or not self.alive:
+            return Health.BROKEN
+        return health_state(self.s0, min(self.lost, self.s0))
+
+    @property
+    def formed(self) -> bool:
+        """Formed units (ACW-PD-6): everything but skirmish stands and cavalry screens."""
+        return not self.is_screen
+
+    @property
+    def good_order(self) -> bool:
+        """Not Disordered and not Spent (I-22, ACW-PD-10)."""
+        if self.disordered:
+            return False
+        return self.health not in (Health.SPENT, Health.BROKEN)
+
+    def centre(self) -> tuple[float, float]:
+        return self.fp.centre()
+
+    def resize(self) -> None:
+        """Recompute frontage/depth from stands and formation, keeping the front-edge centre."""
+        w, d = footprint_size(self.kind, self.formation, self.stands)
+        if w != self.fp.width or d != self.fp.depth:
+            self.fp = self.fp.with_size(w, d)
+
+    def label(self) -> str:
+        return f"{self.name} ({'UC'[self.side]}{self.slot})"
+
+    # -- serialisation ----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        d = {f: getattr(self, f) for f in Unit.__slots__ if f != "fp"}
+        d["traits"] = list(self.traits)
+        d["engaged"] = list(self.engaged)
+        fp = self.fp
+        d["fp"] = [fp.x, fp.y, fp.heading, fp.width, fp.depth]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Unit":
+        u = cls.__new__(cls)
+        for f in cls.__slots__:
+            if f == "fp":
+                x, y, h, w, dd = d["fp"]
+                u.fp = Footprint(float(x), float(y), float(h), float(w), float(dd))
+            else:
+                setattr(u, f, d[f])
+        u.traits = tuple(d["traits"])
+        u.engaged = list(d["engaged"])
+        return u
+
+
+def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience: str,
+             stands: int, formation: str, x: float, y: float, facing_deg: float,
+             traits: tuple[str, ...] = (), is_screen: bool = False) -> Unit:
+    """A fresh unit at front-edge centre ``(x, y)`` inches facing ``facing_deg`` degrees (CCW
+    from the table's +x axis)."""
+    u = Unit.__new__(Unit)
+    u.side, u.slot, u.name = side, slot, name
+    u.kind, u.weapon, u.experience = kind, weapon, experience
+    u.traits = tuple(traits)
+    u.formation = formation
+    w, d = footprint_size(kind, formation, stands)
+    u.fp = Footprint(float(x), float(y), math.radians(facing_deg), w, d)
+    u.s0 = stands
+    u.stands = stands
+    u.lost = 0
+    u.hits = 0
+    u.disordered = False
+    u.smoke = -1
+    u.smoke_own = False
+    u.engaged = []
+    u.refused = ""
+    u.refused_n = 0
+    u.activated = False
+    u.moved = 0.0
+    u.charged = False
+    u.fired = False
+    u.cc = False
+    u.momentum_lost = False
+    u.downhill = False
+    u.zone = ""
+    u.road_used = False
+    u.limbered_now = False
+    u.pivot_only = True
+    u.out_of_smoke = False
+    u.fought = False
+    u.lost_turn = 0
+    u.parent = -1
+    u.screen = -1
+    u.is_screen = is_screen
+    u.alive = True
+    u.broken = False
+    return u
+
+
+# enum lookups without Enum.__call__ in the hot path
+KIND = {k.value: k for k in UnitKind}
+FORM = {f.value: f for f in Formation}
+WEAP = {w.value: w for w in Weapon}
+EXPE = {e.value: e for e in Experience}

@@ -1,0 +1,308 @@
+"""Engine tests of the ACW regimental ruleset: complete random games, the shared conformance
+suite, JSON and clone round trips, scenario/parameter errors and illegal actions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from envs.core.chance import sample_chance_outcome
+from envs.core.errors import IllegalActionError, ParameterError, ScenarioError
+from envs.core.protocol import TERMINAL
+from envs.core.replay import ReplayScript, play_labels
+from envs.core.testing import run_all
+from envs.rulesets import load_game
+from envs.rulesets.acw_regimental.reactions import can_fire_reaction
+
+GOLDEN = Path(__file__).parent / "golden"
+PHASE_EVENTS = {1, 2, 3, 4, 5}
+
+
+def _random_game(g, seed: int, aggressive: bool = False):
+    rng = np.random.default_rng(seed)
+    s = g.new_initial_state()
+    labels = g.actions.labels
+    prefs = ("charge:", "react:counter", "react:closing", "react:opportunity", "react:refuse",
+             "react:evade", "fire:", "advance:all", "reserve:")
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(sample_chance_outcome(s, rng))
+            continue
+        legal = s.legal_actions()
+        assert legal, "empty legal list at a decision"
+        a = legal[int(rng.integers(len(legal)))]
+        if aggressive:
+            for pref in prefs:
+                cand = [x for x in legal if labels[x].startswith(pref)]
+                if cand and rng.random() < 0.8:
+                    a = cand[int(rng.integers(len(cand)))]
+                    break
+        s.apply_action(a)
+    return s
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("acw_regimental")
+
+
+def test_random_games_run_to_the_end(game):
+    kinds: set[str] = set()
+    phases: set[int] = set()
+    for i in range(50):
+        s = _random_game(game, i)
+        assert s.current_player() == TERMINAL
+        r = s.returns()
+        assert r[0] == -r[1] and r[0] in (-1.0, 0.0, 1.0)
+        assert s.events[-1].kind == "game_end"
+        kinds |= {e.kind for e in s.events}
+        phases |= {e.data["phase"] for e in s.events if e.kind == "phase"}
+        assert all(e.rules for e in s.events if e.kind not in ("setup",))
+    assert phases == PHASE_EVENTS
+    assert {"pips", "reserve", "activate", "move", "fire", "smoke", "game_end"} <= kinds
+
+
+def test_aggressive_games_exercise_every_reaction(game):
+    kinds: set[str] = set()
+    reactions: set[str] = set()
+    ends: set[str] = set()
+    for i in range(8):
+        s = _random_game(game, 200 + i, aggressive=True)
+        kinds |= {e.kind for e in s.events}
+        reactions |= {e.data.get("reaction") for e in s.events if e.kind == "react"}
+        ends.add(s.events[-1].data["why"])
+    assert {"opportunity_fire", "closing_volley", "evade", "refuse_flank",
+            "counter_charge"} <= reactions
+    assert {"charge", "contact", "melee", "morale", "window_a", "window_b1", "window_b2",
+            "charge_check", "stand_lost", "broken", "retreat", "rally"} <= kinds
+    assert "army break" in ends
+
+
+def test_conformance_suite(game):
+    out = run_all(lambda: load_game("acw_regimental", None, {"turns": 2}), n_games=3, seed=7,
+                  json_every_step=False, clone_games=1, replay_games=1, illegal_games=1,
+                  why_illegal_samples=2, observe_every=5)
+    assert out["random_games"]["games"] == 3
+    assert out["json_round_trips"] > 0 and out["replayed_labels"] > 0
+
+
+def test_json_round_trip_mid_game(game):
+    rng = np.random.default_rng(5)
+    s = game.new_initial_state()
+    for _ in range(400):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_action(sample_chance_outcome(s, rng))
+        else:
+            legal = s.legal_actions()
+            s.apply_action(legal[int(rng.integers(len(legal)))])
+        if s.history and len(s.history) % 97 == 0:
+            t = type(s).from_json(s.to_json(), game)
+            assert t.to_json() == s.to_json()
+            assert t.legal_actions() == s.legal_actions()
+            assert str(t.decision_type()) == str(s.decision_type())
+            assert np.array_equal(game.observation(t, 0), game.observation(s, 0))
+
+
+def test_clone_is_independent():
+    s = ReplayScript.load(GOLDEN / "example_a.toml").play(upto=3)  # at the B2 window
+    before = s.to_json()
+    c = s.clone()
+    play_labels(c, ["d6=6"] * 5 + ["d6=1"])
+    assert s.to_json() == before
+    assert c.units[0][0].stands == 0 or c.units[0][0].stands < s.units[0][0].stands
+    assert s.units[0][0].stands == 5 and s.units[1][0].smoke == -1
+
+
+def test_observation_is_egocentric_and_seat_symmetric(game):
+    s = game.new_initial_state()
+    o0, o1 = game.observation(s, 0), game.observation(s, 1)
+    assert o0.shape == (game.observation_size,) and o0.dtype == np.float32
+    lay = game.layout
+    own0 = lay.view(o0, "own_units")
+    own1 = lay.view(o1, "own_units")
+    # both sides' first regiments stand 5" / 5" in front of their own edge, facing forward
+    assert own0[0, 0] == 1.0 and own1[0, 0] == 1.0
+    heading_cols = slice(13, 15)
+    assert np.allclose(own0[0, heading_cols], own1[0, heading_cols])  # both face "forward"
+    # the same unit seen from the other seat appears mirrored in the enemy block
+    en1 = lay.view(o1, "enemy_units")
+    assert en1[0, 11] == pytest.approx(1.0 - own0[0, 11])
+    assert en1[0, 12] == pytest.approx(1.0 - own0[0, 12])
+    assert "Union" in game.observation_string(s, 0)
+
+
+def test_reaction_window_context_in_observation():
+    s = ReplayScript.load(GOLDEN / "example_c.toml").play(upto=2)  # Medium trigger point
+    g = s.game
+    assert s.decision_type() == "reaction" and s.current_player() == 0
+    assert s.legal_labels() == ["react:opportunity_fire", "react:wait_short", "react:decline"]
+    o = g.observation(s, 0)
+    ctx = g.layout.split(o)
+    assert ctx["ctx_unit"][0] == 1.0  # own slot 0 (the Wisconsin) is asked
+    assert ctx["ctx_trigger"][g.max_units_per_side + 0] == 1.0  # enemy slot 0 triggered it
+    assert ctx["ctx_distance"][0] == pytest.approx(8.0 / 12.0, abs=0.01)
+    assert ctx["ctx_kind"][3] == 1.0  # opp_medium
+
+
+# -- errors -----------------------------------------------------------------------------------
+def _write(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "bad.toml"
+    p.write_text(body)
+    return p
+
+
+UNIT_A = """
+[[units]]
+side = 0
+name = "A"
+kind = "infantry"
+stands = 5
+formation = "line"
+x = 10.0
+y = 5.0
+facing_deg = 90.0
+"""
+UNIT_B = UNIT_A.replace("side = 0", "side = 1").replace('"A"', '"B"').replace("y = 5.0", "y = 30.0")
+
+
+def test_scenario_missing_unit_field(tmp_path):
+    p = _write(tmp_path, UNIT_A.replace('kind = "infantry"\n', "") + UNIT_B)
+    with pytest.raises(ScenarioError) as ei:
+        load_game("acw_regimental", str(p))
+    msg = str(ei.value)
+    assert str(p) in msg and "units[0].kind" in msg and "required" in msg.lower()
+
+
+def test_scenario_unit_off_table(tmp_path):
+    p = _write(tmp_path, UNIT_A.replace("x = 10.0", "x = 47.0") + UNIT_B)
+    with pytest.raises(ScenarioError) as ei:
+        load_game("acw_regimental", str(p))
+    msg = str(ei.value)
+    assert str(p) in msg and "units[0] (A)" in msg and "off the table" in msg
+
+
+def test_scenario_bad_enum_and_formation(tmp_path):
+    p = _write(tmp_path, UNIT_A.replace('"line"', '"phalanx"') + UNIT_B)
+    with pytest.raises(ScenarioError) as ei:
+        load_game("acw_regimental", str(p))
+    assert "units[0].formation" in str(ei.value)
+    p = _write(tmp_path, UNIT_A.replace('"line"', '"unlimbered"') + UNIT_B)
+    with pytest.raises(ScenarioError) as ei:
+        load_game("acw_regimental", str(p))
+    assert "not a formation of infantry" in str(ei.value)
+
+
+def test_unknown_scenario_name():
+    with pytest.raises(ScenarioError) as ei:
+        load_game("acw_regimental", "no_such_battle")
+    assert "example_a_closing_volley" in str(ei.value)
+
+
+def test_param_errors():
+    with pytest.raises(ParameterError) as ei:
+        load_game("acw_regimental", None, {"turns": "10"})
+    assert "turns" in str(ei.value)
+    with pytest.raises(ParameterError) as ei:
+        load_game("acw_regimental", None, {"pips_fixed": 1})
+    assert "pips_fixed" in str(ei.value)
+    with pytest.raises(ParameterError) as ei:
+        load_game("acw_regimental", None, {"no_such_param": True})
+    assert "no_such_param" in str(ei.value)
+
+
+def test_params_change_identity():
+    g = load_game("acw_regimental", None, {"pips_fixed": True, "turns": 4})
+    cfg = g.config()
+    assert cfg["params"]["pips_fixed"] is True and cfg["params"]["turns"] == 4
+    assert json.loads(json.dumps(cfg)) == cfg
+    s = g.new_initial_state()
+    assert not s.is_chance_node()  # no pip roll with pips_fixed
+    assert s.pips[0] == 3
+
+
+def test_illegal_action_raises_with_rule():
+    s = ReplayScript.load(GOLDEN / "example_a.toml").play(upto=2)  # B2 window of the Virginians
+    g = s.game
+    with pytest.raises(IllegalActionError) as ei:
+        s.apply_action(g.actions.id("react:counter_charge_2"))
+    assert "RULE-04-6.4" in str(ei.value) and "react:closing_volley" in str(ei.value)
+    with pytest.raises(IllegalActionError):
+        s.apply_action(10_000)
+
+
+def test_counter_charge_needs_reserved_pip(tmp_path):
+    # a Rebel Yell regiment charged in its flank: B1 offers Refuse the Flank, but no
+    # Counter-Charge without a reserved pip (RULE-04-6.3, I-2)
+    body = (UNIT_A.replace("y = 5.0", "y = 14.0").replace("x = 10.0", "x = 24.0")
+            + UNIT_B.replace("y = 30.0", "y = 21.0").replace("x = 10.0", "x = 24.0")
+            .replace("facing_deg = 90.0", "facing_deg = 0.0")
+            .replace('formation = "line"', 'formation = "line"\ntraits = ["rebel_yell"]'))
+    body = "[start]\nphase = 2\nactive = 0\npips = 3\n" + body
+    p = _write(tmp_path, body)
+    g = load_game("acw_regimental", str(p))
+    s = g.new_initial_state()
+    play_labels(s, ["activate:u0", "charge:e0"])
+    assert s.decision_type() == "reaction" and s.current_player() == 1
+    assert "react:refuse_1" in s.legal_labels()
+    why = s.why_illegal(g.actions.id("react:counter_charge_2"))
+    assert why is not None and "RULE-04-6.3" in why.rules
+
+
+def test_one_reaction_per_unit_and_smoke_blocks_volley():
+    s = ReplayScript.load(GOLDEN / "example_c.toml").play(upto=9)  # after the Opportunity Fire
+    wis = s.units[0][0]
+    assert wis.slot in s.reacted
+    why = s._react_why("opp_short", wis, s.game.actions.id("react:opportunity_fire"))
+    assert "RULE-04-1.4" in why[0]
+    rules, _ = can_fire_reaction(wis)
+    assert "RULE-04-2.2" in rules and "ACW-PD-32" in rules
+
+
+def test_fast_activation_legal_list_matches_rule_by_rule_check(game):
+    """The fast legal list of an activation equals the label-by-label ``_prim_reason`` /
+    ``_charge_reason`` check, and every masked primitive has a rule-citing reason."""
+    checked = 0
+    for seed in (11, 12):
+        rng = np.random.default_rng(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal() and checked < 150:
+            if s.is_chance_node():
+                s.apply_action(sample_chance_outcome(s, rng))
+                continue
+            if s.stack[-1]["k"] == "act":
+                fr = s.stack[-1]
+                assert sorted(s._l_act(fr)) == sorted(s._l_act_slow(fr))
+                for a in range(game.num_distinct_actions):
+                    if a not in s.legal_actions():
+                        w = s.why_illegal(a)
+                        assert w is not None and w.rules and w.reason
+                checked += 1
+            legal = s.legal_actions()
+            s.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked >= 100
+
+
+def test_mirrored_position_gives_the_same_unit_pieces(tmp_path):
+    """A position and its 180°-rotated twin with the sides swapped look the same from the
+    respective seats (egocentric observer)."""
+    def unit(side, name, x, y, facing, stands=5):
+        return (f'\n[[units]]\nside = {side}\nname = "{name}"\nkind = "infantry"\n'
+                f'stands = {stands}\nformation = "line"\nx = {x}\ny = {y}\n'
+                f'facing_deg = {facing}\n')
+    body = unit(0, "A", 10.0, 6.0, 60.0) + unit(1, "B", 30.0, 25.0, 250.0, 4)
+    p = _write(tmp_path, body)
+    g = load_game("acw_regimental", str(p))
+    s = g.new_initial_state()
+    twin = tmp_path / "twin.toml"
+    twin.write_text(unit(1, "A", 38.0, 30.0, 240.0) + unit(0, "B", 18.0, 11.0, 70.0, 4))
+    g2 = load_game("acw_regimental", str(twin))
+    s2 = g2.new_initial_state()
+    o = g.layout.split(g.observation(s, 0))
+    o2 = g2.layout.split(g2.observation(s2, 1))
+    assert np.allclose(o["own_units"], o2["own_units"], atol=1e-5)
+    assert np.allclose(o["enemy_units"], o2["enemy_units"], atol=1e-5)
