@@ -1,0 +1,36 @@
+"""Registration of the Riposte environments with Gymnasium (and PettingZoo's registry).
+
+* Gymnasium: ``riposte/ACWRegimental-v0`` → :class:`envs.adapters.single_agent.RiposteGymEnv`
+  with ``ruleset="acw_regimental"`` (``gymnasium.make("riposte/ACWRegimental-v0", seat=0, ...)``).
+* PettingZoo ≥ 1.27 (``pettingzoo.register``): ``riposte/acw_regimental-v0`` (AEC) →
+  :func:`envs.acw_regimental_v0.env` (``pettingzoo.make("aec", "riposte/acw_regimental-v0")``).
+
+:func:`register_envs` is idempotent; importing :mod:`envs.adapters` calls it. Gymnasium ≥ 1.0
+no longer loads ``gymnasium.envs`` entry points, so without a prior import use Gymnasium's
+``module:id`` form, which imports the module first:
+``gymnasium.make("envs.adapters:riposte/ACWRegimental-v0")``.
+"""
+
+from __future__ import annotations
+
+#: Gymnasium id of the single-agent ACW env
+GYM_ACW_ID = "riposte/ACWRegimental-v0"
+#: PettingZoo AEC id of the ACW env
+PZ_ACW_ID = "riposte/acw_regimental-v0"
+
+
+def register_envs() -> None:
+    """Register the Gymnasium (and, when available, PettingZoo) ids; safe to call repeatedly."""
+    import gymnasium
+
+    if GYM_ACW_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_ACW_ID, entry_point="envs.adapters.single_agent:RiposteGymEnv",
+                           kwargs={"ruleset": "acw_regimental"})
+    try:
+        import pettingzoo
+    except ImportError:  # pragma: no cover - pettingzoo is part of the rl extra
+        return
+    register = getattr(pettingzoo, "register", None)
+    registry = getattr(pettingzoo, "aec_registry", None)
+    if register is not None and registry is not None and PZ_ACW_ID not in registry:
+        register("aec", PZ_ACW_ID, entry_point="envs.acw_regimental_v0:env")
