@@ -36,7 +36,7 @@ from .replay import play_labels, transcript
 
 __all__ = [
     "ConformanceError", "RandomGamesStats", "check_clone_independence",
-    "check_cross_process_determinism", "check_determinism",
+    "check_cross_process_determinism", "check_determinism", "check_every_legal_action_applies",
     "check_game_static", "check_illegal_action_raises", "check_json_round_trip",
     "check_random_games", "check_replay", "game_rng", "play_random_game", "run_all",
 ]
@@ -460,7 +460,7 @@ def check_random_games(game: GameOrFactory, n_games: int, seed: int, *,
             raise
         except Exception as e:  # an engine crash during random play is a violation too
             raise ctx.fail(s, f"engine raised {type(e).__name__}: {e}") from e
-        hist[",".join(f"{x:g}" for x in r)] += 1
+        hist[",".join(f"{x + 0.0:g}" for x in r)] += 1  # + 0.0: no "-0" key
         stats.games += 1
         stats.decisions += decisions
         stats.chance_nodes += chance_nodes
@@ -839,6 +839,47 @@ def check_cross_process_determinism(ruleset: str, scenario: str | None = None,
     return first
 
 
+# -- every legal action applies ------------------------------------------------------------------
+def check_every_legal_action_applies(game: GameOrFactory, seed: int, n_games: int = 1,
+                                     node_every: int = 1) -> int:
+    """Every id the mask offers can be applied: at every ``node_every``-th node of ``n_games``
+    random games, each legal decision (or chance outcome) is applied to its own clone without
+    an exception, and leaves a state whose ``current_player()`` is a side, CHANCE or TERMINAL.
+    (Random play applies one legal id per node; a mask that offers an action the engine cannot
+    carry out shows up here.)
+
+    Returns:
+        The number of (node, action) pairs applied.
+
+    Raises:
+        ConformanceError: naming the node and the action whose application failed.
+    """
+    g = _as_game(game)
+    applied = 0
+    for gi in range(n_games):
+        ctx = _Ctx("check_every_legal_action_applies", seed, gi)
+        rng = game_rng(seed, gi)
+        s = g.new_initial_state()
+        k = 0
+        while not s.is_terminal():
+            if k % node_every == 0:
+                for a in list(s.legal_actions()):
+                    c = s.clone()
+                    try:
+                        c.apply_action(a)
+                        p = c.current_player()
+                    except Exception as e:
+                        raise ctx.fail(s, f"applying the legal {s.action_to_string(a)!r} raised "
+                                          f"{type(e).__name__}: {e}") from e
+                    if p not in (CHANCE, TERMINAL) and not 0 <= p < g.num_players:
+                        raise ctx.fail(s, f"after {s.action_to_string(a)!r} current_player() is "
+                                          f"{p!r}")
+                    applied += 1
+            _random_step(s, rng)
+            k += 1
+    return applied
+
+
 # -- illegal actions ----------------------------------------------------------------------------
 _WRONG_TYPES: tuple[Any, ...] = ("0", 0.0, 1.5, None, True, [0], np.float32(0.0))
 
@@ -879,8 +920,9 @@ def check_illegal_action_raises(game: GameOrFactory, seed: int, n_games: int = 2
     a list, a numpy float) raise :class:`IllegalActionError`; for in-range masked ids the
     message names the action label, for all it names the side, the decision type and every
     legal label. A legal id given as a numpy integer is accepted (on a clone). At the end
-    ``apply_action`` raises :class:`InvalidStateError`. After every refusal ``to_json``, the
-    legal list and the player are unchanged.
+    ``apply_action`` raises :class:`InvalidStateError`. After every refusal the state is
+    unchanged: its serialised fields, history, event log (count and tail), legal list and
+    player.
 
     Returns:
         The number of refusals checked.
@@ -941,7 +983,8 @@ def check_illegal_action_raises(game: GameOrFactory, seed: int, n_games: int = 2
 # -- everything ---------------------------------------------------------------------------------
 def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
             json_games: int = 1, json_every_step: bool = True, clone_games: int = 2,
-            replay_games: int = 3, illegal_games: int = 2, why_illegal_samples: int = 3,
+            replay_games: int = 3, illegal_games: int = 2, apply_games: int = 1,
+            why_illegal_samples: int = 3,
             observe_every: int = 1) -> dict[str, Any]:
     """Run every check of this module; the game must not change while they run.
 
@@ -952,7 +995,7 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
 
     Returns:
         ``{"random_games": RandomGamesStats.to_dict(), "clone_points": …, "json_round_trips":
-        …, "replayed_labels": …, "refusals": …}``.
+        …, "replayed_labels": …, "legal_actions_applied": …, "refusals": …}``.
 
     Raises:
         ConformanceError: at the first violation.
@@ -969,6 +1012,7 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
                                                     n_games=json_games)
     out["replayed_labels"] = check_replay(g, seed, n_games=replay_games)
     check_determinism(game_factory, seed)
+    out["legal_actions_applied"] = check_every_legal_action_applies(g, seed, n_games=apply_games)
     out["refusals"] = check_illegal_action_raises(g, seed, n_games=illegal_games)
     if json.dumps(g.config(), sort_keys=True) != config:
         raise _Ctx("run_all", seed).fail(None, f"game.config() changed while the suite ran: "

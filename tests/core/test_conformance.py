@@ -13,7 +13,7 @@ import pytest
 from envs.core import Illegality
 from envs.core.errors import IllegalActionError, RiposteError
 from envs.core.testing import (ConformanceError, check_clone_independence, check_determinism,
-                               check_game_static, check_illegal_action_raises,
+                               check_every_legal_action_applies, check_game_static, check_illegal_action_raises,
                                check_json_round_trip, check_random_games, check_replay,
                                game_rng, play_random_game, run_all)
 from envs.core.replay import transcript
@@ -39,6 +39,8 @@ def test_run_all_passes_on_toy() -> None:
     assert out["json_round_trips"] > 10
     assert out["replayed_labels"] > 0
     assert out["refusals"] > 100
+    # one random game: every legal id at every node (2 or 3 decisions, 2 reactions, 6 rolls)
+    assert out["legal_actions_applied"] >= 2 * 10
 
 
 def test_random_games_stats_are_seed_deterministic() -> None:
@@ -246,6 +248,18 @@ class VagueRefusal(_Broken):
             raise IllegalActionError("no") from None
 
 
+class OffersRestItCannotTake(_Broken):
+    """The mask offers ``rest`` at full hit points, but the engine refuses to overheal."""
+
+    def _legal_actions(self) -> list[int]:
+        return [3, 4] if self.phase == "react" else [0, 1, 2]
+
+    def _apply_action(self, action: int) -> None:
+        if self.phase == "act" and action == 1 and self.hp[self.active] >= self.game.hp:
+            raise ValueError("cannot rest at full strength")
+        super()._apply_action(action)
+
+
 class EventWithoutRuleText(_Broken):
     def _apply_action(self, action: int) -> None:
         super()._apply_action(action)
@@ -269,6 +283,8 @@ BROKEN: list[tuple[str, Any, Any, str]] = [
     ("no end", NeverEnds, check_random_games, "no end after max_game_length=360 decisions"),
     ("crash", Crashes, check_random_games, "engine raised KeyError: 'unit 7'"),
     ("event rule", EventWithoutRuleText, check_random_games, "rule ids must be non-empty"),
+    ("legal crashes", OffersRestItCannotTake, check_every_legal_action_applies,
+     "applying the legal 'rest' raised ValueError: cannot rest at full strength"),
     ("clone shares", CloneSharesList, check_clone_independence, "/state/hp["),
     ("clone lossy", CloneForgetsRested, check_clone_independence, "differs from the original"),
     ("json lossy", JsonDropsDodged, check_json_round_trip,
