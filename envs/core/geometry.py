@@ -206,8 +206,19 @@ class Footprint:
         px, py = p
         dx = self.x - px
         dy = self.y - py
-        return Footprint(px + dx * ca - dy * sa, py + dx * sa + dy * ca,
-                         _wrap(self.heading + angle), self.width, self.depth)
+        nx = px + dx * ca - dy * sa
+        ny = py + dx * sa + dy * ca
+        nh = _wrap(self.heading + angle)
+        if not (-_BIG < nx < _BIG and -_BIG < ny < _BIG and -_BIG < nh < _BIG):
+            # the validating constructor raises the usual ParameterError
+            return Footprint(nx, ny, nh, self.width, self.depth)
+        o = _new(Footprint)  # fast path: size copied from a valid footprint
+        _set_x(o, nx)
+        _set_y(o, ny)
+        _set_h(o, nh)
+        _set_w(o, self.width)
+        _set_d(o, self.depth)
+        return o
 
     def wheeled(self, angle: float, pivot: str) -> Footprint:
         """Wheeled by ``angle`` radians (counter-clockwise positive) about a front corner,

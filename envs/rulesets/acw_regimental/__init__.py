@@ -35,7 +35,12 @@ Design rulings of this engine where the texts leave room (beyond the PD defaults
 * Zones and arcs use footprint sample points (corners, centre, edge midpoints); LOS is traced
   centre to centre (ACW-PD-17).
 * The charger turns to face the contacted edge at declaration and moves straight to its final
-  flush position (ACW-PD-23 step 7); a redirected charge (I-21) is limited to 9".
+  flush position (ACW-PD-23 step 7); the path is capped at the charge distance (9", or 12"
+  for cavalry with ``cavalry_charge_12``; a redirected charge, I-21, at 9" in all) and a
+  charger that cannot reach falls short, except against a refused flank (contact is drawn on
+  the front edge there). The road rate holds while every straight move of the activation
+  stays on a road (ACW-PD-19); a unit more than 2" inside woods neither sees nor is seen
+  from outside (ACW-PD-17).
 * Counter-Charge requires the charger in the defender's front zone and open ground between the
   two centres (ACW-PD-34). Refuse the Flank is offered to infantry Lines of 3+ stands in good
   order, triggered by formed movers (ACW-PD-33, I-23).

@@ -97,6 +97,7 @@ class ACWGame(Game):
                          us.experience, 1, "skirmish", us.x, us.y, us.facing_deg, (),
                          is_screen=True)
             u.parent = parent.slot
+            u.disordered = us.disordered  # a scenario may start a screen Disordered
             parent.screen = u.slot
             parent.s0 += 1  # the detached stand counts in the parent's S0 (ACW-PD-30)
             slots[us.side] += 1

@@ -12,12 +12,16 @@ All distances in inches, angles in radians.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 from envs.core.geometry import (Footprint, in_forward_arc, point_segment_distance,
                                 polygon_contains, segments_intersect)
 
 from .tables import Cover
+
+#: A unit up to this far inside woods sees and is seen from outside (ACW-PD-17), inches.
+WOODS_SEE_OUT = 2.0
 
 Vec = tuple[float, float]
 Seg = tuple[Vec, Vec]
@@ -89,13 +93,23 @@ class Terrain:
 
     # -- fire --------------------------------------------------------------------------------
     def blocks_los(self, a: Vec, b: Vec) -> bool:
-        """Terrain LOS between two unit centres (ACW-PD-17): woods block unless one end is in
-        the same woods; a crest blocks unless one end is on it."""
+        """Terrain LOS between two unit centres (ACW-PD-17): woods block, except that a unit
+        whose centre is up to 2" inside a wood (measured along the sight line) sees and is
+        seen from outside it (both ends in the same wood: visible); a crest blocks unless one
+        end is on it."""
         for poly, (x0, y0, x1, y1) in zip(self.areas, self.area_boxes):
             if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 \
                     or min(a[1], b[1]) > y1:
                 continue
-            if polygon_contains(poly, a) or polygon_contains(poly, b):
+            ina, inb = polygon_contains(poly, a), polygon_contains(poly, b)
+            if ina or inb:
+                if ina != inb:  # ACW-PD-17: more than 2" inside the wood blocks
+                    p, q = (a, b) if ina else (b, a)
+                    L = math.hypot(q[0] - p[0], q[1] - p[1])
+                    if L > WOODS_SEE_OUT and polygon_contains(
+                            poly, (p[0] + (q[0] - p[0]) * WOODS_SEE_OUT / L,
+                                   p[1] + (q[1] - p[1]) * WOODS_SEE_OUT / L)):
+                        return True
                 continue
             n = len(poly)
             for i in range(n):
@@ -166,6 +180,24 @@ class Terrain:
         return True
 
 
+_CIRC: dict[int, tuple] = {}
+
+
+def circ(fp: Footprint) -> tuple[float, float, float]:
+    """``(cx, cy, r)``: centre of ``fp`` (inches, exactly ``fp.centre()``) and its
+    half-diagonal ``0.5 * hypot(W, D)`` (bounding-circle radius), memoised by identity
+    (footprints are immutable; an entry holds its footprint, so ids cannot be reused)."""
+    e = _CIRC.get(id(fp))
+    if e is not None and e[0] is fp:
+        return e[1]
+    cx, cy = fp.centre()
+    v = (cx, cy, 0.5 * math.hypot(fp.width, fp.depth))
+    if len(_CIRC) > 4096:
+        _CIRC.clear()
+    _CIRC[id(fp)] = (fp, v)
+    return v
+
+
 def footprint_points(fp: Footprint) -> tuple[Vec, ...]:
     """Sample points of a footprint for arc tests: four corners, centre, edge midpoints."""
     fl, fr, rr, rl = fp.corners()
@@ -212,14 +244,22 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
     woods = False
     prev = path(0.0)
     pc = prev.centre()
+    wood_test = formed and bool(terrain.areas)
+    in_woods = terrain.in_woods
+    wp = None  # in_woods(pc) once known (a pure test, carried over from the last step)
     while t < max_t - 1e-9:
         nt = min(max_t, t + step)
         fp = path(nt)
         c = fp.centre()
         mult = rate
-        if formed and terrain.areas and (terrain.in_woods(c) or terrain.in_woods(pc)):
-            mult *= 2.0
-            woods = True
+        wc = None
+        if wood_test:
+            wc = in_woods(c)
+            if not wc and wp is None:
+                wp = in_woods(pc)
+            if wc or wp:
+                mult *= 2.0
+                woods = True
         dc = (nt - t) * mult
         n_ob = terrain.obstacles_crossed(pc, c) if terrain.obstacles else 0
         dc += 3.0 * n_ob
@@ -248,4 +288,5 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
         obst += n_ob
         t = nt
         pc = c
+        wp = wc
     return t, cost, obst, woods

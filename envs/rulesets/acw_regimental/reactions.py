@@ -6,9 +6,11 @@ them which reactions are legal and where on a mover's path a trigger point lies.
 
 from __future__ import annotations
 
+from math import cos as _cos, hypot as _hypot, sin as _sin, sqrt as _sqrt
+
 from envs.core.geometry import Footprint, footprint_distance, zone_of
 
-from .movement import partly_in_arc
+from .movement import circ, partly_in_arc
 from .tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
                      Health)
 from .units import Unit
@@ -87,6 +89,19 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
     """Whether the mover at ``mover_fp`` is past the ``trig`` point of defender ``d``
     (ACW-PD-24): in ``d``'s forward arc within 8" / 6" (Opportunity Fire, I-18), within 6" of a
     screen (Evade, RULE-04-4.1), centre in a flank zone of a Line within 12" (I-23)."""
+    # shortcut (exact): the footprints' distance is at least their centres' distance less
+    # both half-diagonals, so a mover whose bounding circle is clear of the trigger range
+    # cannot trigger (1e-6" margin over the 1e-9" tolerance below)
+    lim = _RANGE.get(trig)
+    if lim is None:
+        return False
+    dx, dy, dr = circ(d.fp)
+    h = mover_fp.heading
+    hd = 0.5 * mover_fp.depth
+    mx = mover_fp.x - hd * _cos(h) - dx
+    my = mover_fp.y - hd * _sin(h) - dy
+    if _sqrt(mx * mx + my * my) - dr - 0.5 * _hypot(mover_fp.width, mover_fp.depth) > lim + 1e-6:
+        return False
     dist = footprint_distance(d.fp, mover_fp)
     if trig == "opp_medium" or trig == "opp_short":
         lim = OPP_FIRE_RANGE if trig == "opp_medium" else SHORT_RANGE
@@ -99,6 +114,10 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
         z = zone_of(d.fp, mover_fp.centre())
         return (z == "left" or z == "right") and d.refused != z
     return False
+
+
+_RANGE = {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE_TRIGGER,
+          "refuse": REFUSE_RANGE}
 
 
 def trigger_range(trig: str) -> float:

@@ -30,7 +30,7 @@ from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 from . import combat as C
 from . import tables as T
 from .actions import ACWDecision
-from .movement import partly_in_arc, plan_path, segment_hits_footprint
+from .movement import circ, partly_in_arc, plan_path, segment_hits_footprint
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
                         trigger_pred, trigger_range)
 from .tables import Band, Cover, Health
@@ -49,6 +49,7 @@ R22 = math.pi / 8
 MAX_PRIMS = 8  # engine cap on primitives per activation (keeps episodes finite)
 _CHANCE_OUT = [(i, 1.0 / 6.0) for i in range(6)]
 _AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
+_FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}
 
 
 def _fp_list(fp: Footprint) -> list[float]:
@@ -195,7 +196,6 @@ class ACWState(State):
                      f"decision cap {self.game.max_decisions} reached: game scored on VP")
             self._end_game("decision cap")
         self._advance()
-        self._bcache = None
 
     def _why_illegal(self, action: int) -> Illegality:
         fr = self.stack[-1]
@@ -225,7 +225,6 @@ class ACWState(State):
                     legal = self._l_dispatch(fr)
                     if len(legal) == 1:
                         getattr(self, "_a_" + fr["k"])(fr, legal[0])
-                        self._bcache = None
                         continue
                     self._pending_legal = sorted(legal)
                 return
@@ -369,15 +368,26 @@ class ACWState(State):
             for u in side:
                 if u is None or not u.alive or u.is_screen or u in skip:
                     continue
-                if u.fp is a or u.fp is b:
+                ufp = u.fp
+                if ufp is a or ufp is b:
                     continue
-                if segment_hits_footprint(ca, cb, u.fp):
+                ux, uy, ur = circ(ufp)  # exact shortcut: sight line clear of its circle
+                if psd((ux, uy), ca, cb) > ur + 1e-6:
+                    continue
+                if segment_hits_footprint(ca, cb, ufp):
                     return False
         return True
 
     def _blocked_fn(self, u: Unit, fp0: Footprint, ignore_enemy: tuple = (),
                     friends_block: bool = True):
-        key = (u.side, u.slot, fp0, ignore_enemy, friends_block)
+        # the key holds everything the predicate reads: the mover, fp0, and every unit's
+        # footprint object (immutable; replaced when a unit moves) and kind of presence, so a
+        # hit is always the predicate a fresh build would give
+        us = self.units
+        sig = tuple([o.fp if o is not None and o.alive else None for side in us for o in side])
+        scr = tuple([o is not None and o.is_screen for side in us for o in side])
+        key = (u.side, u.slot, u, u.is_screen, u.kind, fp0, ignore_enemy, friends_block, sig,
+               scr)
         c = getattr(self, "_bcache", None)
         if c is not None and c[0] == key:
             return c[1]
@@ -392,37 +402,64 @@ class ACWState(State):
         overlapping a friendly formed unit; limbered artillery may not enter woods off-road.
         Far units are skipped with a bounding-circle test."""
         terr = self.game.terrain
-        r0 = 0.5 * math.hypot(fp0.width, fp0.depth)
-        cx0, cy0 = fp0.centre()
+        cx0, cy0, r0 = circ(fp0)
+        # ``clear``: how far a footprint's centre may be from fp0's centre with every listed
+        # unit still outside its bounding-circle test below (a pure shortcut: the skipped
+        # per-unit tests would all skip too; 1e-6" margin absorbs rounding)
+        clear = math.inf
         enemies = []
+        sqrt = math.sqrt
+        u_screen = u.is_screen
+        na_s, na_f = T.SKIRMISH_NO_APPROACH, T.NO_APPROACH
         for e in self.units[1 - u.side]:
             if e is None or not e.alive or e.slot in ignore_enemy:
                 continue
-            na = T.SKIRMISH_NO_APPROACH if (u.is_screen or e.is_screen) else T.NO_APPROACH
-            ex, ey = e.fp.centre()
-            rr = 0.5 * math.hypot(e.fp.width, e.fp.depth) + r0 + na
+            na = na_s if (u_screen or e.is_screen) else na_f
+            efp = e.fp
+            ex, ey, er = circ(efp)
+            rr = er + r0 + na
             dx, dy = cx0 - ex, cy0 - ey
-            d0 = na if dx * dx + dy * dy > rr * rr else footprint_distance(fp0, e.fp)
-            enemies.append((e.fp, min(na, d0) - 1e-6, ex, ey, rr))
+            d2 = dx * dx + dy * dy
+            d0 = na if d2 > rr * rr else footprint_distance(fp0, efp)
+            enemies.append((efp, min(na, d0) - 1e-6, ex, ey, rr))
+            c = sqrt(d2) - rr
+            if c < clear:
+                clear = c
         friends = []
-        if not u.is_screen and friends_block:
+        if not u_screen and friends_block:
             for f in self.units[u.side]:
                 if f is None or not f.alive or f is u or f.is_screen:
                     continue
-                fx, fy = f.fp.centre()
-                rr = 0.5 * math.hypot(f.fp.width, f.fp.depth) + r0
+                ffp = f.fp
+                fx, fy, fr_ = circ(ffp)
+                rr = fr_ + r0
                 dx, dy = cx0 - fx, cy0 - fy
-                if dx * dx + dy * dy > rr * rr or not overlaps(fp0, f.fp):
-                    friends.append((f.fp, fx, fy, rr))
-        art = u.kind == "artillery"
+                d2 = dx * dx + dy * dy
+                if d2 > rr * rr or not overlaps(fp0, ffp):
+                    friends.append((ffp, fx, fy, rr))
+                    c = sqrt(d2) - rr
+                    if c < clear:
+                        clear = c
+        clear2 = (clear - 1e-6) ** 2 if clear > 1e-6 else -1.0
+        art = u.kind == "artillery" and bool(terr.areas)
         W, D = terr.width + 1e-6, terr.depth + 1e-6
+        cos, sin = math.cos, math.sin
 
         def blocked(fp: Footprint) -> bool:
-            cx, cy = fp.centre()
+            h = fp.heading
+            hd = 0.5 * fp.depth
+            cx = fp.x - hd * cos(h)
+            cy = fp.y - hd * sin(h)
             if cx < r0 or cy < r0 or cx > W - r0 or cy > D - r0:
                 for x, y in fp.corners():
                     if x < -1e-6 or y < -1e-6 or x > W or y > D:
                         return True
+            dx = cx - cx0
+            dy = cy - cy0
+            if dx * dx + dy * dy < clear2:
+                if art and terr.in_woods((cx, cy)) and not terr.on_road((cx, cy)):
+                    return True
+                return False
             for efp, lim, ex, ey, rr in enemies:
                 dx, dy = cx - ex, cy - ey
                 if dx * dx + dy * dy > rr * rr:
@@ -435,7 +472,7 @@ class ACWState(State):
                     continue
                 if overlaps(fp, ffp):
                     return True
-            if art and terr.areas:
+            if art:
                 if terr.in_woods((cx, cy)) and not terr.on_road((cx, cy)):
                     return True
             return False
@@ -808,7 +845,7 @@ class ACWState(State):
         if not screen and not u.disordered and fr["frac"] >= self._fchange_frac(u) - 1e-9:
             for arg in _FORM_ARGS[u.kind]:
                 target = self._formation_target(u, arg)
-                if target != form and self._reform_fp(u, target) is not None:
+                if target != form and self._reform_fp(u, target, blocked) is not None:
                     out.append(P["formation:" + arg])
         if not fr["skd"]:
             for arg in ("detach", "rejoin"):
@@ -1002,8 +1039,7 @@ class ACWState(State):
     def _rot_fp(self, u: Unit, arg: str, about: str) -> Footprint:
         fp = u.fp
         if arg.startswith("face_"):
-            ang = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}[arg]
-            return fp.faced(ang)
+            return fp.faced(_FACE_ANG[arg])
         ang = R22 if arg.endswith("_half") else R45
         if arg.startswith("right"):
             ang = -ang
@@ -1026,13 +1062,14 @@ class ACWState(State):
         """Formation change costs half the allowance, the whole for Green (ACW-PD-21.5)."""
         return 1.0 if u.experience == "green" else 0.5
 
-    def _reform_fp(self, u: Unit, target: str) -> Footprint | None:
-        """Footprint after re-forming on the centre, keeping the facing (ACW-PD-21.5)."""
+    def _reform_fp(self, u: Unit, target: str, blocked=None) -> Footprint | None:
+        """Footprint after re-forming on the centre, keeping the facing (ACW-PD-21.5).
+        ``blocked``: the caller's ``self._blocked_fn(u, u.fp)``, if it has it."""
         w, d = footprint_size(u.kind, target, u.stands)
         cx, cy = u.fp.centre()
         fx, fy = u.fp.forward()
         nfp = Footprint(cx + fx * d / 2, cy + fy * d / 2, u.fp.heading, w, d)
-        if self._blocked_fn(u, u.fp)(nfp):
+        if (blocked or self._blocked_fn(u, u.fp))(nfp):
             return None
         return nfp
 
@@ -1053,8 +1090,10 @@ class ACWState(State):
 
     def _blocked_fn_screen(self, side: int):
         terr = self.game.terrain
-        enemies = [(e.fp, *e.fp.centre(), 0.5 * math.hypot(e.fp.width, e.fp.depth) + 2.0)
-                   for e in self.alive(1 - side)]
+        enemies = []
+        for e in self.alive(1 - side):
+            ex, ey, er = circ(e.fp)
+            enemies.append((e.fp, ex, ey, er + 2.0))
 
         def blocked(fp):
             if not terr.on_table(fp):
@@ -1217,6 +1256,12 @@ class ACWState(State):
         return 1.0
 
     def _start_linear(self, fr, u: Unit, kind: str, arg: str) -> None:
+        if fr["road"] and not self._linear_stays_on_road(fr, u, kind, arg):
+            # ACW-PD-19: the road rate needs the entire move on the road; a path leaving it
+            # ends the road rate for the activation (inches used so far re-priced)
+            a_road, a_norm = self.allowance(u, True), self.allowance(u, False)
+            fr["road"] = False
+            fr["frac"] = max(0.0, 1.0 - (1.0 - fr["frac"]) * a_road / max(a_norm, 1e-9))
         budget = self._budget(fr, u)
         alw = self.allowance(u, fr["road"])
         if kind == "advance":
@@ -1236,6 +1281,24 @@ class ACWState(State):
             rules = ("ACW-PD-21",)
         self._start_move(fr, u, spec, max_t, budget, rate, alw, kind + ":" + arg if arg else kind,
                          rules)
+
+    def _linear_stays_on_road(self, fr, u: Unit, kind: str, arg: str) -> bool:
+        """Whether the centre stays on a road along the longest path this primitive could
+        take at the road rate (ACW-PD-19), sampled every 0.5"."""
+        budget = self._budget(fr, u)
+        if kind == "advance":
+            (dx, dy), dist = u.fp.forward(), budget
+        elif kind == "retire":
+            (fx, fy), dist = u.fp.forward(), budget / 2
+            dx, dy = -fx, -fy
+        else:
+            (rx, ry), dist = u.fp.right(), T.SIDE_STEP_MAX
+            dx, dy = (rx, ry) if arg == "right" else (-rx, -ry)
+        cx, cy = u.fp.centre()
+        n = max(1, int(math.ceil(dist / 0.5)))
+        terr = self.game.terrain
+        return all(terr.on_road((cx + dx * dist * i / n, cy + dy * dist * i / n))
+                   for i in range(n + 1))
 
     def _start_wheel(self, fr, u: Unit, arg: str) -> None:
         form = u.formation
@@ -1447,13 +1510,13 @@ class ACWState(State):
         pairs: list[tuple[int, str]] = []
         cur = u.fp
         span = L - t0
-        cx, cy = cur.centre()
-        r0 = 0.5 * math.hypot(cur.width, cur.depth) + span + T.REFUSE_RANGE + 0.1
+        cx, cy, cr = circ(cur)
+        r0 = cr + span + T.REFUSE_RANGE + 0.1
         for d in self.alive(1 - u.side):
             if d.slot in self.reacted:
                 continue
-            dx, dy = d.fp.centre()
-            rr = r0 + 0.5 * math.hypot(d.fp.width, d.fp.depth)
+            dx, dy, dr = circ(d.fp)
+            rr = r0 + dr
             if (cx - dx) ** 2 + (cy - dy) ** 2 > rr * rr:
                 continue
             dist0 = footprint_distance(d.fp, cur)
@@ -1986,7 +2049,16 @@ class ACWState(State):
                 c["L"] = min(L, T.CHARGE_DISTANCE)
                 c["reach"] = L <= T.CHARGE_DISTANCE + 1e-9
             else:
-                c["reach"] = True
+                # ACW-PD-23 / RULE-04-6.1: the charger moves at most its charge distance; a
+                # longer path to the flush contact position falls short (as I-21). Not capped
+                # against a refused flank: the angled stands stand at that flank, though the
+                # contact is drawn on the front edge (RULE-04-5.4, RULINGS item 5).
+                reach = 12.0 if (self.game.cavalry_charge_12 and u.kind == "cavalry") \
+                    else T.CHARGE_DISTANCE
+                if e.refused and zone_of(e.fp, u.fp.centre()) == e.refused:
+                    reach = L
+                c["L"] = min(L, reach)
+                c["reach"] = L <= reach + 1e-9
             c["start_in4"] = distance_to_front_edge(e.fp, u.fp) <= T.VOLLEY_MARK + 1e-9
         f = path_fn(c["spec"])
         t0, L = c["moved"], c["L"]
@@ -2236,8 +2308,14 @@ class ACWState(State):
     def fire_targets(self, u: Unit) -> list[Unit]:
         out = []
         w = WEAP[u.weapon]
+        # exact shortcut: beyond the longest band even by bounding circles -> no band
+        ux, uy, ur = circ(u.fp)
+        reach = T.max_range(w) + T.BAND_EPS + 1e-6 + ur
         for e in self.alive(1 - u.side):
             if e.engaged:
+                continue
+            ex, ey, er = circ(e.fp)
+            if math.sqrt((ux - ex) ** 2 + (uy - ey) ** 2) - er > reach:
                 continue
             d = footprint_distance(u.fp, e.fp)
             if T.range_band(w, d) is None:

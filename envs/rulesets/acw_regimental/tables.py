@@ -335,6 +335,20 @@ _FIRE_ROWS: dict[Weapon, tuple[tuple[float, int], ...]] = {
 }
 
 
+def max_range(weapon: Weapon) -> float:
+    """Upper edge (inches) of ``weapon``'s longest band (ACW-PD-25): ``range_band`` is None
+    beyond ``max_range + BAND_EPS``; ``-1.0`` for a weapon that never fires (carbines, v1).
+
+    Raises:
+        ParameterError: for an unknown weapon.
+    """
+    try:
+        edges = _BAND_EDGES[weapon]
+    except KeyError:
+        raise _bad("weapon", weapon, "a Weapon") from None
+    return edges[-1][0] if edges else -1.0
+
+
 def range_band(weapon: Weapon, distance: float) -> Band | None:
     """Range band of ``weapon`` at ``distance`` inches (closest points), or None if out of range.
 
