@@ -145,7 +145,7 @@ def test_igougo_defender_decides_inside_the_active_players_phase2(tmp_path):
     assert s.active == 0 and s.phase == 2
     assert s.current_player() == 1 and s.decision_type() == "reaction"
     assert legal(s) == ["react:closing_volley", "react:decline"]
-    play(s, ["react:decline", "d6=3", "d6=3"])  # contact, melee roll
+    play(s, ["react:decline", "d6=3", "d6=3", "melee:hold"])  # contact, melee roll, won: hold
     # the player-turn passes to the Confederates only after the Union Phase 5
     phases = [(e.data["phase"], e.side if e.side is not None else -1) for e in events(s, "phase")]
     assert [p for p, _ in phases][:5] == [2, 3, 4, 5, 1]
@@ -593,12 +593,6 @@ def test_remaining_move_halved_after_a_natural_six(tmp_path):
 
 
 @pytest.mark.rule("RULE-04-3.5", "I-16", "ACW-PD-31")
-@pytest.mark.xfail(strict=True, reason=(
-    "engine gap: after move_halved the activation keeps allowance fraction 1 - 6.75/8 of the "
-    "(now halved) allowance, so the column may advance another 0.625 in (frac accounting in "
-    "ACWState._s_move charges post-halving inches at full rate). The 5-line fix makes the "
-    "activation end automatically, which changes golden/example_c.toml (its final "
-    "'end_activation' label becomes an automatic step): left for the lead."))
 def test_remaining_move_halved_means_no_further_advance(tmp_path):
     """RULE-04-3.5 / I-16: the halved remainder is all the movement left this activation: after
     the halved move the column may not advance further (only end the activation)."""

@@ -523,14 +523,31 @@ def test_battery_losing_a_melee_is_captured(tmp_path):
 
 
 @pytest.mark.rule("ACW-PD-26")
-@pytest.mark.xfail(strict=True, reason=(
-    "engine gap (listed by its author): the melee winner's optional 2\" advance into the "
-    "ground given up is not implemented; there is no decision and the winner stays put"))
-def test_melee_winner_may_advance_2_inches(tmp_path):
-    """ACW-PD-26: a winning charger may advance up to 2" into the ground the loser gave up."""
+@pytest.mark.parametrize("choice", ["melee:advance", "melee:hold"])
+def test_melee_winner_may_advance_2_inches(tmp_path, choice):
+    """ACW-PD-26: a winning charger may advance up to 2" into the ground the loser gave up: a
+    maneuver decision of the charger's side (``melee:advance`` / ``melee:hold``)."""
     s, m = _melee(tmp_path, union_line(), reb_line(), rolls=(4, 2))
     assert m.data["winner"] == 0
-    assert s.units[0][0].fp.y > 18.0 + 0.5
+    assert s.current_player() == 0 and s.decision_type() == "maneuver"
+    assert s.legal_labels() == ["melee:advance", "melee:hold"]
+    y0 = s.units[0][0].fp.y
+    play(s, [choice])
+    if choice == "melee:advance":
+        adv = events(s, "melee_advance")[0]
+        assert "ACW-PD-26" in adv.rules
+        assert 0.05 < adv.data["dist"] <= 2.0
+        assert s.units[0][0].fp.y == pytest.approx(y0 + adv.data["dist"], abs=0.01)
+    else:
+        assert events(s, "melee_hold") and s.units[0][0].fp.y == pytest.approx(y0)
+
+
+def test_losing_charger_gets_no_advance_decision(tmp_path):
+    """ACW-PD-26: only a WINNING charger may advance: a charger that lost is not asked."""
+    s, m = _melee(tmp_path, union_line(), reb_line(), rolls=(1, 6))
+    assert m.data["winner"] == 1
+    assert "melee:advance" not in s.legal_labels() if s.current_player() >= 0 else True
+    assert not events(s, "melee_advance") and not events(s, "melee_hold")
 
 
 @pytest.mark.rule("ACW-PD-26")

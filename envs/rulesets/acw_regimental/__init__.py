@@ -50,7 +50,7 @@ Design rulings of this engine where the texts leave room (beyond the PD defaults
 
 ## Action Space
 
-``Discrete(63)`` for the default ``max_units_per_side = 8`` (``u{k}``: own slot k, ``e{k}``:
+``Discrete(65)`` for the default ``max_units_per_side = 8`` (``u{k}``: own slot k, ``e{k}``:
 enemy slot k; the same ids for every scenario):
 
 | ids | labels | decision | rule |
@@ -76,6 +76,7 @@ enemy slot k; the same ids for every scenario):
 | 53 | `react:decline` | reaction | RULE-04-1.2 |
 | 54–61 | `fire:e0` … `fire:e7` | fire | ACW-PD-25b |
 | 62 | `hold_fire` | fire | ACW-PD-25b |
+| 63–64 | `melee:advance`, `melee:hold` (a winning charger may advance up to 2") | maneuver | ACW-PD-26 |
 
 [1] A Line wheels on a front corner; a column pivots on its head (1"); a screen or an
 unlimbered battery pivots in place.
@@ -84,7 +85,7 @@ Chance outcomes: ``d6=1`` … ``d6=6`` (ids 0-5), uniform.
 
 ## Observation Space
 
-``Box(float32, (735,))`` for 8 slots, egocentric: own units first, the table rotated 180° for
+``Box(float32, (736,))`` for 8 slots, egocentric: own units first, the table rotated 180° for
 side 1 so "forward" is the same for both seats. Per unit slot (42 features): present, kind
 one-hot (3), formation one-hot (7), x/W, y/D, cos/sin heading, stands/S0, S0/8, hit counter,
 Disordered, smoked, engaged, refused left/right, refused stands/2, health one-hot (4),
@@ -104,7 +105,7 @@ Yell.
 | `ctx_trigger` | 704–719 | (16,) | unit that triggered the window |
 | `ctx_distance` | 720 | (1,) | their distance / 12" |
 | `ctx_zone` | 721–724 | (4,) | zone of the asked unit holding the trigger's centre |
-| `ctx_kind` | 725–734 | (10,) | rally, reserve, activation, opp_medium/short, evade, refuse, charge_b1/b2, fire |
+| `ctx_kind` | 725–735 | (11,) | rally, reserve, activation, opp_medium/short, evade, refuse, charge_b1/b2, fire, melee_advance |
 
 There is no hidden information in this ruleset; ``observation_string`` is the text twin.
 

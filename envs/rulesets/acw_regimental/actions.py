@@ -50,6 +50,11 @@ REACTIONS = (
 )
 
 
+#: the winning charger's choice after a won melee (ACW-PD-26: it may advance up to 2" into the
+#: ground given up)
+MELEE_ADVANCE = ("melee:advance", "melee:hold")
+
+
 def build_labels(m: int) -> list[str]:
     """Labels in id order for ``m`` unit slots per side."""
     labels = ["rally:pay_pip", "rally:roll", "reserve:0", "reserve:1", "reserve:2"]
@@ -58,6 +63,7 @@ def build_labels(m: int) -> list[str]:
     labels += [f"charge:e{k}" for k in range(m)] + ["end_activation"]
     labels += list(REACTIONS)
     labels += [f"fire:e{k}" for k in range(m)] + ["hold_fire"]
+    labels += list(MELEE_ADVANCE)
     return labels
 
 
@@ -79,6 +85,8 @@ class Ids:
         self.react = {r.split(":")[1]: ix(r) for r in REACTIONS}
         self.fire = [ix(f"fire:e{k}") for k in range(m)]
         self.hold_fire = ix("hold_fire")
+        self.melee_advance = ix("melee:advance")
+        self.melee_hold = ix("melee:hold")
 
 
 CHANCE_CATALOGUE = ActionCatalogue([f"d6={i}" for i in range(1, 7)])

@@ -24,7 +24,7 @@ EXPS = ("veteran", "regular", "green")
 WEAPONS = ("smoothbore", "rifled_musket", "napoleon", "rifle_3in", "carbine")
 ZONES = ("front", "left", "right", "rear")
 CTX_KINDS = ("rally", "reserve", "activation", "opp_medium", "opp_short", "evade", "refuse",
-             "charge_b1", "charge_b2", "fire")
+             "charge_b1", "charge_b2", "fire", "melee_advance")
 
 UNIT_FEATURES = (
     ["present"] + [f"kind={k}" for k in KINDS] + [f"formation={f}" for f in FORMS]
@@ -71,6 +71,8 @@ def _context(state):
         return (1 - a, fr["t"]), (a, fr["u"]), kind
     if k == "act":
         return (a, fr["u"]), None, "activation"
+    if k == "madv":
+        return (a, fr["u"]), (1 - a, fr["e"]), "melee_advance"
     if k == "p3" and "u" in fr:
         return (a, fr["u"]), None, "fire"
     if k == "p1":

@@ -477,6 +477,11 @@ class ACWState(State):
                     return True
             return False
 
+        # ``free_r``: any footprint whose centre is within this distance of fp0's centre is
+        # not blocked (it passes the edge box and the ``clear2`` test above); -1 when that
+        # shortcut does not apply (artillery's woods test, or a unit already close)
+        box = min(cx0 - r0, cy0 - r0, (W - r0) - cx0, (D - r0) - cy0)
+        blocked.free_r = min(box, clear - 1e-6) - 1e-7 if (clear2 > 0.0 and not art) else -1.0
         return blocked
 
     def firing_stands(self, u: Unit, target: Footprint) -> int:
@@ -839,6 +844,9 @@ class ACWState(State):
         fp = u.fp
         form = u.formation
         blocked = self._blocked_fn(u, fp)
+        # exact shortcut: a test footprint whose centre moves less than ``free`` from the
+        # current one is unblocked (see _make_blocked_fn), so it need not be built
+        free = blocked.free_r
         screen = u.is_screen
         column = form in ("assault_column", "road_column", "limbered")
         # formation changes (ACW-PD-21.5)
@@ -854,41 +862,47 @@ class ACWState(State):
         if form == "unlimbered":
             if fr["piv"] < 1:
                 for arg in _WHEEL_ARGS:
-                    if not blocked(self._rot_fp(u, arg, "centre")):
+                    if free > 1e-6 or not blocked(self._rot_fp(u, arg, "centre")):
                         out.append(P["wheel:" + arg])
             return out
         if budget > 0.05:
-            if not blocked(fp.advanced(0.05)):
+            step_free = free > 0.05 + 1e-6
+            if step_free or not blocked(fp.advanced(0.05)):
                 out += (P["advance:third"], P["advance:two_thirds"], P["advance:all"])
             elif self._can_pass_forward(u, budget):
                 out.append(P["advance:all"])
-            if not blocked(fp.advanced(-0.05)):
+            if step_free or not blocked(fp.advanced(-0.05)):
                 out.append(P["retire"])
             if form == "line" and u.kind == "infantry" and not screen and budget >= 0.1:
-                if not blocked(fp.sidestepped(0.05)):
+                if step_free or not blocked(fp.sidestepped(0.05)):
                     out.append(P["sidestep:right"])
-                if not blocked(fp.sidestepped(-0.05)):
+                if step_free or not blocked(fp.sidestepped(-0.05)):
                     out.append(P["sidestep:left"])
         if screen:
             for arg in _WHEEL_ARGS:
-                if not blocked(self._rot_fp(u, arg, "centre")):
+                if free > 1e-6 or not blocked(self._rot_fp(u, arg, "centre")):
                     out.append(P["wheel:" + arg])
         elif column:
             if fr["piv"] < T.MAX_COLUMN_PIVOTS and budget >= T.COLUMN_PIVOT_COST - 1e-9:
                 for arg in _WHEEL_ARGS:
-                    if not blocked(self._rot_fp(u, arg, "head")):
+                    # the centre swings at most angle x depth/2 about the front-edge centre
+                    ang = R22 if arg.endswith("_half") else R45
+                    if free > ang * 0.5 * fp.depth + 1e-6 or \
+                            not blocked(self._rot_fp(u, arg, "head")):
                         out.append(P["wheel:" + arg])
         elif form in ("line", "mounted_line") and budget > 0.05:
+            r_fp = circ(fp)[2]  # a front corner is this far from the centre
             for arg in _WHEEL_ARGS:
                 ang = R22 if arg.endswith("_half") else R45
                 pivot = "left" if arg.startswith("left") else "right"
                 sgn = 1.0 if pivot == "left" else -1.0
-                if not blocked(fp.wheeled(sgn * min(ang, 0.05 / fp.width), pivot)):
+                th = min(ang, 0.05 / fp.width)
+                if free > th * r_fp + 1e-6 or not blocked(fp.wheeled(sgn * th, pivot)):
                     out.append(P["wheel:" + arg])
         cost = 0.0 if screen else (T.COLUMN_PIVOT_COST if column else 0.5 * alw)
         if cost <= budget + 1e-9:
             for arg in ("left", "right", "about"):
-                if not blocked(self._rot_fp(u, "face_" + arg, "centre")):
+                if free > 1e-6 or not blocked(self._rot_fp(u, "face_" + arg, "centre")):
                     out.append(P["face:" + arg])
         if fr["n"] == 0 and not screen and not u.disordered and u.moved <= 0 and not u.charged \
                 and self.pips[u.side] >= 1 and T.can_charge(KIND[u.kind], FORM[u.formation]):
@@ -1457,6 +1471,9 @@ class ACWState(State):
             if u.disordered and not fr["dis"] and fr["L"] > fr["t"]:
                 rem = fr["L"] - fr["t"]
                 fr["L"] = fr["t"] + rem / 2
+                # the rest of the move is at the Disordered half rate: each inch after this
+                # point costs two inches of the unit's allowance (RULE-04-3.5, ACW-PD-31)
+                fr["hx"] = fr["t"]
                 self.log("move_halved", ("RULE-04-3.5", "I-16", "ACW-PD-31"),
                          f"{u.label()} was Disordered mid-move: remaining {rem:.2f}\" halved to "
                          f"{rem / 2:.2f}\"", s, unit=u.slot, remaining=round(rem / 2, 3))
@@ -1478,6 +1495,8 @@ class ACWState(State):
         self._place(u, f(L))
         travelled = L
         cost = fr["cpt"] * travelled
+        if "hx" in fr:
+            cost += fr["cpt"] * (L - fr["hx"])
         if not fr["static"]:
             act["frac"] = max(0.0, act["frac"] - cost / fr["alw"]) if fr["alw"] > 0 else 0.0
             u.moved += cost
@@ -2501,11 +2520,51 @@ class ACWState(State):
         main = losers[0]
         if main.alive and not res.loser_broken:
             self._lose_stands(main, res.loser_stands_lost, ("ACW-PD-26",), "lost the melee")
+        if res.winner == 0:
+            # a winning charger may advance up to 2" into the ground given up (ACW-PD-26);
+            # pushed first so it is decided after the loser's retreat and its Passage of Lines
+            # tests (the stack runs the last frame first)
+            for w in A:
+                if w.alive and w.charged:
+                    self.stack.append({"k": "madv", "u": w.slot, "e": d.slot, "d": 0.0})
+                    break
         for u in losers:
             if u.alive:
                 self._disorder(u, ("ACW-PD-26",), "lost the melee")
                 self._retreat(u, res.loser_retreat, winners[0], count_block=True,
                               from_winner=True)
+
+    # -- the winning charger's advance (ACW-PD-26) ------------------------------------------
+    def _s_madv(self, fr) -> bool:
+        u = self.units[self.active][fr["u"]]
+        if u is None or not u.alive:
+            self.stack.pop()
+            return False
+        fp0 = u.fp
+        blocked = self._blocked_fn(u, fp0)
+        t = first_crossing(lambda s: blocked(fp0.advanced(s)), T.WINNER_ADVANCE, 0.25, 0.01)
+        dist = T.WINNER_ADVANCE if t is None else max(0.0, t - 0.02)
+        if dist < 0.05:
+            self.stack.pop()
+            return False
+        fr["d"] = dist
+        return self._wait(self.active, D_MAN)
+
+    def _l_madv(self, fr):
+        ids = self.game.ids
+        return [ids.melee_advance, ids.melee_hold]
+
+    def _a_madv(self, fr, a: int) -> None:
+        self.stack.pop()
+        u = self.units[self.active][fr["u"]]
+        if a == self.game.ids.melee_advance:
+            self._place(u, u.fp.advanced(fr["d"]))
+            self.log("melee_advance", ("ACW-PD-26",), f"{u.label()} advances {fr['d']:.2f}\" "
+                     f"into the ground given up", u.side, unit=u.slot, dist=round(fr["d"], 3),
+                     x=round(u.fp.x, 3), y=round(u.fp.y, 3))
+        else:
+            self.log("melee_hold", ("ACW-PD-26",), f"{u.label()} holds its ground after the "
+                     f"melee", u.side, unit=u.slot)
 
     def _disengage(self, A: list[Unit], d: Unit) -> None:
         for u in A:
