@@ -1,0 +1,267 @@
+"""Scripted heuristics, one per ruleset, reading only the observation, the mask and the action
+labels (never the State).
+
+:class:`ACWHeuristic` reads the ACW observation through ``game.layout`` piece names and the
+per-unit feature names of the ruleset's observation schema (``UNIT_FEATURES``, ``CTX_KINDS``,
+``ZONES`` of ``envs.rulesets.acw_regimental.observer``). Static, public facts of the scenario are
+also used: the table size (to turn the observation's ``x/W``, ``y/D`` back into inches) and the
+objective points. The observation is egocentric (side 1 sees the table rotated 180°) and the
+bot cannot tell its seat from it, so the objectives it aims at are the scenario's objectives
+together with their rotated images (for the symmetric default battle the two sets coincide).
+
+Its doctrine, decision by decision:
+
+* **reaction** — Closing Volley whenever offered (RULE-04-2); Opportunity Fire at the first
+  chance (RULE-04-3); a screen evades as far as it can (RULE-04-4); Counter-Charge (reserved pip,
+  I-2) when the asked unit is fresh, in good order and at least as strong as the charger;
+  Refuse the Flank only with a reserved pip and only against a flank threat (RULE-04-5); else
+  decline (a declined charge still leaves the B2 volley, I-10).
+* **command** — rally by paying a pip when at least two are left, else roll (ACW-PD-15);
+  reserve one pip (ACW-PD-14).
+* **maneuver** — activate the most forward unit first; charge when the odds favour it (charger
+  Fresh and in good order; target Disordered, Worn or worse, smaller, artillery or a screen);
+  batteries stay put; a unit within 12" of an enemy stands and fires; otherwise turn toward
+  and advance on the nearest objective, then on the nearest enemy.
+* **fire** — fire at the best target in range: the closest, with a bonus for weak ones
+  (Disordered, Worn or worse, few stands left); never hold fire when a target is offered.
+
+If a chosen label is ever not legal, the bot falls back to a uniform choice among the legal
+actions with its own generator.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from envs.core.protocol import Game
+
+from .policy import BasePolicy, SeedLike, UnknownAgentError, legal_ids
+
+HOLD_RANGE = 12.0       # inches: a unit this close to an enemy stands and fires
+SCREEN_HOLD_RANGE = 14.0
+TURN_THRESHOLD = math.radians(35)
+HALF_TURN_THRESHOLD = math.radians(15)
+
+
+def _wrap(a: float) -> float:
+    return (a + math.pi) % (2 * math.pi) - math.pi
+
+
+class ACWHeuristic(BasePolicy):
+    """Scripted ACW regimental bot (see the module docstring for its doctrine).
+
+    Args:
+        game: an ``acw_regimental`` game (its layout, action labels, table size, objectives).
+        seed: seed of the fallback generator.
+
+    Raises:
+        UnknownAgentError: when ``game`` is not an ``acw_regimental`` game.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, game: Game, seed: SeedLike = None):
+        super().__init__(seed)
+        if game.ruleset_id != "acw_regimental":
+            raise UnknownAgentError(f"ACWHeuristic plays acw_regimental, not {game.ruleset_id!r}")
+        from envs.rulesets.acw_regimental.observer import CTX_KINDS, UNIT_FEATURES, ZONES
+
+        self.layout = game.layout
+        self.f = {n: i for i, n in enumerate(UNIT_FEATURES)}
+        self.ctx_kinds = CTX_KINDS
+        self.zones = ZONES
+        self.m = int(self.layout.view(self.layout.zeros(), "own_units").shape[0])
+        self.labels = tuple(game.actions.labels)
+        self.ids = {lab: i for i, lab in enumerate(self.labels)}
+        self.W = float(game.terrain.width)
+        self.D = float(game.terrain.depth)
+        objs = [(float(x), float(y)) for x, y in game.objectives]
+        mirrored = [(self.W - x, self.D - y) for x, y in objs]
+        self.objectives = list(dict.fromkeys(objs + mirrored))
+
+    # -- observation helpers ------------------------------------------------------------------
+    def _units(self, rows: np.ndarray) -> list[int]:
+        return [k for k in range(rows.shape[0]) if rows[k, self.f["present"]] > 0.5]
+
+    def _pos(self, row: np.ndarray) -> tuple[float, float]:
+        return float(row[self.f["x/W"]]) * self.W, float(row[self.f["y/D"]]) * self.D
+
+    def _heading(self, row: np.ndarray) -> float:
+        return math.atan2(float(row[self.f["sin(heading)"]]), float(row[self.f["cos(heading)"]]))
+
+    def _dist(self, a: np.ndarray, b: np.ndarray) -> float:
+        (ax, ay), (bx, by) = self._pos(a), self._pos(b)
+        return math.hypot(ax - bx, ay - by)
+
+    def _is(self, row: np.ndarray, feature: str) -> bool:
+        return bool(row[self.f[feature]] > 0.5)
+
+    def _weakness(self, row: np.ndarray) -> float:
+        """0 for a fresh, full-strength, formed unit; larger for weaker ones."""
+        w = 1.0 - float(row[self.f["stands/s0"]])
+        w += 1.0 * self._is(row, "disordered")
+        w += 0.5 * self._is(row, "health=worn") + 1.0 * self._is(row, "health=spent")
+        w += 2.0 * self._is(row, "health=broken")
+        return w
+
+    def _ctx_slot(self, vec: np.ndarray) -> tuple[str, int] | None:
+        if vec.max() <= 0.5:
+            return None
+        k = int(np.argmax(vec))
+        return ("own", k) if k < self.m else ("enemy", k - self.m)
+
+    # -- policy -----------------------------------------------------------------------------
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = legal_ids(action_mask)
+        legal_labels = {self.labels[i] for i in legal}
+        p = self.layout.split(np.asarray(observation, dtype=np.float32))
+        if any(lab.startswith("react:") for lab in legal_labels):
+            choice = self._react(p, legal_labels)
+        elif any(lab.startswith("rally:") for lab in legal_labels):
+            pips = float(p["resources"][0]) * 6.0
+            choice = "rally:pay_pip" if pips >= 1.5 else "rally:roll"
+        elif any(lab.startswith("reserve:") for lab in legal_labels):
+            choice = "reserve:1" if "reserve:1" in legal_labels else min(
+                lab for lab in legal_labels if lab.startswith("reserve:"))
+        elif "hold_fire" in legal_labels or any(lab.startswith("fire:") for lab in legal_labels):
+            choice = self._fire(p, legal_labels)
+        elif any(lab.startswith("activate:") for lab in legal_labels):
+            choice = self._pick_unit(p, legal_labels)
+        else:
+            choice = self._activation(p, legal_labels)
+        if choice in legal_labels:
+            return self.ids[choice]
+        return self._uniform(legal)
+
+    # -- reactions ----------------------------------------------------------------------------
+    def _react(self, p: dict, legal: set[str]) -> str:
+        if "react:closing_volley" in legal:
+            return "react:closing_volley"
+        if "react:opportunity_fire" in legal:
+            return "react:opportunity_fire"
+        for lab in ("react:evade_6", "react:evade_5", "react:evade_4"):
+            if lab in legal:
+                return lab
+        asked = self._ctx_slot(p["ctx_unit"])
+        trig = self._ctx_slot(p["ctx_trigger"])
+        me = p["own_units"][asked[1]] if asked and asked[0] == "own" else None
+        them = p["enemy_units"][trig[1]] if trig and trig[0] == "enemy" else None
+        cc = [lab for lab in ("react:counter_charge_3", "react:counter_charge_2") if lab in legal]
+        if cc and me is not None and them is not None:
+            if (self._is(me, "health=fresh") and not self._is(me, "disordered")
+                    and self._weakness(me) <= self._weakness(them)):
+                return cc[0]
+        refuse = [lab for lab in ("react:refuse_2", "react:refuse_1") if lab in legal]
+        reserved = float(p["resources"][1]) * 2.0
+        zone = p["ctx_zone"]
+        flank = zone.max() > 0.5 and self.zones[int(np.argmax(zone))] in ("left", "right")
+        if refuse and reserved >= 0.5 and flank:
+            return refuse[0]
+        if "react:decline" in legal:
+            return "react:decline"
+        return sorted(legal)[0]
+
+    # -- phase 3 fire ----------------------------------------------------------------------------
+    def _fire(self, p: dict, legal: set[str]) -> str:
+        targets = [lab for lab in legal if lab.startswith("fire:e")]
+        if not targets:
+            return "hold_fire"
+        asked = self._ctx_slot(p["ctx_unit"])
+        me = p["own_units"][asked[1]] if asked and asked[0] == "own" else None
+
+        def score(lab: str) -> float:
+            row = p["enemy_units"][int(lab[len("fire:e"):])]
+            d = self._dist(me, row) if me is not None else 0.0
+            return d - 4.0 * self._weakness(row)
+
+        return min(targets, key=score)
+
+    # -- phase 2 ------------------------------------------------------------------------------
+    def _pick_unit(self, p: dict, legal: set[str]) -> str:
+        own = p["own_units"]
+        cands = [lab for lab in legal if lab.startswith("activate:u")]
+        return max(cands, key=lambda lab: (self._pos(own[int(lab[len("activate:u"):])])[1],
+                                           -int(lab[len("activate:u"):])))
+
+    def _charge_score(self, me: np.ndarray, them: np.ndarray) -> float:
+        """Positive when a charge of ``me`` on ``them`` looks favourable."""
+        if self._is(me, "disordered") or not self._is(me, "health=fresh"):
+            return -1.0
+        if self._is(me, "kind=artillery") or self._is(me, "is_screen"):
+            return -1.0
+        score = 0.0
+        score += 2.0 * self._is(them, "disordered")
+        score += 1.5 * (self._is(them, "health=worn") or self._is(them, "health=spent")
+                        or self._is(them, "health=broken"))
+        score += 1.5 * (self._is(them, "kind=artillery") or self._is(them, "is_screen"))
+        mine = float(me[self.f["stands/s0"]]) * float(me[self.f["s0/8"]])
+        theirs = float(them[self.f["stands/s0"]]) * float(them[self.f["s0/8"]])
+        score += 1.0 if mine > theirs + 1e-6 else 0.0
+        score += 0.5 * self._is(me, "rebel_yell")
+        return score - 1.5
+
+    def _activation(self, p: dict, legal: set[str]) -> str:
+        own, enemy = p["own_units"], p["enemy_units"]
+        asked = self._ctx_slot(p["ctx_unit"])
+        if asked is None or asked[0] != "own":
+            return "end_activation"
+        me = own[asked[1]]
+        charges = [lab for lab in legal if lab.startswith("charge:e")]
+        if charges:
+            best = max(charges, key=lambda lab: self._charge_score(me, enemy[int(lab[8:])]))
+            if self._charge_score(me, enemy[int(best[8:])]) > 0:
+                return best
+        if self._is(me, "kind=artillery"):
+            if self._is(me, "formation=limbered") and "formation:unlimber" in legal:
+                return "formation:unlimber"
+            return "end_activation"
+        if self._is(me, "disordered") or self._is(me, "engaged"):
+            return "end_activation"
+        enemies = self._units(enemy)
+        if not enemies:
+            return "end_activation"
+        d_en = min(self._dist(me, enemy[k]) for k in enemies)
+        hold = SCREEN_HOLD_RANGE if self._is(me, "is_screen") else HOLD_RANGE
+        if d_en <= hold:
+            return "end_activation"
+        x, y = self._pos(me)
+        near_obj = min(self.objectives, key=lambda o: math.hypot(o[0] - x, o[1] - y),
+                       default=None)
+        if near_obj is not None and math.hypot(near_obj[0] - x, near_obj[1] - y) > 1.5:
+            tx, ty = near_obj
+        else:
+            tx, ty = self._pos(min((enemy[k] for k in enemies),
+                                   key=lambda row: self._dist(me, row)))
+        diff = _wrap(math.atan2(ty - y, tx - x) - self._heading(me))
+        side = "left" if diff > 0 else "right"
+        if abs(diff) > TURN_THRESHOLD and f"wheel:{side}" in legal:
+            return f"wheel:{side}"
+        if abs(diff) > HALF_TURN_THRESHOLD and f"wheel:{side}_half" in legal:
+            return f"wheel:{side}_half"
+        if self._is(me, "moved"):
+            return "end_activation"
+        dist = math.hypot(tx - x, ty - y)
+        for need, lab in ((5.0, "advance:all"), (3.0, "advance:two_thirds"),
+                          (1.0, "advance:third")):
+            if dist >= need and lab in legal:
+                return lab
+        return "end_activation"
+
+
+HEURISTICS: dict[str, type] = {"acw_regimental": ACWHeuristic}
+
+
+def heuristic_for(game: Game, seed: SeedLike = None) -> BasePolicy:
+    """The scripted heuristic of ``game``'s ruleset.
+
+    Raises:
+        UnknownAgentError: when the ruleset has none (names the rulesets that do).
+    """
+    cls = HEURISTICS.get(game.ruleset_id)
+    if cls is None:
+        raise UnknownAgentError(
+            f"no scripted heuristic for ruleset {game.ruleset_id!r} "
+            f"(available for: {', '.join(sorted(HEURISTICS))})")
+    return cls(game, seed)

@@ -1,0 +1,127 @@
+"""The policy protocol and the uniform random policy.
+
+A policy is anything with ``act(observation, action_mask) -> int``: ``observation`` is the
+acting side's egocentric float32 vector of shape ``(game.observation_size,)`` and ``action_mask``
+a bool (or 0/1 int8) array of shape ``(game.num_distinct_actions,)``; the returned id is always
+one the mask allows. Policies also carry a ``name``, are callable (``__call__ = act``, so they
+plug straight into ``RiposteGymEnv(opponent=...)``) and may offer ``reset(seed=None)``, which
+the tournament calls before every game with a seed from its own stream.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from envs.core.errors import InvalidStateError, RiposteError
+
+SeedLike = int | np.random.SeedSequence | None
+
+
+class AgentError(RiposteError):
+    """Base class of the errors raised by :mod:`agents` on bad input."""
+
+
+class AgentLoadError(AgentError):
+    """A checkpoint that cannot be used: missing file, corrupt zip, or a model whose spaces do
+    not fit the game. The message names the path."""
+
+
+class UnknownAgentError(AgentError):
+    """An agent name that is neither a built-in name nor a checkpoint path."""
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """What the tournament, the opponent pool and the single-agent env accept."""
+
+    name: str
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+def legal_ids(action_mask: np.ndarray) -> np.ndarray:
+    """Sorted legal ids of a mask (bool or 0/1 ints), as an int64 array.
+
+    Raises:
+        InvalidStateError: when the mask allows nothing (a policy asked to act off-turn).
+    """
+    legal = np.flatnonzero(np.asarray(action_mask))
+    if legal.size == 0:
+        raise InvalidStateError("policy asked to act with an all-false action mask")
+    return legal
+
+
+class BasePolicy(abc.ABC):
+    """Base class of the built-in policies: a name, an own ``numpy.random.Generator`` and the
+    protocol glue (``__call__ = act``, ``reset(seed)``)."""
+
+    name: str = "policy"
+
+    def __init__(self, seed: SeedLike = None, name: str | None = None):
+        self.rng = np.random.default_rng(seed)
+        if name is not None:
+            self.name = name
+
+    @abc.abstractmethod
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Id of the chosen action; always allowed by ``action_mask``."""
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.act(observation, action_mask)
+
+    def reset(self, seed: SeedLike = None) -> None:
+        """Start of a game: re-seed the policy's own generator when ``seed`` is given."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def _uniform(self, ids: np.ndarray | list[int]) -> int:
+        return int(ids[int(self.rng.integers(len(ids)))])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+class RandomPolicy(BasePolicy):
+    """Uniformly random over the legal actions of the mask.
+
+    Args:
+        seed: seed of the policy's own generator (never the global one).
+    """
+
+    name = "random"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self._uniform(legal_ids(action_mask))
+
+
+def reset_policy(policy: object, seed: SeedLike) -> None:
+    """Call ``policy.reset`` if it has one: with ``seed`` for :class:`BasePolicy` subclasses,
+    without arguments for other objects."""
+    if isinstance(policy, BasePolicy):
+        policy.reset(seed)
+        return
+    reset = getattr(policy, "reset", None)
+    if callable(reset):
+        reset()
+
+
+def policy_name(policy: object, default: str = "policy") -> str:
+    """The ``name`` of a policy, or ``default`` for a bare callable."""
+    return str(getattr(policy, "name", None) or getattr(policy, "__name__", None) or default)
+
+
+def as_callable(policy: object):
+    """``policy.act`` for an object with ``act``, else the callable itself.
+
+    Raises:
+        AgentError: when ``policy`` has neither ``act`` nor ``__call__``.
+    """
+    act = getattr(policy, "act", None)
+    if callable(act):
+        return act
+    if callable(policy):
+        return policy
+    raise AgentError(f"{policy!r} is not a policy: it needs act(observation, action_mask) -> int")

@@ -1,0 +1,246 @@
+"""Round-robin tournaments with swapped seats and common random numbers.
+
+Games are played directly on the decision-point protocol (``game.new_initial_state()``, chance
+resolved with the tournament's generator, each side's decision asked of its agent with
+``game.observation(state, side)`` and ``state.legal_action_mask()``), so any two policies can
+meet, and chance is under the tournament's control.
+
+Seeding (one ``numpy.random.SeedSequence(seed)``, spawned per purpose):
+
+* chance: game ``i`` of every pair uses the generator of ``SeedSequence(seed).spawn(2)[0]``'s
+  child ``i // 2`` (computed directly as ``SeedSequence(seed, spawn_key=(0, i // 2))``). Games
+  ``2k`` (``a`` as side 0) and ``2k + 1`` (``b`` as side 0) thus see the same chance stream —
+  common random numbers, which cancel much of the luck when comparing the two seatings.
+* agents: before each game each agent's ``reset(seed)`` gets a seed from the separate branch
+  ``SeedSequence(seed, spawn_key=(1, pair, i, seat))``, so an agent's own randomness never
+  shifts the dice.
+
+A game that reaches ``max_decisions`` decisions without ending counts as a draw.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.chance import sample_chance_outcome
+from envs.core.errors import IllegalActionError
+from envs.core.protocol import CHANCE, TERMINAL, Game
+
+from .policy import as_callable, reset_policy
+from .ratings import game_scores, plackett_luce_ratings, wilson_interval
+
+REACT_PREFIX = "react:"
+
+
+def chance_seed(seed: int, k: int) -> np.random.SeedSequence:
+    """The chance seed of game pair ``k`` (games ``2k`` and ``2k+1`` of every pairing)."""
+    return np.random.SeedSequence(seed, spawn_key=(0, k))
+
+
+def agent_seed(seed: int, pair: int, game_index: int, seat: int) -> np.random.SeedSequence:
+    """The seed of the agent in ``seat`` of game ``game_index`` of pairing ``pair``."""
+    return np.random.SeedSequence(seed, spawn_key=(1, pair, game_index, seat))
+
+
+def decision_name(state: Any) -> str:
+    """``state.decision_type()`` as a plain string (the enum value, e.g. ``"reaction"``)."""
+    d = state.decision_type()
+    return str(getattr(d, "value", d))
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One finished (or truncated) game.
+
+    Attributes:
+        returns: per-side returns (zeros when truncated).
+        decisions: ``(side, decision_type, action_label)`` of every decision, in order.
+        chance: the chance outcome ids drawn, in order.
+        truncated: the game hit the decision cap.
+    """
+
+    returns: list[float]
+    decisions: list[tuple[int, str, str]]
+    chance: list[int]
+    truncated: bool
+
+
+def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator,
+              max_decisions: int | None = None) -> GameRecord:
+    """Play one game, ``agents[side]`` deciding for ``side``.
+
+    Args:
+        game: the game.
+        agents: one policy (``act(obs, mask) -> int`` or a bare callable) per side.
+        chance_rng: the generator that resolves every chance node.
+        max_decisions: decision cap (default ``game.max_game_length``); reaching it is a draw.
+
+    Raises:
+        IllegalActionError: when an agent returns an action the mask does not allow (the
+            message names the agent and the legal labels).
+    """
+    if len(agents) != game.num_players:
+        raise ValueError(f"play_game: {len(agents)} agents for {game.num_players} sides")
+    acts = [as_callable(a) for a in agents]
+    cap = game.max_game_length if max_decisions is None else max_decisions
+    state = game.new_initial_state()
+    decisions: list[tuple[int, str, str]] = []
+    chance: list[int] = []
+    labels = game.actions.labels
+    while True:
+        p = state.current_player()
+        if p == TERMINAL:
+            return GameRecord([float(r) for r in state.returns()], decisions, chance, False)
+        if p == CHANCE:
+            o = sample_chance_outcome(state, chance_rng)
+            chance.append(o)
+            state.apply_action_unchecked(o)
+            continue
+        if len(decisions) >= cap:
+            return GameRecord([0.0] * game.num_players, decisions, chance, True)
+        mask = state.legal_action_mask()
+        a = acts[p](game.observation(state, p), mask)
+        if not (isinstance(a, (int, np.integer)) and 0 <= int(a) < mask.size and mask[int(a)]):
+            raise IllegalActionError(
+                f"agent {getattr(agents[p], 'name', agents[p])!r} (side {p}) chose illegal "
+                f"action {a!r} at decision {state.decision_type()!s}; legal: "
+                f"{state.legal_labels()}")
+        a = int(a)
+        decisions.append((p, decision_name(state), labels[a]))
+        state.apply_action_unchecked(a)
+
+
+@dataclass
+class PairResult:
+    """Results of one pairing, from ``a``'s point of view."""
+
+    a: str
+    b: str
+    games: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
+
+    @property
+    def a_score(self) -> float:
+        """``(a_wins + draws / 2) / games`` (0.5 before any game)."""
+        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    @property
+    def a_score_ci95(self) -> tuple[float, float]:
+        """Wilson 95% interval of :attr:`a_score` (draws count half)."""
+        return wilson_interval(self.a_wins + 0.5 * self.draws, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.a_score_ci95
+        return {"a": self.a, "b": self.b, "games": self.games, "a_wins": self.a_wins,
+                "b_wins": self.b_wins, "draws": self.draws, "a_score": self.a_score,
+                "a_score_ci95": [lo, hi]}
+
+
+@dataclass
+class TournamentResult:
+    """Everything a round robin produced.
+
+    Attributes:
+        agents: agent names in the given order.
+        pairs: one :class:`PairResult` per unordered pair.
+        games: ``(a, b, a_score)`` per game, in rating order (game index outer, pair inner).
+        ratings: Plackett–Luce ratings (see :func:`agents.ratings.plackett_luce_ratings`).
+        decision_stats: ``{agent: {decision_type: {action_label: count}}}``.
+        reaction_outcomes: ``{agent: {reaction_label: {"games": n, "score": mean score}}}`` over
+            the games in which the agent took that reaction at least once.
+        chance_keys: ``(a, b, game_index, a_seat, chance_pair_index)`` per game played.
+        truncated: number of games that hit the decision cap.
+    """
+
+    agents: list[str]
+    pairs: list[PairResult]
+    games: list[tuple[str, str, float]]
+    ratings: dict[str, dict]
+    decision_stats: dict[str, dict[str, dict[str, int]]]
+    reaction_outcomes: dict[str, dict[str, dict[str, float]]]
+    chance_keys: list[tuple[str, str, int, int, int]] = field(default_factory=list)
+    truncated: int = 0
+
+
+def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed: int = 0,
+                max_decisions: int | None = None,
+                on_game: Callable[[str, str, int, GameRecord], None] | None = None
+                ) -> TournamentResult:
+    """Every pair of ``agents`` plays ``games_per_pair`` games, alternating seats (even game
+    indices: ``a`` is side 0), on common chance seeds (see the module docstring).
+
+    Args:
+        game: a two-sided game.
+        agents: name -> policy, at least two.
+        games_per_pair: games per pair (even numbers give each seating the same count).
+        seed: the tournament seed.
+        max_decisions: per-game decision cap (default ``game.max_game_length``).
+        on_game: called after every game with ``(a, b, game_index, record)`` (progress bars).
+
+    Raises:
+        ValueError: fewer than two agents, a non-two-sided game or ``games_per_pair < 1``.
+    """
+    names = list(agents)
+    if len(names) < 2:
+        raise ValueError("round_robin needs at least two agents")
+    if game.num_players != 2:
+        raise ValueError(f"round_robin supports two-sided games, not {game.num_players}")
+    if games_per_pair < 1:
+        raise ValueError(f"games_per_pair must be >= 1, got {games_per_pair}")
+    pairs = [PairResult(a, b) for a, b in itertools.combinations(names, 2)]
+    per_game: dict[tuple[int, int], tuple[str, str, float]] = {}
+    stats: dict[str, dict[str, dict[str, int]]] = {
+        n: defaultdict(lambda: defaultdict(int)) for n in names}
+    outcome_sum: dict[str, dict[str, list[float]]] = {n: defaultdict(lambda: [0, 0.0])
+                                                      for n in names}
+    chance_keys = []
+    truncated = 0
+    for pi, pr in enumerate(pairs):
+        for i in range(games_per_pair):
+            a_seat = i % 2
+            seats = [pr.a, pr.b] if a_seat == 0 else [pr.b, pr.a]
+            for seat, n in enumerate(seats):
+                reset_policy(agents[n], agent_seed(seed, pi, i, seat))
+            rng = np.random.default_rng(chance_seed(seed, i // 2))
+            rec = play_game(game, [agents[n] for n in seats], rng, max_decisions)
+            chance_keys.append((pr.a, pr.b, i, a_seat, i // 2))
+            truncated += rec.truncated
+            a_score, b_score = game_scores(rec.returns[a_seat])
+            pr.games += 1
+            if a_score == 1.0:
+                pr.a_wins += 1
+            elif b_score == 1.0:
+                pr.b_wins += 1
+            else:
+                pr.draws += 1
+            per_game[(i, pi)] = (pr.a, pr.b, a_score)
+            taken: dict[int, set[str]] = {0: set(), 1: set()}
+            for side, dtype, label in rec.decisions:
+                stats[seats[side]][dtype][label] += 1
+                if label.startswith(REACT_PREFIX):
+                    taken[side].add(label)
+            for side in (0, 1):
+                score = a_score if seats[side] == pr.a else b_score
+                for label in taken[side]:
+                    acc = outcome_sum[seats[side]][label]
+                    acc[0] += 1
+                    acc[1] += score
+            if on_game is not None:
+                on_game(pr.a, pr.b, i, rec)
+    ordered = [per_game[k] for k in sorted(per_game)]
+    return TournamentResult(
+        agents=names, pairs=pairs, games=ordered,
+        ratings=plackett_luce_ratings(names, ordered),
+        decision_stats={n: {d: dict(sorted(c.items())) for d, c in sorted(s.items())}
+                        for n, s in stats.items()},
+        reaction_outcomes={n: {lab: {"games": int(v[0]), "score": v[1] / v[0]}
+                               for lab, v in sorted(o.items())} for n, o in outcome_sum.items()},
+        chance_keys=chance_keys, truncated=truncated)

@@ -1,0 +1,177 @@
+"""Training helpers for ``train.py``: the vectorised self-play env, a VecEnv wrapper that times
+``env.step``, periodic evaluation, and the callback that snapshots, checkpoints and evaluates.
+
+Imports gymnasium, stable-baselines3 and sb3-contrib (not needed by the rest of :mod:`agents`
+at import time).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
+
+from envs.core.protocol import Game
+
+from .ppo import MaskablePPOPolicy
+from .selfplay import OpponentPool, atomic_save_model
+from .tournament import round_robin
+
+
+def make_vec_env(ruleset: str, scenario: str | None, opponent: Any, n_envs: int = 1,
+                 max_decisions: int | None = None, shaped_reward: bool = False,
+                 params: Mapping[str, Any] | None = None) -> DummyVecEnv:
+    """``n_envs`` ``RiposteGymEnv`` (seat drawn every episode, ``opponent`` a policy or an
+    :class:`~agents.selfplay.OpponentPool`), each in a ``Monitor``, in one ``DummyVecEnv``."""
+    from envs.adapters.single_agent import RiposteGymEnv
+
+    def make():
+        return Monitor(RiposteGymEnv(ruleset=ruleset, scenario=scenario, params=params,
+                                     seat="random", opponent=opponent,
+                                     max_decisions=max_decisions, shaped_reward=shaped_reward))
+
+    return DummyVecEnv([make for _ in range(n_envs)])
+
+
+class TimedVecEnv(VecEnvWrapper):
+    """Pass-through VecEnv wrapper that adds up the wall time spent inside the wrapped env:
+    ``step`` (which includes the opponents' decisions and chance), ``reset`` and the
+    ``action_masks`` calls. ``env_seconds`` is the total."""
+
+    def __init__(self, venv: VecEnv):
+        super().__init__(venv)
+        self.env_seconds = 0.0
+        self.env_steps = 0
+
+    def reset(self):
+        t = time.perf_counter()
+        obs = self.venv.reset()
+        self.env_seconds += time.perf_counter() - t
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        t = time.perf_counter()
+        self.venv.step_async(actions)
+        self.env_seconds += time.perf_counter() - t
+
+    def step_wait(self):
+        t = time.perf_counter()
+        out = self.venv.step_wait()
+        self.env_seconds += time.perf_counter() - t
+        self.env_steps += self.num_envs
+        return out
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        t = time.perf_counter()
+        out = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
+        self.env_seconds += time.perf_counter() - t
+        return out
+
+
+def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: int, seed: int,
+                   max_decisions: int | None = None) -> dict[str, float]:
+    """Score of ``model`` (arg-max of its masked policy) against each opponent:
+    ``{name: (wins + draws / 2) / games}`` over ``games`` games with both seatings on common
+    chance seeds (see :mod:`agents.tournament`)."""
+    me = MaskablePPOPolicy(model, deterministic=True, name="model")
+    scores = {}
+    for name, opp in opponents.items():
+        res = round_robin(game, {"model": me, name: opp}, games, seed=seed,
+                          max_decisions=max_decisions)
+        scores[name] = res.pairs[0].a_score
+    return scores
+
+
+class SelfPlayCallback(BaseCallback):
+    """Every ``snapshot_freq`` timesteps adds a snapshot to the pool, every ``checkpoint_freq``
+    writes ``run_dir/checkpoints/ckpt_<timesteps>.zip`` and ``run_dir/pool.json`` (atomically,
+    keeping the last ``keep_checkpoints``), every ``eval_freq`` (0: never) plays
+    ``eval_games`` against each evaluation opponent, logs ``eval/score_vs_<name>`` to
+    TensorBoard and appends a row to ``run_dir/metrics.csv``."""
+
+    def __init__(self, run_dir: Path, pool: OpponentPool, game: Game,
+                 eval_opponents: Mapping[str, Any], snapshot_freq: int, checkpoint_freq: int,
+                 eval_freq: int, eval_games: int, eval_seed: int, keep_checkpoints: int = 3,
+                 max_decisions: int | None = None, timed_env: TimedVecEnv | None = None):
+        super().__init__(verbose=0)
+        self.run_dir = Path(run_dir)
+        self.pool = pool
+        self.game = game
+        self.eval_opponents = dict(eval_opponents)
+        self.snapshot_freq = snapshot_freq
+        self.checkpoint_freq = checkpoint_freq
+        self.eval_freq = eval_freq
+        self.eval_games = eval_games
+        self.eval_seed = eval_seed
+        self.keep_checkpoints = keep_checkpoints
+        self.max_decisions = max_decisions
+        self.timed_env = timed_env
+        self._t0 = time.perf_counter()
+        self._steps0 = 0
+        self._marks: dict[str, int] = {}
+
+    def _on_training_start(self) -> None:
+        self._t0 = time.perf_counter()
+        self._steps0 = self.num_timesteps
+        self._marks = {"snap": self.num_timesteps, "ckpt": self.num_timesteps,
+                       "eval": self.num_timesteps}
+
+    def _due(self, key: str, freq: int) -> bool:
+        if freq <= 0:
+            return False
+        if self.num_timesteps // freq > self._marks[key] // freq:
+            self._marks[key] = self.num_timesteps
+            return True
+        return False
+
+    def _on_step(self) -> bool:
+        steps = self.num_timesteps
+        if self._due("snap", self.snapshot_freq):
+            self.pool.add_snapshot(self.model, steps)
+            self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
+        if self._due("ckpt", self.checkpoint_freq):
+            self.save_checkpoint(steps)
+        if self.eval_games and self._due("eval", self.eval_freq):
+            scores = evaluate_model(self.model, self.game, self.eval_opponents, self.eval_games,
+                                    self.eval_seed, self.max_decisions)
+            for name, s in scores.items():
+                self.logger.record(f"eval/score_vs_{name}", s)
+            wall = time.perf_counter() - self._t0
+            self.write_metrics_row(steps, scores, wall, steps - self._steps0)
+        return True
+
+    def save_checkpoint(self, steps: int) -> Path:
+        """Write the model and the pool state; prune old checkpoints."""
+        ckdir = self.run_dir / "checkpoints"
+        self.pool.save(self.run_dir / "pool.json")
+        path = atomic_save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip")
+        old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
+        for p in old[:-self.keep_checkpoints]:
+            p.unlink(missing_ok=True)
+        return path
+
+    def write_metrics_row(self, steps: int, scores: Mapping[str, float], wall: float,
+                          session_steps: int) -> None:
+        """Append ``timesteps, wall_seconds, timesteps_per_second, env_time_share, snapshots,
+        score_vs_<name>...`` to ``run_dir/metrics.csv`` (header on first write)."""
+        path = self.run_dir / "metrics.csv"
+        names = list(self.eval_opponents)
+        env_s = self.timed_env.env_seconds if self.timed_env is not None else float("nan")
+        row = {"timesteps": steps, "wall_seconds": round(wall, 3),
+               "timesteps_per_second": round(session_steps / wall, 3) if wall > 0 else 0.0,
+               "env_time_share": round(env_s / wall, 4) if wall > 0 else 0.0,
+               "snapshots": len(self.pool.snapshots)}
+        row.update({f"score_vs_{n}": scores.get(n, "") for n in names})
+        new = not path.is_file()
+        with open(path, "a", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(row))
+            if new:
+                w.writeheader()
+            w.writerow(row)

@@ -1,0 +1,194 @@
+"""Round-robin tournament of Riposte agents: win/draw/loss with 95% intervals, ratings and
+per-decision statistics (CleanRL-style script; the work is done in :mod:`agents.tournament`).
+
+Usage::
+
+    python evaluate.py --ruleset acw_regimental --agents runs/default/final_model.zip heuristic \
+        random --games 200 --seed 0 --json runs/default/evaluation.json
+
+Each pair plays ``--games`` games, alternating seats, with common random numbers: games ``2k``
+and ``2k+1`` of every pair share one chance seed. ``a_score = (a_wins + draws/2) / games`` with a
+Wilson 95% interval (draws count half); ratings are openskill Plackett–Luce (``rating`` = mu,
+``ci95`` = mu ± 1.96 sigma). The JSON (written atomically) has exactly the keys ``ruleset``,
+``scenario``, ``games_per_pair``, ``seed``, ``agents``, ``pairs``, ``ratings`` and
+``decision_stats``. Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports bad flags as one ``error: ...`` line and exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise SystemExit(_fail(message))
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+@dataclass
+class Args:
+    ruleset: str = "acw_regimental"
+    """ruleset id (see ``envs.list_rulesets()``)"""
+    scenario: str | None = None
+    """scenario name or TOML path (default: the ruleset's default battle)"""
+    agents: list[str] = field(default_factory=lambda: ["heuristic", "random"])
+    """agents: built-in names (random, heuristic, never-react, always-react) or checkpoint paths"""
+    games: int = 20
+    """games per pair (even: both seatings equally often)"""
+    seed: int = 0
+    """tournament seed (chance and agents' streams are spawned from it)"""
+    max_decisions: int | None = None
+    """per-game decision cap (default: the game's own); capped games are draws"""
+    json: str | None = None
+    """write the results as JSON to this path (atomically)"""
+    quiet: bool = False
+    """do not print the tables"""
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    p = _ArgumentParser(description=__doc__.split("\n\n")[0],
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    d = Args()
+    p.add_argument("--ruleset", default=d.ruleset, help="ruleset id")
+    p.add_argument("--scenario", default=None, help="scenario name or TOML path (default: the "
+                   "ruleset's default battle)")
+    p.add_argument("--agents", nargs="+", default=d.agents, metavar="AGENT",
+                   help="built-in names (random, heuristic, never-react, always-react) or "
+                        "MaskablePPO checkpoint paths")
+    p.add_argument("--games", type=int, default=d.games, help="games per pair")
+    p.add_argument("--seed", type=int, default=d.seed, help="tournament seed")
+    p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
+    p.add_argument("--json", default=None, help="write results JSON here (atomically)")
+    p.add_argument("--quiet", action="store_true", help="do not print tables")
+    ns = p.parse_args(argv)
+    args = Args(**vars(ns))
+    if args.games < 1:
+        p.error(f"--games must be >= 1, got {args.games}")
+    if len(args.agents) < 2:
+        p.error("--agents needs at least two agents")
+    if len(set(args.agents)) != len(args.agents):
+        p.error(f"--agents names must be distinct, got {args.agents}")
+    if args.max_decisions is not None and args.max_decisions < 1:
+        p.error(f"--max-decisions must be >= 1, got {args.max_decisions}")
+    return args
+
+
+def results_json(args: Args, scenario: str, result: Any) -> dict[str, Any]:
+    """The evaluation JSON document (see the module docstring for its keys)."""
+    return {
+        "ruleset": args.ruleset,
+        "scenario": scenario,
+        "games_per_pair": args.games,
+        "seed": args.seed,
+        "agents": list(result.agents),
+        "pairs": [p.to_dict() for p in result.pairs],
+        "ratings": {n: {"rating": r["rating"], "ci95": list(r["ci95"])}
+                    for n, r in result.ratings.items()},
+        "decision_stats": result.decision_stats,
+    }
+
+
+def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
+    """Tables of pairs, ratings and reaction choices (rich when installed, else plain)."""
+    pair_rows = [[p["a"], p["b"], str(p["games"]), str(p["a_wins"]), str(p["draws"]),
+                  str(p["b_wins"]), f"{p['a_score']:.3f}",
+                  f"[{p['a_score_ci95'][0]:.3f}, {p['a_score_ci95'][1]:.3f}]"]
+                 for p in doc["pairs"]]
+    rating_rows = [[n, f"{r['rating']:.2f}", f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]"]
+                   for n, r in sorted(doc["ratings"].items(), key=lambda kv: -kv[1]["rating"])]
+    react_rows = []
+    for n, by_type in doc["decision_stats"].items():
+        for dtype, counts in by_type.items():
+            total = sum(counts.values())
+            for label, c in sorted(counts.items(), key=lambda kv: -kv[1]):
+                if not label.startswith("react:"):
+                    continue
+                out = result.reaction_outcomes.get(n, {}).get(label)
+                won = f"{out['score']:.3f} ({out['games']})" if out else "-"
+                react_rows.append([n, dtype, label, str(c), f"{c / total:.1%}", won])
+    tables = [
+        (f"{doc['ruleset']} / {doc['scenario']}: {doc['games_per_pair']} games per pair, "
+         f"seed {doc['seed']} ({seconds:.1f} s)",
+         ["a", "b", "games", "a wins", "draws", "b wins", "a score", "95% CI (Wilson)"],
+         pair_rows),
+        ("Plackett-Luce ratings (mu, mu ± 1.96 sigma)", ["agent", "rating", "95% CI"],
+         rating_rows),
+        ("Reactions taken (share of that decision type; score of games where taken)",
+         ["agent", "decision", "reaction", "count", "share", "score (games)"], react_rows),
+    ]
+    try:
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(width=max(Console().width, 120))
+        for title, header, rows in tables:
+            t = Table(title=title)
+            for h in header:
+                t.add_column(h)
+            for r in rows:
+                t.add_row(*r)
+            console.print(t)
+    except ImportError:
+        for title, header, rows in tables:
+            print(title)
+            print("  ".join(header))
+            for r in rows:
+                print("  ".join(r))
+            print()
+    if result.truncated:
+        print(f"note: {result.truncated} games hit the decision cap and were scored as draws")
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parse_args(argv)
+    except SystemExit as exc:  # --help exits 0; bad flags were reported by _ArgumentParser
+        return int(exc.code or 0)
+
+    import numpy as np
+
+    from agents import make_agent
+    from agents.policy import AgentError
+    from agents.selfplay import atomic_write_text
+    from agents.tournament import round_robin
+    from envs import load_game
+    from envs.core.errors import RiposteError
+
+    try:
+        game = load_game(args.ruleset, args.scenario)
+        seeds = np.random.SeedSequence(args.seed).spawn(len(args.agents))
+        agents = {a: make_agent(a, game, s) for a, s in zip(args.agents, seeds)}
+    except (RiposteError, AgentError, OSError) as exc:
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+    t0 = time.perf_counter()
+    result = round_robin(game, agents, args.games, seed=args.seed,
+                         max_decisions=args.max_decisions)
+    seconds = time.perf_counter() - t0
+    doc = results_json(args, game.scenario_name, result)
+    if args.json:
+        try:
+            atomic_write_text(Path(args.json), json.dumps(doc, indent=2))
+        except OSError as exc:
+            return _fail(f"cannot write {args.json!r}: {exc}")
+    if not args.quiet:
+        print_report(doc, result, seconds)
+        if args.json:
+            print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

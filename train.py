@@ -1,0 +1,393 @@
+"""MaskablePPO self-play on a Riposte ruleset (CleanRL-style: one readable script; the heavy
+lifting lives in :mod:`agents` and :mod:`envs`).
+
+Usage::
+
+    python train.py                                   # default ACW battle into runs/default/
+    python train.py --ruleset acw_regimental --scenario NAME --total-timesteps N --seed S \
+        --run-dir DIR                                 # writes DIR/final_model.zip
+    python train.py --run-dir DIR --resume            # continue from DIR's last checkpoint
+
+The learner plays one seat of ``RiposteGymEnv`` (seat drawn every episode, one DummyVecEnv in
+this process) against an :class:`agents.OpponentPool` — the latest policy, past snapshots and
+the scripted bots — sampled at every reset. A fresh run first warm-starts the policy and value
+net by behaviour cloning of the scripted heuristic (``--bc-games``, see :mod:`agents.bc`);
+MaskablePPO self-play then improves on it. Run directory::
+
+    DIR/config.json            the full configuration (Args + game config)
+    DIR/checkpoints/ckpt_<timesteps>.zip   + DIR/pool.json (opponent pool state)
+    DIR/snapshots/snapshot_<timesteps>.zip  frozen opponents
+    DIR/tb/                    TensorBoard logs
+    DIR/metrics.csv            periodic evaluation scores and throughput
+    DIR/metrics.json           final summary (timesteps/s, share of time in env.step, scores)
+    DIR/final_model.zip
+
+Every file under DIR is written atomically (temporary file + ``os.replace``). Bad input exits
+with status 2 and one ``error: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Args:
+    ruleset: str = "acw_regimental"
+    """ruleset id to train on"""
+    scenario: str | None = None
+    """scenario name or TOML path (None: the ruleset's default battle)"""
+    total_timesteps: int = 100_000
+    """learner decisions to train for in total (a resumed run counts the earlier ones); the
+    default, with the warm start, takes about 15 minutes on a 2-core machine"""
+    seed: int = 0
+    """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
+    run_dir: str = "runs/default"
+    """directory for checkpoints, logs, metrics and final_model.zip"""
+    resume: bool = False
+    """continue from the last checkpoint in run_dir (timestep count and opponent pool restored;
+    the run's config.json supplies every flag not given again, and the PPO hyperparameters
+    are the checkpoint's own)"""
+    overwrite: bool = False
+    """allow starting a fresh run in a run_dir that already holds checkpoints"""
+    n_envs: int = 1
+    """environments stepped per PPO step (DummyVecEnv, one process)"""
+    torch_threads: int = 1
+    """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
+    learning_rate: float = 1e-4
+    """Adam learning rate (small: PPO fine-tunes the warm-started policy)"""
+    n_steps: int = 2048
+    """rollout length per env between PPO updates"""
+    batch_size: int = 256
+    """PPO minibatch size"""
+    n_epochs: int = 10
+    """PPO epochs per update"""
+    gamma: float = 0.995
+    """discount factor (games are long and the reward comes at the end)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    clip_range: float = 0.2
+    """PPO clipping range"""
+    ent_coef: float = 0.005
+    """entropy bonus coefficient"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """gradient clipping norm"""
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    """hidden layer sizes of the policy and value MLPs"""
+    shaped_reward: bool = False
+    """pay the ruleset's shaped reward per step instead of only the final result"""
+    max_decisions: int | None = None
+    """decision cap per episode (None: the game's max_game_length); capped games are draws"""
+    pool_bots: list[str] = field(
+        default_factory=lambda: ["heuristic:4", "random", "never-react", "always-react"])
+    """scripted bots in the opponent pool, each NAME or NAME:WEIGHT (built-in names or
+    checkpoint paths)"""
+    pool_latest_weight: float = 0.2
+    """sampling weight of the latest policy as opponent"""
+    pool_snapshot_weight: float = 0.2
+    """sampling weight of past snapshots (uniform over the window)"""
+    pool_bot_weight: float = 0.6
+    """sampling weight of the scripted bots (split by their NAME:WEIGHT weights)"""
+    max_snapshots: int = 10
+    """window of recent snapshots that are sampled"""
+    snapshot_freq: int = 20_000
+    """timesteps between opponent snapshots"""
+    checkpoint_freq: int = 20_000
+    """timesteps between checkpoints (the last 3 are kept)"""
+    eval_freq: int = 25_000
+    """timesteps between evaluations (0: only at the end)"""
+    eval_games: int = 20
+    """games per evaluation opponent (both seatings, common random numbers)"""
+    eval_agents: list[str] = field(default_factory=lambda: ["heuristic", "random"])
+    """opponents of the periodic evaluation"""
+    bc_games: int = 150
+    """behaviour-cloning warm start: games of bc_teacher whose decisions pre-train the fresh
+    policy and value net before PPO (0 disables; ignored on --resume; see agents/bc.py)"""
+    bc_teacher: str = "heuristic"
+    """the teacher of the warm start"""
+    bc_opponents: list[str] = field(
+        default_factory=lambda: ["heuristic", "random", "always-react", "never-react"])
+    """opponents of the teacher's games (cycled; "heuristic" plays the teacher itself, so both
+    sides are recorded)"""
+    bc_epochs: int = 15
+    """epochs over the teacher's decisions"""
+    bc_lr: float = 1e-3
+    """Adam learning rate of the warm start"""
+    progress_bar: bool = True
+    """show a progress bar (tqdm/rich)"""
+    tensorboard: bool = True
+    """write TensorBoard logs under run_dir/tb"""
+
+
+KEEP_CHECKPOINTS = 3
+CKPT_RE = re.compile(r"^ckpt_(\d+)\.zip$")
+
+
+# -- command line ----------------------------------------------------------------------------
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each dataclass field (CleanRL/tyro convention), for ``--help``."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr) \
+                and isinstance(getattr(nxt, "value", None), ast.Constant):
+            docs[node.target.id] = str(nxt.value.value)  # type: ignore[union-attr]
+    return docs
+
+
+def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
+    """argparse built from :class:`Args` (flags are the field names with dashes)."""
+    p = _ArgumentParser(description=__doc__.split("\n\n")[0],
+                        argument_default=argparse.SUPPRESS if suppress_defaults else None)
+    docs = field_docs(Args)
+    defaults = Args()
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        kw: dict[str, Any] = {"help": f"{docs.get(f.name, '')} (default: {default})"}
+        if not suppress_defaults:
+            kw["default"] = default
+        ann = str(f.type)
+        if ann == "bool":
+            kw["action"] = argparse.BooleanOptionalAction
+        elif ann.startswith("list[int]"):
+            kw.update(nargs="+", type=int)
+        elif ann.startswith("list[str]"):
+            kw.update(nargs="*", type=str)
+        elif ann.startswith("int"):
+            kw["type"] = _optional(int) if "None" in ann else int
+        elif ann.startswith("float"):
+            kw["type"] = float
+        else:
+            kw["type"] = _optional(str) if "None" in ann else str
+        p.add_argument(flag, **kw)
+    return p
+
+
+def _optional(conv):
+    def parse(text: str):
+        return None if text.lower() == "none" else conv(text)
+    parse.__name__ = conv.__name__
+    return parse
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(args, names of the flags given explicitly)``."""
+    args = Args(**vars(build_parser().parse_args(argv)))
+    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    checks = [(args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
+              (args.n_envs >= 1, "--n-envs must be >= 1"),
+              (args.n_steps >= 2, "--n-steps must be >= 2"),
+              (args.batch_size >= 2, "--batch-size must be >= 2"),
+              (args.eval_games >= 0, "--eval-games must be >= 0"),
+              (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
+               "--snapshot-freq and --checkpoint-freq must be >= 1"),
+              (args.eval_freq >= 0, "--eval-freq must be >= 0"),
+              (args.torch_threads >= 1, "--torch-threads must be >= 1")]
+    for ok, msg in checks:
+        if not ok:
+            print(f"error: {msg}", file=sys.stderr)
+            raise SystemExit(2)
+    return args, given
+
+
+class UsageError(Exception):
+    """Bad input detected after parsing (reported as one ``error:`` line, exit status 2)."""
+
+
+# -- run directory -----------------------------------------------------------------------------
+def checkpoints(run_dir: Path) -> list[tuple[int, Path]]:
+    """``(timesteps, path)`` of the complete checkpoints in ``run_dir/checkpoints``, sorted."""
+    d = run_dir / "checkpoints"
+    if not d.is_dir():
+        return []
+    found = [(int(m.group(1)), d / n) for n in os.listdir(d) if (m := CKPT_RE.match(n))]
+    return sorted(found)
+
+
+# -- training ----------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args, given = parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        return train(args, given)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def train(args: Args, given: set[str]) -> int:
+    import numpy as np
+
+    from agents import make_agent
+    from agents.policy import AgentError
+    from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
+    from envs import load_game
+    from envs.core.errors import RiposteError
+
+    run_dir = Path(args.run_dir)
+    ckpts = checkpoints(run_dir)
+    if args.resume:
+        if not ckpts:
+            raise UsageError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r}")
+        cfg_path = run_dir / "config.json"
+        if cfg_path.is_file():  # the run's own configuration wins, except what was given now
+            saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+            names = {f.name for f in dataclasses.fields(Args)}
+            merged = {k: v for k, v in saved.items() if k in names}
+            merged.update({k: getattr(args, k) for k in given})
+            merged["resume"], merged["run_dir"] = True, args.run_dir
+            args = Args(**merged)
+    elif ckpts and not args.overwrite:
+        raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
+                         "or --overwrite to start afresh")
+    elif args.overwrite:  # start afresh: drop the previous run's checkpoints, pool and metrics
+        for sub in ("checkpoints", "snapshots"):
+            shutil.rmtree(run_dir / sub, ignore_errors=True)
+        for name in ("pool.json", "metrics.csv", "metrics.json", "final_model.zip"):
+            (run_dir / name).unlink(missing_ok=True)
+
+    pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
+    try:
+        game = load_game(args.ruleset, args.scenario)
+        pool = OpponentPool(game, bots=tuple(args.pool_bots),
+                            weights=PoolWeights(args.pool_latest_weight,
+                                                args.pool_snapshot_weight, args.pool_bot_weight),
+                            max_snapshots=args.max_snapshots, snapshot_dir=run_dir / "snapshots",
+                            seed=pool_seed)
+        eval_opponents = {n: make_agent(n, game, s) for n, s in
+                          zip(args.eval_agents, eval_seed.spawn(len(args.eval_agents)))}
+        bc_agents = {}
+        if args.bc_games > 0 and not args.resume:
+            bc_seeds = np.random.SeedSequence([args.seed, 7]).spawn(len(args.bc_opponents) + 1)
+            bc_agents["teacher"] = make_agent(args.bc_teacher, game, bc_seeds[-1])
+            for name, s in zip(args.bc_opponents, bc_seeds):
+                bc_agents[name] = (bc_agents["teacher"] if name == args.bc_teacher
+                                   else make_agent(name, game, s))
+    except (RiposteError, AgentError) as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
+
+    # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
+    import torch
+    from agents.training import SelfPlayCallback, TimedVecEnv, evaluate_model, make_vec_env
+    from sb3_contrib import MaskablePPO
+
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads)
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    venv = TimedVecEnv(make_vec_env(args.ruleset, args.scenario, pool, args.n_envs,
+                                    args.max_decisions, args.shaped_reward))
+    tb = str(run_dir / "tb") if args.tensorboard else None
+    if args.resume:
+        start_steps, ckpt = ckpts[-1]
+        try:
+            model = MaskablePPO.load(str(ckpt), env=venv, device="cpu", tensorboard_log=tb)
+        except Exception as exc:  # noqa: BLE001 - a corrupt checkpoint is a usage error here
+            raise UsageError(f"cannot load checkpoint {str(ckpt)!r}: {exc}") from None
+        if (run_dir / "pool.json").is_file():
+            pool.load_state(run_dir / "pool.json")
+        venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
+        print(f"resuming from {ckpt} at {model.num_timesteps} timesteps "
+              f"({len(pool.snapshots)} snapshots in the pool)")
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
+            batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
+            gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,
+            vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm,
+            policy_kwargs={"net_arch": list(args.net_arch)}, tensorboard_log=tb,
+            seed=args.seed, device="cpu", verbose=0)
+    bc_stats: dict[str, Any] = {}
+    if bc_agents:
+        from agents.bc import collect_demonstrations, pretrain
+
+        t_bc = time.perf_counter()
+        data = collect_demonstrations(game, bc_agents["teacher"],
+                                      [bc_agents[n] for n in args.bc_opponents], args.bc_games,
+                                      seed=args.seed, gamma=args.gamma,
+                                      max_decisions=args.max_decisions)
+        t_collect = time.perf_counter() - t_bc
+        bc_stats = pretrain(model, data, epochs=args.bc_epochs, batch_size=args.batch_size,
+                            lr=args.bc_lr, vf_coef=args.vf_coef, seed=args.seed)
+        bc_stats.update(games=args.bc_games, collect_seconds=t_collect,
+                        seconds=time.perf_counter() - t_bc)
+        print(f"warm start: {len(data)} decisions of {args.bc_teacher!r} from {args.bc_games} "
+              f"games, accuracy {bc_stats['accuracy']:.3f} ({bc_stats['seconds']:.1f} s)")
+    pool.set_latest(model)
+    config = {"args": dataclasses.asdict(args), "game": game.config(),
+              "observation_size": game.observation_size,
+              "num_distinct_actions": game.num_distinct_actions}
+    atomic_write_text(run_dir / "config.json", json.dumps(config, indent=2, sort_keys=True))
+
+    callback = SelfPlayCallback(
+        run_dir=run_dir, pool=pool, game=game, eval_opponents=eval_opponents,
+        snapshot_freq=args.snapshot_freq, checkpoint_freq=args.checkpoint_freq,
+        eval_freq=args.eval_freq, eval_games=args.eval_games, eval_seed=args.seed + 1,
+        keep_checkpoints=KEEP_CHECKPOINTS, max_decisions=args.max_decisions, timed_env=venv)
+    remaining = args.total_timesteps - model.num_timesteps
+    t0 = time.perf_counter()
+    steps0 = model.num_timesteps
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=callback,
+                    progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
+                    tb_log_name="ppo")
+    wall = time.perf_counter() - t0
+    steps = model.num_timesteps - steps0
+
+    # -- final artefacts -----------------------------------------------------------------------
+    callback.save_checkpoint(model.num_timesteps)
+    atomic_save_model(model, run_dir / "final_model.zip")
+    scores = evaluate_model(model, game, eval_opponents, args.eval_games, args.seed + 1,
+                            args.max_decisions) if args.eval_games else {}
+    summary = {
+        "timesteps": int(model.num_timesteps),
+        "session_timesteps": int(steps),
+        "wall_seconds": wall,
+        "timesteps_per_second": steps / wall if wall > 0 else 0.0,
+        "env_step_seconds": venv.env_seconds,
+        "env_time_share": venv.env_seconds / wall if wall > 0 else 0.0,
+        "eval_games": args.eval_games,
+        "final_scores": scores,
+        "opponent_picks": dict(pool.picks),
+        "warm_start": bc_stats,
+    }
+    callback.write_metrics_row(model.num_timesteps, scores, wall, steps)
+    atomic_write_text(run_dir / "metrics.json", json.dumps(summary, indent=2, sort_keys=True))
+    venv.close()
+    print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
+          f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
+    for name, s in scores.items():
+        print(f"final score vs {name}: {s:.3f} over {args.eval_games} games")
+    print(f"wrote {run_dir / 'final_model.zip'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
