@@ -34,7 +34,7 @@ from .movement import circ, partly_in_arc, plan_path, segment_hits_footprint
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
                         trigger_pred, trigger_range)
 from .tables import Band, Cover, Health
-from .units import EXPE, FORM, KIND, WEAP, Unit, footprint_size
+from .units import EXPE, FORM, KIND, WEAP, Unit, clear_turn_flags, footprint_size
 
 D_CHANCE = ACWDecision.CHANCE
 D_TERM = ACWDecision.TERMINAL
@@ -2739,20 +2739,7 @@ class ACWState(State):
                     u.smoke_own = False
                     self.log("smoke_expires", ("ACW-PD-32",),
                              f"Smoke Marker on {u.label()} is removed", u.side, unit=u.slot)
-                u.activated = False
-                u.moved = 0.0
-                u.charged = False
-                u.fired = False
-                u.cc = False
-                u.momentum_lost = False
-                u.downhill = False
-                u.zone = ""
-                u.road_used = False
-                u.limbered_now = False
-                u.pivot_only = True
-                u.out_of_smoke = False
-                u.fought = False
-                u.lost_turn = 0
+                clear_turn_flags(u)
 
 
 _FORM_ARGS = {"infantry": ("line", "assault_column", "road_column"),

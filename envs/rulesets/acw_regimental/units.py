@@ -126,6 +126,25 @@ class Unit:
         return u
 
 
+def clear_turn_flags(u: Unit) -> None:
+    """Reset the per-player-turn flags (moved, charged, fired, reacted ...) of ``u``
+    (ACW-PD-12 step 5c)."""
+    u.activated = False
+    u.moved = 0.0
+    u.charged = False
+    u.fired = False
+    u.cc = False
+    u.momentum_lost = False
+    u.downhill = False
+    u.zone = ""
+    u.road_used = False
+    u.limbered_now = False
+    u.pivot_only = True
+    u.out_of_smoke = False
+    u.fought = False
+    u.lost_turn = 0
+
+
 def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience: str,
              stands: int, formation: str, x: float, y: float, facing_deg: float,
              traits: tuple[str, ...] = (), is_screen: bool = False) -> Unit:
@@ -148,20 +167,7 @@ def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience
     u.engaged = []
     u.refused = ""
     u.refused_n = 0
-    u.activated = False
-    u.moved = 0.0
-    u.charged = False
-    u.fired = False
-    u.cc = False
-    u.momentum_lost = False
-    u.downhill = False
-    u.zone = ""
-    u.road_used = False
-    u.limbered_now = False
-    u.pivot_only = True
-    u.out_of_smoke = False
-    u.fought = False
-    u.lost_turn = 0
+    clear_turn_flags(u)
     u.parent = -1
     u.screen = -1
     u.is_screen = is_screen
