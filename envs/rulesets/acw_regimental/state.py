@@ -1917,18 +1917,9 @@ class ACWState(State):
             span = c["L"] - t0
             d_now = distance_to_front_edge(e.fp, u.fp)
             if d_now > T.STALL_DISTANCE and span > 0:
-                tc = first_crossing(
-                    lambda x: distance_to_front_edge(e.fp, f(t0 + x)) <= T.STALL_DISTANCE,
-                    span, 0.1, 0.002)
-                if tc is not None:
-                    # land on the 2.0" mark (bisection returns the first point at or inside it)
-                    lo, hi = max(0.0, tc - 0.002), tc
-                    for _ in range(30):
-                        mid = 0.5 * (lo + hi)
-                        if distance_to_front_edge(e.fp, f(t0 + mid)) <= T.STALL_DISTANCE:
-                            hi = mid
-                        else:
-                            lo = mid
+                # land on the 2.0" mark
+                hi = _first_within_front_edge(e.fp, f, t0, span, T.STALL_DISTANCE)
+                if hi is not None:
                     u.fp = f(t0 + hi)
                     c["moved"] = t0 + hi
         self._disorder(u, ("RULE-04-2.5",), "the charge stalls")
@@ -2117,17 +2108,7 @@ class ACWState(State):
             if c["start_in4"]:
                 t4 = 0.0
             else:
-                t4 = first_crossing(lambda x: distance_to_front_edge(e.fp, f(t0 + x))
-                                    <= T.VOLLEY_MARK, max(0.0, L - t0), 0.1, 0.002)
-                if t4 is not None:
-                    lo, hi = max(0.0, t4 - 0.002), t4
-                    for _ in range(30):
-                        mid = 0.5 * (lo + hi)
-                        if distance_to_front_edge(e.fp, f(t0 + mid)) <= T.VOLLEY_MARK:
-                            hi = mid
-                        else:
-                            lo = mid
-                    t4 = hi
+                t4 = _first_within_front_edge(e.fp, f, t0, max(0.0, L - t0), T.VOLLEY_MARK)
             if t4 is not None:
                 c["b2_done"] = True
                 u.fp = f(t0 + t4)
@@ -2760,3 +2741,22 @@ def _copy_frame(f: dict) -> dict:
         else:
             out[k] = v
     return out
+
+
+def _first_within_front_edge(efp: Footprint, f, t0: float, span: float,
+                             mark: float) -> float | None:
+    """First distance ``t`` in ``[0, span]`` past ``t0`` along the charge path ``f`` at which the
+    charger comes within ``mark`` inches of the target's front edge (I-25), refined by bisection
+    to the first point at or inside the mark; ``None`` if it never does (RULE-04-2.1, 2.5)."""
+    tc = first_crossing(lambda x: distance_to_front_edge(efp, f(t0 + x)) <= mark,
+                        span, 0.1, 0.002)
+    if tc is None:
+        return None
+    lo, hi = max(0.0, tc - 0.002), tc
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if distance_to_front_edge(efp, f(t0 + mid)) <= mark:
+            hi = mid
+        else:
+            lo = mid
+    return hi
