@@ -71,7 +71,7 @@ def _wrap(h: float) -> float:
     return angle_diff(h, 0.0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Footprint:
     """An oriented rectangle: the footprint of a unit on the table (ACW-PD-16).
 
@@ -91,11 +91,39 @@ class Footprint:
             a finite number > 0.
     """
 
+    # five fields plus one private cache slot (``_circ``, see :meth:`bounding_circle`), not a
+    # dataclass field, so asdict / equality / hashing see only the five
+    __slots__ = ("x", "y", "heading", "width", "depth", "_circ")
+
     x: float
     y: float
     heading: float
     width: float
     depth: float
+
+    def __reduce__(self):
+        return (Footprint, (self.x, self.y, self.heading, self.width, self.depth))
+
+    def __copy__(self) -> Footprint:
+        return self  # immutable
+
+    def __deepcopy__(self, memo) -> Footprint:
+        return self
+
+    def bounding_circle(self) -> tuple[float, float, float]:
+        """``(cx, cy, r)``: the centre (exactly :meth:`centre`) and the half-diagonal
+        ``0.5 * hypot(W, D)``, the radius of the circumscribed circle, in inches. Computed once
+        per footprint (footprints are immutable) and kept in a private slot."""
+        try:
+            return self._circ
+        except AttributeError:
+            pass
+        hd = 0.5 * self.depth
+        h = self.heading
+        v = (self.x - hd * _cos(h), self.y - hd * _sin(h), 0.5 * math.hypot(self.width,
+                                                                            self.depth))
+        _set_circ(self, v)
+        return v
 
     def __post_init__(self) -> None:
         w = self.width
@@ -266,6 +294,7 @@ _set_y = Footprint.y.__set__  # type: ignore[attr-defined]
 _set_h = Footprint.heading.__set__  # type: ignore[attr-defined]
 _set_w = Footprint.width.__set__  # type: ignore[attr-defined]
 _set_d = Footprint.depth.__set__  # type: ignore[attr-defined]
+_set_circ = Footprint._circ.__set__  # type: ignore[attr-defined]
 _BIG = math.inf
 
 
@@ -645,7 +674,8 @@ def footprint_polygon_distance(fp: Footprint, poly: Sequence[Vec]) -> float:
 
 # -- path crossing (ACW-PD-24) -----------------------------------------------------------------
 def first_crossing(f: Callable[[float], bool], length: float, step: float = 0.25,
-                   tol: float = 0.01) -> float | None:
+                   tol: float = 0.01,
+                   clear_for: Callable[[float], float] | None = None) -> float | None:
     """Smallest travelled distance ``t`` in ``[0, length]`` at which ``f(t)`` becomes True
     (ACW-PD-24 Window A triggers: enters the arc within 8", comes within 6", ...).
 
@@ -662,6 +692,12 @@ def first_crossing(f: Callable[[float], bool], length: float, step: float = 0.25
         length: path length in inches, ``>= 0``.
         step: sampling interval in inches, ``> 0``.
         tol: bisection tolerance in inches, ``> 0``.
+        clear_for: optional exact shortcut: ``clear_for(t)`` (called only where ``f(t)`` is
+            False) returns a distance ``g >= 0`` such that ``f`` is certainly False on all of
+            ``[t, t + g]``; samples inside that stretch are then taken as False without
+            calling ``f``. The result is identical to the one without the shortcut as long
+            as the promise holds (e.g. a lower bound on a distance that shrinks at most one
+            inch per inch travelled).
 
     Returns:
         ``0.0`` if ``f(0)`` is True; the crossing distance; or ``None`` if ``f`` is False at
@@ -680,11 +716,14 @@ def first_crossing(f: Callable[[float], bool], length: float, step: float = 0.25
         return 0.0
     lo = 0.0
     i = 1
+    known = clear_for(0.0) if clear_for is not None else -1.0  # f is False on [0, known]
     while True:
         t = i * step
         if t >= length:
             t = length
-        if t > lo and f(t):
+        if t <= known:
+            pass  # False by the clear_for promise
+        elif t > lo and f(t):
             hi = t
             while hi - lo > tol:
                 mid = 0.5 * (lo + hi)
@@ -695,6 +734,8 @@ def first_crossing(f: Callable[[float], bool], length: float, step: float = 0.25
                 else:
                     lo = mid
             return hi
+        elif clear_for is not None:
+            known = t + clear_for(t)
         if t >= length:
             return None
         lo = t

@@ -287,6 +287,47 @@ def test_fast_activation_legal_list_matches_rule_by_rule_check(game):
     assert checked >= 100
 
 
+def test_path_and_trigger_shortcuts_are_exact(game, monkeypatch):
+    """The exact shortcuts of the movement scan (ACW-PD-21 clipping: ``plan_path``'s ``speed``)
+    and of Window A (ACW-PD-24: ``first_crossing``'s ``clear_for``) give the same answer as the
+    full 0.25" sample scan on every call made in three random games."""
+    from envs.rulesets.acw_regimental import state as S
+    real_plan, real_cross = S.plan_path, S.first_crossing
+    calls = {"plan": 0, "plan_fast": 0, "cross": 0}
+
+    def plan_both(*a, **k):
+        fast = real_plan(*a, **k)
+        slow = real_plan(*a, **{key: v for key, v in k.items() if key != "speed"})
+        assert fast == slow
+        calls["plan"] += 1
+        calls["plan_fast"] += k.get("speed") is not None
+        return fast
+
+    def cross_both(f, length, step=0.25, tol=0.01, clear_for=None):
+        fast = real_cross(f, length, step, tol, clear_for)
+        assert fast == real_cross(f, length, step, tol)
+        calls["cross"] += clear_for is not None
+        return fast
+
+    monkeypatch.setattr(S, "plan_path", plan_both)
+    monkeypatch.setattr(S, "first_crossing", cross_both)
+    for seed in (21, 22, 23):
+        _random_game(game, seed, aggressive=seed == 23)
+    assert calls["plan"] > 100 and calls["plan_fast"] > 100 and calls["cross"] > 5
+
+
+def test_disc_clear_of_woods_and_obstacles():
+    """``Terrain.disc_clear``: a disc misses every woods box and obstacle box by > 1e-6"."""
+    from envs.rulesets.acw_regimental.movement import Terrain
+    terr = Terrain(48.0, 48.0, [[(10.0, 10.0), (14.0, 10.0), (14.0, 14.0), (10.0, 14.0)]],
+                   [], [((30.0, 0.0), (30.0, 20.0))], [], [])
+    assert terr.disc_clear((20.0, 12.0), 5.0)        # 6" from the wood, 10" from the fence
+    assert not terr.disc_clear((20.0, 12.0), 6.0)     # touches the wood's box
+    assert not terr.disc_clear((25.0, 30.0), 11.2)    # reaches the fence end (11.18" off)
+    assert terr.disc_clear((25.0, 30.0), 11.1)
+    assert not terr.disc_clear((12.0, 12.0), 0.0)     # inside the wood
+
+
 def test_mirrored_position_gives_the_same_unit_pieces(tmp_path):
     """A position and its 180°-rotated twin with the sides swapped look the same from the
     respective seats (egocentric observer)."""

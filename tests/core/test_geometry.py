@@ -407,6 +407,47 @@ class TestFirstCrossing:
         else:
             assert t is not None and c <= t <= c + tol + 1e-12
 
+    @SETTINGS
+    @given(footprints(-10, 10), footprints(-10, 10), fl(0.5, 8.0),
+           fl(0.0, 16.0), fl(0.05, 0.5), fl(0.002, 0.05))
+    def test_clear_for_shortcut_gives_the_same_answer_with_fewer_calls(
+            self, mover, target, r, length, step, tol):
+        """ACW-PD-24: the ``clear_for`` shortcut (a lower bound on the distance still to
+        travel before the predicate can hold) never changes the result; it only skips samples.
+        """
+        calls = {"plain": 0, "fast": 0}
+
+        def pred(key):
+            def f(s: float) -> bool:
+                calls[key] += 1
+                return footprint_distance(mover.advanced(s), target) <= r
+            return f
+
+        def clear_for(s: float) -> float:
+            cx, cy, cr = mover.advanced(s).bounding_circle()
+            tx, ty, tr = target.bounding_circle()
+            return max(0.0, math.hypot(cx - tx, cy - ty) - cr - tr - r - 1e-6)
+
+        plain = first_crossing(pred("plain"), length, step, tol)
+        fast = first_crossing(pred("fast"), length, step, tol, clear_for)
+        assert fast == plain
+        assert calls["fast"] <= calls["plain"]
+
+    def test_clear_for_skips_far_samples(self):
+        """A target 10" ahead of a 3" trigger: 7" of the path are known clear at once, so the
+        predicate is called only from there on (28 samples of 0.25" are skipped)."""
+        seen: list[float] = []
+
+        def f(s: float) -> bool:
+            seen.append(s)
+            return s >= 7.0
+
+        t = first_crossing(f, 12.0, 0.25, 0.01, clear_for=lambda s: max(0.0, 7.0 - s - 1e-6))
+        assert t == 7.0
+        # f(0); samples 0.25 .. 6.75 skipped; 7.0 True; then bisection inside (6.75, 7.0)
+        assert seen[:2] == [0.0, 7.0]
+        assert all(6.75 < s < 7.0 for s in seen[2:]) and len(seen) == 2 + 5
+
     @BRUTE_SETTINGS
     @given(footprints(-10, 10), footprints(-10, 10), fl(0.5, 8.0),
            fl(0.0, 16.0), fl(0.05, 0.5), fl(0.002, 0.05))
@@ -531,3 +572,26 @@ class TestMotion:
         assert angle_diff(math.pi, 0.0) == math.pi
         assert angle_diff(-math.pi, 0.0) == math.pi
         assert angle_diff(0.1, 2 * math.pi) == pytest.approx(0.1)
+
+
+class TestFootprintCache:
+    def test_bounding_circle_is_the_centre_and_half_diagonal(self):
+        fp = Footprint(10.0, 5.0, math.pi / 2, 6.0, 2.0)
+        cx, cy, r = fp.bounding_circle()
+        assert (cx, cy) == fp.centre()
+        assert cy == pytest.approx(4.0) and r == pytest.approx(math.hypot(6.0, 2.0) / 2)
+        assert fp.bounding_circle() is fp.bounding_circle()  # computed once
+
+    def test_copies_and_fields_ignore_the_cache(self):
+        import copy
+        import dataclasses
+        import pickle
+        fp = Footprint(1.0, 2.0, 0.5, 3.0, 1.0)
+        fp.bounding_circle()
+        assert dataclasses.asdict(fp) == {"x": 1.0, "y": 2.0, "heading": 0.5, "width": 3.0,
+                                          "depth": 1.0}
+        assert copy.deepcopy(fp) is fp
+        back = pickle.loads(pickle.dumps(fp))
+        assert back == fp and hash(back) == hash(fp)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fp.x = 3.0  # type: ignore[misc]

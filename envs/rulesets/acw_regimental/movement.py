@@ -53,6 +53,7 @@ class Terrain:
         self.walls = list(walls)
         self.obstacles = [(s, "fence") for s in fences] + [(s, "wall") for s in walls]
         self.roads = list(roads)
+        self._boxes = self.area_boxes + [_bbox(seg) for seg, _ in self.obstacles]
 
     # -- point tests ------------------------------------------------------------------------
     def in_woods(self, p: Vec) -> bool:
@@ -80,6 +81,19 @@ class Terrain:
         w, d = self.width + 1e-6, self.depth + 1e-6
         for x, y in fp.corners():
             if x < -1e-6 or y < -1e-6 or x > w or y > d:
+                return False
+        return True
+
+    def disc_clear(self, c: Vec, r: float) -> bool:
+        """Whether the disc of radius ``r`` (inches) about ``c`` keeps more than 1e-6" clear of
+        the bounding box of every woods area and linear obstacle, so no point in it is in woods
+        and no segment inside it crosses an obstacle (an exact shortcut for path scans)."""
+        x, y = c
+        r += 1e-6
+        for x0, y0, x1, y1 in self._boxes:
+            dx = x0 - x if x < x0 else (x - x1 if x > x1 else 0.0)
+            dy = y0 - y if y < y0 else (y - y1 if y > y1 else 0.0)
+            if dx * dx + dy * dy <= r * r:
                 return False
         return True
 
@@ -180,22 +194,10 @@ class Terrain:
         return True
 
 
-_CIRC: dict[int, tuple] = {}
-
-
 def circ(fp: Footprint) -> tuple[float, float, float]:
     """``(cx, cy, r)``: centre of ``fp`` (inches, exactly ``fp.centre()``) and its
-    half-diagonal ``0.5 * hypot(W, D)`` (bounding-circle radius), memoised by identity
-    (footprints are immutable; an entry holds its footprint, so ids cannot be reused)."""
-    e = _CIRC.get(id(fp))
-    if e is not None and e[0] is fp:
-        return e[1]
-    cx, cy = fp.centre()
-    v = (cx, cy, 0.5 * math.hypot(fp.width, fp.depth))
-    if len(_CIRC) > 4096:
-        _CIRC.clear()
-    _CIRC[id(fp)] = (fp, v)
-    return v
+    half-diagonal ``0.5 * hypot(W, D)`` (bounding-circle radius), cached on the footprint."""
+    return fp.bounding_circle()
 
 
 def footprint_points(fp: Footprint) -> tuple[Vec, ...]:
@@ -223,7 +225,7 @@ def segment_hits_footprint(a: Vec, b: Vec, fp: Footprint) -> bool:
 
 def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, rate: float,
               blocked: Callable[[Footprint], bool], terrain: Terrain, formed: bool,
-              step: float = 0.25) -> tuple[float, float, int, bool]:
+              step: float = 0.25, speed: float | None = None) -> tuple[float, float, int, bool]:
     """How far along ``path`` a unit gets (ACW-PD-19..21).
 
     Args:
@@ -234,6 +236,11 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
         blocked: predicate on a footprint: table edge, no-approach zone, friends (clipping).
         terrain: woods double the cost for formed units; each linear obstacle crossed costs 3".
         formed: whether woods slow the unit (skirmishers move normally, ACW-PD-20).
+        speed: optional bound on how far the footprint's centre moves per unit of ``t``. With
+            it, samples are skipped where the answer is known (an exact shortcut, the result
+            is the same): ``blocked`` is not called while the centre stays inside the
+            predicate's ``free_r`` radius (see ``ACWState._make_blocked_fn``), and terrain is
+            not sampled when the whole path stays clear of woods and obstacles.
 
     Returns:
         (t reached, allowance inches spent, obstacles crossed, passed through woods).
@@ -247,8 +254,31 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
     wood_test = formed and bool(terrain.areas)
     in_woods = terrain.in_woods
     wp = None  # in_woods(pc) once known (a pure test, carried over from the last step)
+    free_t = -1.0  # samples up to this t are known not blocked
+    terr_free = False  # no woods or obstacle anywhere near the path
+    if speed is not None:
+        free_r = getattr(blocked, "free_r", -1.0)
+        if free_r > 0.0:
+            free_t = free_r / (speed * (1.0 + 1e-9)) if speed > 0.0 else math.inf
+        terr_free = terrain.disc_clear(pc, max_t * speed * (1.0 + 1e-9))
     while t < max_t - 1e-9:
         nt = min(max_t, t + step)
+        if terr_free and nt <= free_t:
+            # fast path (exact): nothing to sample here; same arithmetic as below
+            dc = (nt - t) * rate
+            if cost + dc > budget + 1e-9:
+                frac = (budget - cost) / rate
+                if frac > 0:
+                    t += frac
+                    cost = budget
+                break
+            cost += dc
+            t = nt
+            pc = None
+            wp = False
+            continue
+        if pc is None:
+            pc = path(t).centre()
         fp = path(nt)
         c = fp.centre()
         mult = rate
@@ -263,7 +293,7 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
         dc = (nt - t) * mult
         n_ob = terrain.obstacles_crossed(pc, c) if terrain.obstacles else 0
         dc += 3.0 * n_ob
-        if blocked(fp):
+        if nt > free_t and blocked(fp):
             # bisect the boundary between t (free) and nt (blocked)
             lo, hi = t, nt
             while hi - lo > 0.01:

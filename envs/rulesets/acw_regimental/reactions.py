@@ -116,6 +116,20 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
     return False
 
 
+def trigger_clearance(d: Unit, mover_fp: Footprint, lim: float) -> float:
+    """How far (inches) the mover's centre must still travel before a trigger of range ``lim``
+    of defender ``d`` could hold: centre distance less both half-diagonals less ``lim`` (and
+    the 1e-6" margin of :func:`trigger_pred`'s shortcut); <= 0 when it already could. A lower
+    bound, so skipping path samples with it is exact (ACW-PD-24)."""
+    dx, dy, dr = circ(d.fp)
+    h = mover_fp.heading
+    hd = 0.5 * mover_fp.depth
+    mx = mover_fp.x - hd * _cos(h) - dx
+    my = mover_fp.y - hd * _sin(h) - dy
+    return _sqrt(mx * mx + my * my) - dr - 0.5 * _hypot(mover_fp.width, mover_fp.depth) \
+        - lim - 2e-6
+
+
 _RANGE = {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE_TRIGGER,
           "refuse": REFUSE_RANGE}
 

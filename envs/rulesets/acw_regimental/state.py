@@ -32,7 +32,7 @@ from . import tables as T
 from .actions import ACWDecision
 from .movement import circ, partly_in_arc, plan_path, segment_hits_footprint
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
-                        trigger_pred, trigger_range)
+                        trigger_clearance, trigger_pred, trigger_range)
 from .tables import Band, Cover, Health
 from .units import EXPE, FORM, KIND, WEAP, Unit, clear_turn_flags, footprint_size
 
@@ -78,6 +78,20 @@ def path_fn(spec: list):
         return lambda t: Footprint(fp0.x + ux * t, fp0.y + uy * t, fp0.heading, fp0.width,
                                    fp0.depth)
     return lambda t: fp0  # static
+
+
+def path_speed(spec: list) -> float:
+    """Upper bound on how far a footprint's centre moves per unit of path parameter ``t`` of
+    ``spec`` (inches per inch): 1 for straight moves, ``R / W`` for a wheel about a front
+    corner (``R`` the half-diagonal, the path parameter being the outer corner's arc), 0 when
+    static. Used by exact shortcuts that skip path samples which cannot trigger."""
+    kind = spec[0]
+    if kind in ("adv", "side", "line"):
+        return 1.0
+    if kind == "wheel":
+        v = spec[1]
+        return 0.5 * math.hypot(v[3], v[4]) * abs(spec[2])
+    return 0.0
 
 
 class ACWState(State):
@@ -1410,7 +1424,7 @@ class ACWState(State):
         f = path_fn(spec)
         blocked = self._blocked_fn(u, u.fp)
         t_end, cost, obst, woods = plan_path(f, max_t, budget, rate, blocked, self.game.terrain,
-                                             not u.is_screen)
+                                             not u.is_screen, speed=path_speed(spec))
         passage: list[int] = []
         if spec[0] == "adv" and spec[2] > 0 and not u.is_screen and t_end < max_t - 0.05:
             t_end, cost, passage = self._passage_of_lines(u, f, max_t, budget, rate, t_end, cost)
@@ -1479,7 +1493,8 @@ class ACWState(State):
                          f"{rem / 2:.2f}\"", s, unit=u.slot, remaining=round(rem / 2, 3))
             fr["dis"] = u.disordered
         t0, L = fr["t"], fr["L"]
-        hit = self._next_trigger(u, f, t0, L, fr["static"], fr.get("checked", False))
+        hit = self._next_trigger(u, f, t0, L, fr["static"], fr.get("checked", False),
+                                 fr["spec"])
         if fr["static"]:
             fr["checked"] = True
         if hit is not None:
@@ -1516,7 +1531,8 @@ class ACWState(State):
                                "by": u.slot, "vol": list(fr["pol"])})
         return False
 
-    def _next_trigger(self, u: Unit, f, t0: float, L: float, static: bool, checked: bool):
+    def _next_trigger(self, u: Unit, f, t0: float, L: float, static: bool, checked: bool,
+                      spec: list):
         """Earliest Window A trigger point on the rest of the path (ACW-PD-24); returns
         (t, [(defender slot, trigger), ...]) or None. A static re-orientation or re-formation
         is tested once at its new footprint; a move that does not move triggers nothing."""
@@ -1529,6 +1545,7 @@ class ACWState(State):
         pairs: list[tuple[int, str]] = []
         cur = u.fp
         span = L - t0
+        speed = path_speed(spec) * (1.0 + 1e-9)
         cx, cy, cr = circ(cur)
         r0 = cr + span + T.REFUSE_RANGE + 0.1
         for d in self.alive(1 - u.side):
@@ -1551,7 +1568,14 @@ class ACWState(State):
                 if span <= 1e-9:
                     tc = 0.0 if pred(0.0) else None
                 else:
-                    tc = first_crossing(pred, span, 0.25, 0.01)
+                    lim = trigger_range(trig)
+
+                    def clear_for(s, d=d, lim=lim):
+                        # exact: no trigger while the bounding circles stay beyond the range
+                        m = trigger_clearance(d, f(t0 + s), lim)
+                        return m / speed if m > 0.0 else 0.0
+                    tc = first_crossing(pred, span, 0.25, 0.01,
+                                        clear_for if speed > 0.0 else None)
                 if tc is None:
                     continue
                 t = t0 + tc
