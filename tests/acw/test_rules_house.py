@@ -574,6 +574,24 @@ def test_two_attackers_fight_as_one_side_with_support(tmp_path):
     assert sorted(m.data["attackers"]) == [0, 1] and "support +1" in m.text
 
 
+@pytest.mark.rule("ACW-PD-21")
+def test_reforming_into_line_inside_the_no_approach_zone_is_masked(tmp_path):
+    """ACW-PD-21.5/21.7: a column re-forms on its centre; when the wider Line would end 1.5"
+    from an enemy (inside the 2" zone) the change is not offered, although the narrower
+    column itself is 3" away (the clipping test uses the re-formed footprint's own size)."""
+    col = unit(0, "Col", 24, 10, 90, formation="assault_column")
+    enemy = unit(1, "E", 28, 8.875, 180, formation="assault_column")
+    s = new_state(tmp_path, [col, enemy], p2(0))
+    play(s, ["activate:u0"])
+    assert "formation:line" not in legal(s) and "formation:road_column" in legal(s)
+    w = why(s, "formation:line")
+    assert "ACW-PD-21" in w.rules and "no room" in w.reason
+    far = unit(1, "E", 29, 8.875, 180, formation="assault_column")  # Line would be 2.5" off
+    s2 = new_state(tmp_path, [col, far], p2(0), name="far.toml")
+    play(s2, ["activate:u0"])
+    assert "formation:line" in legal(s2)
+
+
 # -- PD-27 / PD-28 / PD-29: morale, rout, passage of lines --------------------------------------
 @pytest.mark.rule("ACW-PD-27", "ACW-PD-31")
 def test_morale_fail_disorders_and_falls_back_3(tmp_path):

@@ -414,12 +414,14 @@ class ACWState(State):
         """Clipping predicate for a normal move (ACW-PD-21.7, PD-29): table edge, within the
         no-approach zone of an enemy (2", 1" for skirmishers; never closer than at the start),
         overlapping a friendly formed unit; limbered artillery may not enter woods off-road.
-        Far units are skipped with a bounding-circle test."""
+        Far units are skipped with bounding-circle tests; the predicate accepts footprints of
+        any size (a re-formed unit), the shortcuts using the tested footprint's own radius."""
         terr = self.game.terrain
         cx0, cy0, r0 = circ(fp0)
-        # ``clear``: how far a footprint's centre may be from fp0's centre with every listed
-        # unit still outside its bounding-circle test below (a pure shortcut: the skipped
-        # per-unit tests would all skip too; 1e-6" margin absorbs rounding)
+        # ``clear``: how far a footprint of fp0's size may have its centre from fp0's centre
+        # with every listed unit still outside its bounding-circle test below (a pure
+        # shortcut: the skipped per-unit tests would all skip too; 1e-6" margin absorbs
+        # rounding); a footprint of radius r gets ``clear + r0 - r``
         clear = math.inf
         enemies = []
         sqrt = math.sqrt
@@ -435,7 +437,7 @@ class ACWState(State):
             dx, dy = cx0 - ex, cy0 - ey
             d2 = dx * dx + dy * dy
             d0 = na if d2 > rr * rr else footprint_distance(fp0, efp)
-            enemies.append((efp, min(na, d0) - 1e-6, ex, ey, rr))
+            enemies.append((efp, min(na, d0) - 1e-6, ex, ey, er + na))
             c = sqrt(d2) - rr
             if c < clear:
                 clear = c
@@ -450,7 +452,7 @@ class ACWState(State):
                 dx, dy = cx0 - fx, cy0 - fy
                 d2 = dx * dx + dy * dy
                 if d2 > rr * rr or not overlaps(fp0, ffp):
-                    friends.append((ffp, fx, fy, rr))
+                    friends.append((ffp, fx, fy, fr_))
                     c = sqrt(d2) - rr
                     if c < clear:
                         clear = c
@@ -458,30 +460,41 @@ class ACWState(State):
         art = u.kind == "artillery" and bool(terr.areas)
         W, D = terr.width + 1e-6, terr.depth + 1e-6
         cos, sin = math.cos, math.sin
+        w0, d0_ = fp0.width, fp0.depth
+        hypot = math.hypot
 
         def blocked(fp: Footprint) -> bool:
             h = fp.heading
             hd = 0.5 * fp.depth
             cx = fp.x - hd * cos(h)
             cy = fp.y - hd * sin(h)
-            if cx < r0 or cy < r0 or cx > W - r0 or cy > D - r0:
+            if fp.width == w0 and fp.depth == d0_:
+                r = r0
+                cl2 = clear2
+            else:  # another size: its own radius (the shortcuts stay exact)
+                r = 0.5 * hypot(fp.width, fp.depth)
+                cl = clear + r0 - r
+                cl2 = (cl - 1e-6) ** 2 if cl > 1e-6 else -1.0
+            if cx < r or cy < r or cx > W - r or cy > D - r:
                 for x, y in fp.corners():
                     if x < -1e-6 or y < -1e-6 or x > W or y > D:
                         return True
             dx = cx - cx0
             dy = cy - cy0
-            if dx * dx + dy * dy < clear2:
+            if dx * dx + dy * dy < cl2:
                 if art and terr.in_woods((cx, cy)) and not terr.on_road((cx, cy)):
                     return True
                 return False
-            for efp, lim, ex, ey, rr in enemies:
+            for efp, lim, ex, ey, ern in enemies:
                 dx, dy = cx - ex, cy - ey
+                rr = ern + r
                 if dx * dx + dy * dy > rr * rr:
                     continue
                 if footprint_distance(fp, efp) < lim:
                     return True
-            for ffp, fx, fy, rr in friends:
+            for ffp, fx, fy, fr_ in friends:
                 dx, dy = cx - fx, cy - fy
+                rr = fr_ + r
                 if dx * dx + dy * dy > rr * rr:
                     continue
                 if overlaps(fp, ffp):
@@ -491,9 +504,10 @@ class ACWState(State):
                     return True
             return False
 
-        # ``free_r``: any footprint whose centre is within this distance of fp0's centre is
-        # not blocked (it passes the edge box and the ``clear2`` test above); -1 when that
-        # shortcut does not apply (artillery's woods test, or a unit already close)
+        # ``free_r``: any footprint of fp0's size whose centre is within this distance of
+        # fp0's centre is not blocked (it passes the edge box and the ``clear2`` test above);
+        # -1 when that shortcut does not apply (artillery's woods test, or a unit already
+        # close)
         box = min(cx0 - r0, cy0 - r0, (W - r0) - cx0, (D - r0) - cy0)
         blocked.free_r = min(box, clear - 1e-6) - 1e-7 if (clear2 > 0.0 and not art) else -1.0
         return blocked
