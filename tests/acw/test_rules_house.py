@@ -651,6 +651,23 @@ def test_voluntary_passage_of_lines_costs_3_and_tests_the_mover(tmp_path, roll, 
     assert col.disordered is fails and line.disordered is fails
 
 
+@pytest.mark.rule("ACW-PD-29", "ACW-PD-21")
+def test_passage_of_lines_on_a_partial_advance_only_when_it_ends_clear(tmp_path):
+    """ACW-PD-29: an advance blocked at once by a friend is offered for each distance that
+    can pass through and end clear: a third (2.67") would end inside the Line, two thirds
+    (5.33", cut to 5" by the 3" passage cost) ends clear on the far side."""
+    units = [unit(0, "Col", 24, 4.72, 90, formation="assault_column"),  # 0.03" behind
+             unit(0, "Line", 24, 5.5, 90), FAR_REB]
+    s = new_state(tmp_path, units, p2(0))
+    play(s, ["activate:u0"])
+    assert "advance:third" not in legal(s)
+    assert {"advance:two_thirds", "advance:all"} <= set(legal(s))
+    assert "ACW-PD-29" in why(s, "advance:third").rules
+    play(s, ["advance:two_thirds"])
+    assert events(s, "passage_of_lines")[0].data["through"] == [1]
+    assert s.units[0][0].fp.y == pytest.approx(9.72, abs=0.01)
+
+
 # -- PD-30 / PD-31: skirmishers, Disorder -------------------------------------------------------
 @pytest.mark.rule("ACW-PD-30")
 def test_detach_and_rejoin_a_skirmish_stand(tmp_path):

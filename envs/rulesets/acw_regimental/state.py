@@ -49,6 +49,7 @@ R22 = math.pi / 8
 MAX_PRIMS = 8  # engine cap on primitives per activation (keeps episodes finite)
 _CHANCE_OUT = [(i, 1.0 / 6.0) for i in range(6)]
 _AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
+_ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
 _FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}
 
 
@@ -897,8 +898,10 @@ class ACWState(State):
             step_free = free > 0.05 + 1e-6
             if step_free or not blocked(fp.advanced(0.05)):
                 out += (P["advance:third"], P["advance:two_thirds"], P["advance:all"])
-            elif self._can_pass_forward(u, budget):
-                out.append(P["advance:all"])
+            else:
+                for arg in ("third", "two_thirds", "all"):
+                    if self._can_pass_forward(u, budget, budget * _ADV_FRAC[arg]):
+                        out.append(P["advance:" + arg])
             if step_free or not blocked(fp.advanced(-0.05)):
                 out.append(P["retire"])
             if form == "line" and u.kind == "infantry" and not screen and budget >= 0.1:
@@ -1033,7 +1036,7 @@ class ACWState(State):
                 test = fp0.sidestepped(0.05 if arg == "right" else -0.05)
             res = None
             if kind == "advance" and self._blocked_fn(u, fp0)(test):
-                if arg == "all" and self._can_pass_forward(u, budget):
+                if self._can_pass_forward(u, budget, budget * _ADV_FRAC[arg]):
                     return None
                 return ("ACW-PD-21", "ACW-PD-29"), "blocked at once (table edge, 2\" " \
                     "no-approach zone or a friendly unit it cannot pass through)"
@@ -1261,16 +1264,17 @@ class ACWState(State):
                     fr["over"] = True
                 self._rejoin(scr, ("ACW-PD-30",), "re-joined in Phase 2")
 
-    def _can_pass_forward(self, u: Unit, budget: float) -> bool:
-        """An advance blocked at once by a friend is still legal if a Passage of Lines through
-        it is possible (ACW-PD-29)."""
+    def _can_pass_forward(self, u: Unit, budget: float, max_t: float) -> bool:
+        """An advance of up to ``max_t`` inches blocked at once by a friend is still legal if
+        a Passage of Lines through it is possible within that distance: after paying 3" the
+        unit ends entirely clear on the far side (ACW-PD-29)."""
         if u.is_screen or budget <= T.PASSAGE_OF_LINES_COST:
             return False
         nf = self._make_blocked_fn(u, u.fp, (), friends_block=False)
         if nf(u.fp.advanced(0.05)):
             return False
         fp0 = u.fp
-        _, _, passed = self._passage_of_lines(u, lambda t: fp0.advanced(t), budget, budget, 1.0,
+        _, _, passed = self._passage_of_lines(u, lambda t: fp0.advanced(t), max_t, budget, 1.0,
                                               0.0, 0.0, dry=True)
         return bool(passed)
 
@@ -1307,7 +1311,7 @@ class ACWState(State):
         budget = self._budget(fr, u)
         alw = self.allowance(u, fr["road"])
         if kind == "advance":
-            f = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}[arg]
+            f = _ADV_FRAC[arg]
             spec = ["adv", _fp_list(u.fp), 1.0]
             max_t, rate = budget * f, 1.0
             rules = ("ACW-PD-21",)
