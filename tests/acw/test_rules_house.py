@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from envs.core.geometry import distance_to_front_edge
+from envs.core.geometry import distance_to_front_edge, overlaps
 from envs.rulesets import load_game
 from envs.rulesets.acw_regimental.reactions import can_refuse
 
@@ -550,16 +550,28 @@ def test_losing_charger_gets_no_advance_decision(tmp_path):
     assert not events(s, "melee_advance") and not events(s, "melee_hold")
 
 
-@pytest.mark.rule("ACW-PD-26")
-@pytest.mark.xfail(strict=True, reason=(
-    "engine gap: ACWState._charge_reason refuses a charge on an already engaged target, so "
-    "PD-26's several-friends-against-one melee (one side, best modifiers, +1 support) never "
-    "arises; allowing it also needs contact placement beside the first charger (every "
-    "charger is centred on the contacted edge now). The listed gap 'only the first losing "
-    "attacker takes the stand loss' is therefore unreachable in play"))
+def _second_charge(tmp_path, units, pips=4):
+    """Union u0 charges Confederate e0 (declining every reaction), then u1 is activated."""
+    s = new_state(tmp_path, units, p2(0, pips))
+    play(s, ["activate:u0", "charge:e0"])
+    while s.decision_type() == "reaction":
+        play(s, ["react:decline"])
+    assert s.units[1][0].engaged == [0]
+    play(s, ["activate:u1"])
+    return s
+
+
+def _to_melee(s, *rolls):
+    while not s.is_chance_node():
+        play(s, ["react:decline"] if s.decision_type() == "reaction" else [legal(s)[-1]])
+    play(s, dice(*rolls))
+    return events(s, "melee")[0]
+
+
+@pytest.mark.rule("ACW-PD-26", "ACW-PD-23")
 def test_two_attackers_fight_as_one_side_with_support(tmp_path):
     """ACW-PD-26: a second unit may charge an enemy already engaged by a friend; the two fight
-    as one side with +1 support."""
+    as one side with +1 support (3+3 stands against 5 also gives "more stands")."""
     units = [unit(0, "A", 21.5, 10, 90, stands=3), unit(0, "B", 26.5, 10, 90, stands=3),
              reb_line()]
     s = new_state(tmp_path, units, p2(0, 4))
@@ -572,6 +584,146 @@ def test_two_attackers_fight_as_one_side_with_support(tmp_path):
     play(s, dice(3, 3))
     m = events(s, "melee")[0]
     assert sorted(m.data["attackers"]) == [0, 1] and "support +1" in m.text
+    assert m.data["support"] == [True, False] and m.data["mods"] == [1 + 1 + 1, 0]
+    assert m.data["totals"] == [3 + 3, 3] and m.data["winner"] == 0
+    # each winning charger is offered its 2" advance in turn (u0, then u1)
+    asked = []
+    while s.current_player() == 0 and "melee:advance" in legal(s):
+        asked.append(s.stack[-1]["u"])
+        play(s, ["melee:hold"])
+    assert asked == [0, 1] and len(events(s, "melee_hold")) == 2
+
+
+@pytest.mark.rule("ACW-PD-26", "ACW-PD-23")
+@pytest.mark.parametrize("bx,side", [(26.5, 1.0), (21.5, -1.0)])
+def test_second_charger_placed_beside_the_first(tmp_path, bx, side):
+    """ACW-PD-23 step 7 / ACW-PD-26: the first charger lands centred on the front edge as
+    always; the second, whose centred spot is taken, slides along the edge toward its own side
+    to the nearest spot clear of the first (and reached by a clear straight path), flush and
+    still touching the enemy. The engaged target has no B1/B2 window: contact is immediate."""
+    ax = 21.5 if bx > 24 else 26.5
+    units = [unit(0, "A", ax, 10, 90, stands=3), unit(0, "B", bx, 10, 90, stands=3),
+             reb_line()]
+    s = _second_charge(tmp_path, units)
+    assert "charge:e0" in legal(s) and why(s, "charge:e0") is None
+    n0 = len(s.events)
+    play(s, ["charge:e0"])
+    kinds = [e.kind for e in s.events[n0:]]
+    assert kinds[:2] == ["charge", "contact"] and "window_b1" not in kinds \
+        and "window_b2" not in kinds
+    a, b, reb = s.units[0][0], s.units[0][1], s.units[1][0]
+    assert (a.fp.x, a.fp.y) == (pytest.approx(24.0), pytest.approx(18.0))  # centred
+    assert b.fp.y == pytest.approx(18.0) and b.fp.heading == pytest.approx(a.fp.heading)
+    assert not overlaps(a.fp, b.fp)
+    gap = side * (b.fp.x - a.fp.x) - 3.0  # between the two 3" fronts
+    assert 0.0 < gap <= 0.1
+    assert abs(b.fp.x - 24.0) < 2.5 + 1.5  # still covers part of the Reb's 5" front edge
+    assert distance_to_front_edge(reb.fp, b.fp) == pytest.approx(0.0, abs=1e-6)
+    assert reb.engaged == [0, 1] and a.engaged == [0] and b.engaged == [0]
+    assert b.zone == "front" and events(s, "contact")[-1].data["zone"] == "front"
+
+
+@pytest.mark.rule("ACW-PD-26", "ACW-PD-23")
+def test_charge_refused_when_the_contacted_edge_is_full(tmp_path):
+    """ACW-PD-23: a 5-stand Line already fills the Reb's 5" front edge; another 5" Line in
+    front of it finds no spot on that edge beside it, so its charge is illegal and
+    ``why_illegal`` says so (ACW-PD-23)."""
+    units = [union_line(), unit(0, "B", 30, 10, 90), reb_line()]
+    s0 = new_state(tmp_path, units, p2(0, 4), name="free.toml")
+    assert s0._charge_reason(s0.units[0][1], s0.units[1][0]) is None  # free edge: B may charge
+    s = _second_charge(tmp_path, units)
+    assert "charge:e0" not in legal(s)
+    w = why(s, "charge:e0")
+    assert "ACW-PD-23" in w.rules and "no room" in w.reason and "front edge" in w.reason
+    assert "Reb (C0)" in w.reason
+
+
+@pytest.mark.rule("ACW-PD-26")
+def test_support_adds_exactly_one_to_the_side(tmp_path):
+    """ACW-PD-26: with the same dice, the pair A+B totals exactly 1 more than A alone (the
+    best unit's modifiers plus +1 support; 3 or 3+3 stands against the Reb's 8 keeps "more
+    stands" on the Reb's side in both). The Reb, beaten by 1, retreats 3" straight back off A
+    and B's fronts: B, still touching its front edge, does not block it (no extra stand)."""
+    a, b = unit(0, "A", 24, 10, 90, stands=3), unit(0, "B", 27.5, 10, 90, stands=3)
+    s1 = new_state(tmp_path, [a, reb_line(stands=8)], p2(0, 4), name="one.toml")
+    play(s1, ["activate:u0", "charge:e0"])
+    m1 = _to_melee(s1, 3, 3)
+    s2 = _second_charge(tmp_path, [a, b, reb_line(stands=8)])
+    play(s2, ["charge:e0"])
+    m2 = _to_melee(s2, 3, 3)
+    assert m1.data["attackers"] == [0] and m2.data["attackers"] == [0, 1]
+    assert m2.data["totals"][0] == m1.data["totals"][0] + 1
+    assert m2.data["mods"][0] - m1.data["mods"][0] == 1
+    assert m2.data["totals"][1] == m1.data["totals"][1] == 3 + 1
+    assert "support +1" in m2.text and "support" not in m1.text
+    assert m1.data["support"] == [False, False] and m2.data["support"] == [True, False]
+    assert m2.data["totals"] == [3 + 1 + 1, 3 + 1] and m2.data["margin"] == 1
+    reb = s2.units[1][0]
+    assert reb.stands == 7 and reb.fp.y == pytest.approx(18.0 + 3.0, abs=0.01)
+    assert [e.data["unit"] for e in events(s2, "stand_lost")] == [0]  # no blocked-retreat loss
+
+
+def _pair_vs_reb(tmp_path, rolls):
+    units = [unit(0, "A", 21.5, 10, 90, stands=3),
+             unit(0, "B", 26.5, 10, 90, stands=3, experience="veteran"), reb_line()]
+    s = _second_charge(tmp_path, units)
+    play(s, ["charge:e0"])
+    return s, _to_melee(s, *rolls)
+
+
+@pytest.mark.rule("ACW-PD-26")
+def test_losing_pair_best_unit_takes_the_stand_loss_all_retreat(tmp_path):
+    """ACW-PD-26 engine ruling: the side's result falls once, on its best unit (the Veteran
+    B, whose modifiers were used): B loses the stand; A and B are both Disordered and both
+    retreat 3" straight back from the Reb. Attackers +4 (momentum, more stands, Veteran,
+    support): 1+4 against 6 loses by 1."""
+    s, m = _pair_vs_reb(tmp_path, (1, 6))
+    a, b, reb = s.units[0][0], s.units[0][1], s.units[1][0]
+    assert m.data["best"] == 1 and m.data["totals"] == [1 + 4, 6] and m.data["winner"] == 1
+    assert "veteran +1" in m.text and "support +1" in m.text
+    lost = [e for e in events(s, "stand_lost") if e.side == 0]
+    assert [(e.data["unit"], e.data["n"]) for e in lost] == [(1, 1)]
+    assert a.stands == 3 and b.stands == 2 and reb.stands == 5
+    assert a.disordered and b.disordered and not reb.disordered
+    ret = {e.data["unit"]: e.data["dist"] for e in events(s, "retreat") if e.side == 0}
+    assert ret == {0: 3.0, 1: 3.0}
+    # each straight back off the Reb's front edge (B does not slide across the Reb's front)
+    assert a.fp.y == pytest.approx(15.0, abs=0.01) and b.fp.y == pytest.approx(15.0, abs=0.01)
+    assert a.fp.x == pytest.approx(24.0) and b.fp.x > 24.0 + 3.0
+    assert not a.engaged and not b.engaged and not reb.engaged
+
+
+@pytest.mark.rule("ACW-PD-26")
+def test_tied_pair_one_hit_on_the_best_unit_every_attacker_recoils(tmp_path):
+    """ACW-PD-26 tie with two attackers: one hit per side (on the best unit, B, and on the
+    Reb), everyone Disordered, and every attacker recoils 2" straight back."""
+    s, m = _pair_vs_reb(tmp_path, (2, 6))
+    a, b, reb = s.units[0][0], s.units[0][1], s.units[1][0]
+    assert m.data["margin"] == 0 and m.data["totals"] == [6, 6]
+    assert (a.hits, b.hits, reb.hits) == (0, 1, 1)
+    assert a.disordered and b.disordered and reb.disordered
+    assert a.fp.y == pytest.approx(16.0, abs=0.01) and b.fp.y == pytest.approx(16.0, abs=0.01)
+    assert reb.fp.y == pytest.approx(18.0)
+
+
+@pytest.mark.rule("ACW-PD-26", "RULE-04-5.4")
+def test_flank_second_charger_gives_the_side_plus_2(tmp_path):
+    """ACW-PD-26 / RULE-04-5.4: A charges the Reb's front, B its left flank (another edge,
+    centred there); the side fights with the flank +2 as well as support +1. The Reb loses by 2
+    and retreats 3" straight away from A, sliding along B's front unblocked."""
+    units = [unit(0, "A", 24, 10, 90, stands=3), unit(0, "B", 30, 18.375, 180, stands=3),
+             reb_line()]
+    s = _second_charge(tmp_path, units)
+    play(s, ["charge:e0"])
+    b = s.units[0][1]
+    assert events(s, "contact")[-1].data == {"unit": 1, "target": 0, "zone": "left"}
+    assert (b.fp.x, b.fp.y) == (pytest.approx(26.5), pytest.approx(18.375))
+    m = _to_melee(s, 1, 4)
+    assert "flank or rear contact +2" in m.text and "support +1" in m.text
+    assert m.data["mods"] == [1 + 2 + 1 + 1, 0] and m.data["totals"] == [6, 4]
+    assert "RULE-04-5.4" in m.rules
+    reb = s.units[1][0]
+    assert reb.stands == 4 and reb.fp.y == pytest.approx(21.0, abs=0.01)
 
 
 @pytest.mark.rule("ACW-PD-21")

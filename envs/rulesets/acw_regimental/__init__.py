@@ -41,6 +41,17 @@ Design rulings of this engine where the texts leave room (beyond the PD defaults
   the front edge there). The road rate holds while every straight move of the activation
   stays on a road (ACW-PD-19); a unit more than 2" inside woods neither sees nor is seen
   from outside (ACW-PD-17).
+* Several friends against one enemy (ACW-PD-26): a unit may charge an enemy that friends
+  already engage this phase when the contacted edge has room. The first charger lands centred
+  on the edge; a later one whose centred spot is taken slides along that edge (first toward
+  its own side) to the nearest spot clear of every other unit that still covers part of the
+  edge and is reached by a clear straight path; with no such spot the charge is illegal
+  (ACW-PD-23). Friends in contact do not hide the target from the charger; the engaged target
+  has no Window B1/B2 reaction. In Phase 4 the friends are one side: the best unit's own
+  modifiers, the side's flank/rear contact, momentum and downhill from any of them, all their
+  stands, +1 support. The side's result falls once, on that best unit (the 1-2 stands of a
+  loss, the 1 hit of a tie); every unit of the side is Disordered and retreats (on a tie, every
+  charger recoils), a loss by 5+ breaks all of them, and every winning charger may advance.
 * Counter-Charge requires the charger in the defender's front zone and open ground between the
   two centres (ACW-PD-34). Refuse the Flank is offered to infantry Lines of 3+ stands in good
   order, triggered by formed movers (ACW-PD-33, I-23).

@@ -47,6 +47,11 @@ SIDE = ("Union", "Confederate")
 R45 = math.pi / 4
 R22 = math.pi / 8
 MAX_PRIMS = 8  # engine cap on primitives per activation (keeps episodes finite)
+# contact beside a friend (ACW-PD-23 step 7, ACW-PD-26): a charger slid along the contacted edge
+# still covers this much of it, is searched in these steps and stops this clear of its neighbour
+CONTACT_MIN_OVERLAP = 0.1
+SLIDE_STEP = 0.05
+SLIDE_GAP = 0.01
 _CHANCE_OUT = [(i, 1.0 / 6.0) for i in range(6)]
 _AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
 _ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
@@ -579,10 +584,93 @@ class ACWState(State):
         h = math.atan2(math.sin(h), math.cos(h))
         return Footprint(px, py, h, charger.fp.width, charger.fp.depth)
 
-    def _charge_path(self, charger: Unit, dest: Footprint) -> tuple[list, float]:
+    def _charge_others(self, charger: Unit, target: Unit) -> list[Unit]:
+        """Units a charge may neither pass through nor end on: every live formed unit but the
+        charger and its target (screens are overrun, RULE-04-4.4)."""
+        return [o for side in self.units for o in side if o is not None and o.alive
+                and o is not charger and o is not target and not o.is_screen]
+
+    def _charge_blocker(self, charger: Unit, target: Unit, dest: Footprint,
+                        origin: Footprint | None = None) -> Unit | None:
+        """The first unit the straight charge path from ``origin`` (default: where the charger
+        stands) to ``dest`` overlaps, sampled every 0.5", or None (ACW-PD-23 step 1)."""
+        others = self._charge_others(charger, target)
+        spec, L = self._charge_path(charger, dest, origin)
+        f = path_fn(spec)
+        t = 0.0
+        while others and t < L:
+            t = min(L, t + 0.5)
+            fp = f(t)
+            for o in others:
+                if overlaps(fp, o.fp):
+                    return o
+        return None
+
+    def _charge_dest(self, charger: Unit, target: Unit, zone: str,
+                     origin: Footprint | None = None) -> Footprint | None:
+        """Where the charger ends its charge: flush on the ``zone`` edge of ``target`` (ACW-PD-23
+        step 7), or None when that edge has no room. The one helper of legality
+        (:meth:`_charge_reason`) and execution (:meth:`_charge_move`, :meth:`_charge_contact`).
+
+        Centred on the edge (:meth:`_contact_fp`) when that spot overlaps no other formed unit.
+        Otherwise - a friend is already in contact there (several friends against one enemy,
+        ACW-PD-26), or any other unit stands in the way - the charger slides along the edge,
+        first toward the side of the edge nearer its own centre at ``origin`` (its position at
+        declaration), then toward the other side, to the nearest spot that overlaps no other
+        unit, stays on the table and still covers at least ``CONTACT_MIN_OVERLAP`` of the edge;
+        among those the nearest one reached by a clear straight path (else the nearest one, and
+        the path check names the blocker)."""
+        c0 = self._contact_fp(charger, target, zone)
+        others = self._charge_others(charger, target)
+
+        def free(fp: Footprint) -> bool:
+            return not any(overlaps(fp, o.fp) for o in others)
+
+        if free(c0):
+            return c0
+        o = origin if origin is not None else charger.fp
+        terr = self.game.terrain
+        edge = target.fp.width if zone in ("front", "rear") else target.fp.depth
+        lim = 0.5 * (edge + c0.width) - CONTACT_MIN_OVERLAP
+        rx, ry = c0.right()
+        (ox, oy), (cx, cy) = o.centre(), c0.centre()
+        first = 1.0 if (ox - cx) * rx + (oy - cy) * ry >= 0.0 else -1.0
+        fallback = None
+        for sg in (first, -first):
+            s, clear_before = 0.0, False
+            while s + SLIDE_STEP <= lim + 1e-9:
+                s += SLIDE_STEP
+                fp = c0.sidestepped(sg * s)
+                if not free(fp):
+                    clear_before = False
+                    continue
+                if not clear_before:
+                    # first free step past a blocker: pull back to just clear of it
+                    lo, hi = s - SLIDE_STEP, s
+                    for _ in range(12):
+                        mid = 0.5 * (lo + hi)
+                        if free(c0.sidestepped(sg * mid)):
+                            hi = mid
+                        else:
+                            lo = mid
+                    t = min(s, hi + SLIDE_GAP)
+                    if free(c0.sidestepped(sg * t)):
+                        s, fp = t, c0.sidestepped(sg * t)
+                    clear_before = True
+                if not terr.on_table(fp):
+                    continue
+                if self._charge_blocker(charger, target, fp, o) is None:
+                    return fp
+                if fallback is None:
+                    fallback = fp
+        return fallback
+
+    def _charge_path(self, charger: Unit, dest: Footprint,
+                     origin: Footprint | None = None) -> tuple[list, float]:
         """A straight path to ``dest`` keeping ``dest``'s heading (the charger turns to face the
-        contacted edge at declaration, then moves straight, ACW-PD-23 step 4)."""
-        fp = charger.fp
+        contacted edge at declaration, then moves straight, ACW-PD-23 step 4); it starts where
+        the charger stands, or at ``origin``."""
+        fp = charger.fp if origin is None else origin
         dx, dy = dest.x - fp.x, dest.y - fp.y
         L = math.hypot(dx, dy)
         ux, uy = (dx / L, dy / L) if L > 1e-9 else (0.0, 0.0)
@@ -1203,29 +1291,26 @@ class ACWState(State):
             return ("ACW-PD-23",), "the unit has already moved this phase"
         if self.pips[u.side] < 1:
             return ("ACW-PD-23", "ACW-PD-14"), "declaring a charge costs 1 Staff Pip; none left"
-        if e.engaged:
-            return ("ACW-PD-23",), "the target is already engaged"
         reach = 12.0 if (self.game.cavalry_charge_12 and u.kind == "cavalry") else T.CHARGE_DISTANCE
         d = footprint_distance(u.fp, e.fp)
         if d > reach + 1e-9:
             return ("RULE-04-6.1", "ACW-PD-23"), f"the target is {d:.1f}\" away (max {reach:.0f}\")"
         if not partly_in_arc(u.fp, e.fp):
             return ("ACW-PD-23", "ACW-PD-16"), "the target is not in the charger's forward arc"
-        if not self.los(u.fp, e.fp):
+        # an engaged target may be charged again: friends fight it as one side (ACW-PD-26)
+        # when the contacted edge still has room beside them (ACW-PD-23 step 7); the friends in
+        # contact with it do not hide it (engine ruling)
+        skip = tuple(o for o in self.alive(u.side) if o.slot in e.engaged)
+        if not self.los(u.fp, e.fp, skip):
             return ("ACW-PD-23", "ACW-PD-17"), "the target is not visible"
         zone = self.contact_zone(u, e)
-        dest = self._contact_fp(u, e, zone)
-        spec, L = self._charge_path(u, dest)
-        f = path_fn(spec)
-        others = [o for side in self.units for o in side
-                  if o is not None and o.alive and o is not u and o is not e and not o.is_screen]
-        t = 0.0
-        while others and t < L:
-            t = min(L, t + 0.5)
-            fp = f(t)
-            for o in others:
-                if overlaps(fp, o.fp):
-                    return ("ACW-PD-23",), f"the charge path is blocked by {o.label()}"
+        dest = self._charge_dest(u, e, zone)
+        if dest is None:
+            return ("ACW-PD-23", "ACW-PD-26"), \
+                f"no room on {e.label()}'s {zone} edge for the charger to make contact"
+        o = self._charge_blocker(u, e, dest)
+        if o is not None:
+            return ("ACW-PD-23",), f"the charge path is blocked by {o.label()}"
         return None
 
     def _a_act(self, fr, a: int) -> None:
@@ -1836,8 +1921,9 @@ class ACWState(State):
                  s, unit=u.slot, target=e.slot, zone=zone,
                  dist=round(footprint_distance(u.fp, e.fp), 3))
         fr["over"] = True
+        # "o": where the charge starts; the contact spot is found from it (``_charge_dest``)
         self.stack.append({"k": "charge", "u": u.slot, "t": e.slot, "zone": zone, "st": "b1",
-                           "b1": "", "moved": 0.0, "start_in4": False})
+                           "b1": "", "moved": 0.0, "start_in4": False, "o": _fp_list(u.fp)})
 
     def _b1_options(self, c, u: Unit, e: Unit) -> list[int]:
         r = self.game.ids.react
@@ -2018,7 +2104,7 @@ class ACWState(State):
                 self._evade(e, dist)
                 # the charge carries on toward the parent line (RULE-04-4.4, I-21)
                 p = self.units[es][parent] if parent >= 0 else None
-                if p is not None and p.alive and not p.engaged:
+                if p is not None and p.alive:
                     c["t"] = p.slot
                     c["zone"] = self.contact_zone(u, p)
                     c["b1"] = ""
@@ -2092,7 +2178,9 @@ class ACWState(State):
         if c["b1"] == "cc":
             return self._charge_contact(c, u, e)
         if "spec" not in c or c.get("retarget"):
-            dest = self._contact_fp(u, e, c["zone"])
+            dest = self._charge_dest(u, e, c["zone"], _origin(c))
+            if dest is None:
+                return self._no_room(c, u, e)
             spec, L = self._charge_path(u, dest)
             u.fp = path_fn(spec)(0.0)
             c["spec"], c["L"], c["moved"] = spec, L, 0.0
@@ -2128,12 +2216,15 @@ class ACWState(State):
             p = self.units[1 - s][e.parent] if e.parent >= 0 else None
             u.fp = f(L)
             moved = L
-            if p is not None and p.alive and not p.engaged:
+            if p is not None and p.alive:
                 c["t"] = p.slot
                 c["zone"] = self.contact_zone(u, p)
                 c["redirect"] = True
+                c["o"] = _fp_list(u.fp)
                 rem = max(0.0, T.CHARGE_DISTANCE - moved)
-                dest = self._contact_fp(u, p, c["zone"])
+                dest = self._charge_dest(u, p, c["zone"])
+                if dest is None:
+                    return self._no_room(c, u, p)
                 spec, L2 = self._charge_path(u, dest)
                 c["spec"], c["moved"] = spec, 0.0
                 c["L"] = min(L2, rem)
@@ -2165,6 +2256,15 @@ class ACWState(State):
                 return self._wait(1 - s, D_REACT)
         return self._charge_contact(c, u, e)
 
+    def _no_room(self, c, u: Unit, e: Unit) -> bool:
+        """The contacted edge filled up after declaration (a reaction moved or turned the
+        target): the charger halts where it stands, not in contact (ACW-PD-23 step 7)."""
+        c["st"] = "end"
+        self.log("charge_no_room", ("ACW-PD-23", "ACW-PD-26"),
+                 f"{u.label()} finds no room on {e.label()}'s {c['zone']} edge and halts", u.side,
+                 unit=u.slot, target=e.slot, zone=c["zone"])
+        return False
+
     def _overrun(self, u: Unit, o: Unit) -> None:
         self.log("overrun", ("RULE-04-4.4", "I-21", "ACW-PD-30"),
                  f"{o.label()} is overrun by {u.label()} and destroyed", o.side, unit=o.slot)
@@ -2181,7 +2281,9 @@ class ACWState(State):
             self.log("charge_short", ("I-21",), f"{u.label()} runs out of charge distance short "
                      f"of {e.label()}", s, unit=u.slot)
             return False
-        dest = self._contact_fp(u, e, c["zone"])
+        dest = self._charge_dest(u, e, c["zone"], _origin(c))
+        if dest is None:
+            return self._no_room(c, u, e)
         p0 = u.fp.centre()
         terr = self.game.terrain
         if terr.obstacles_crossed(p0, dest.centre()) or (terr.areas and (
@@ -2461,9 +2563,20 @@ class ACWState(State):
             return False
         return False
 
-    def _melee_side(self, units: list[Unit], enemies: list[Unit], is_def: bool) -> C.MeleeSide:
-        best = max(units, key=lambda u: (u.experience == "veteran", -int(u.disordered),
+    @staticmethod
+    def _melee_best(units: list[Unit]) -> Unit:
+        """The unit whose modifiers a side of several friends uses (ACW-PD-26): Veteran first,
+        then not Disordered, fewest stands lost, most stands; the first listed on a tie."""
+        return max(units, key=lambda u: (u.experience == "veteran", -int(u.disordered),
                                          -u.lost, u.stands))
+
+    def _melee_side(self, units: list[Unit], enemies: list[Unit], is_def: bool) -> C.MeleeSide:
+        """One side of the Opposed Melee Roll (ACW-PD-26). Several friends against one enemy
+        fight as one side: the best unit's own modifiers (experience, health, Disorder, traits,
+        :meth:`_melee_best`), the side's situation (charged with momentum kept by any charger,
+        downhill, flank or rear contact by any of them), the stands of all of them, and +1
+        support (at most +1)."""
+        best = self._melee_best(units)
         stands = sum(u.stands for u in units)
         terr = self.game.terrain
         charged = any(u.charged and not is_def for u in units)
@@ -2493,10 +2606,23 @@ class ACWState(State):
             cavalry_shock=shock, support=len(units) > 1)
 
     def _resolve_melee(self, fr) -> None:
+        """One Opposed Melee Roll (ACW-PD-26) of the attackers in contact with one defender.
+
+        Several attackers are one side (:meth:`_melee_side`). Engine ruling for that side: the
+        result falls on the side once, through its best unit (:meth:`_melee_best`, whose
+        modifiers were used) - a lost melee's 1-2 stands, or a tie's 1 hit, are taken by that
+        unit alone - while every unit of the side is Disordered, and every attacker retreats
+        (lost; several attackers each straight back from the edge it faces, which for a lone,
+        centred attacker is also straight away from the winner) or recoils (tie); a loss by 5+
+        breaks the whole side. Each winning charger may advance. A defender retreats straight
+        away from the best winner; an attacker it fought only blocks that retreat if the
+        defender would move into it (not just slide along it).
+        """
         a = self.active
         dslot, atts = fr["groups"][fr["i"]]
         d = self.units[1 - a][dslot]
         A = [self.units[a][k] for k in atts]
+        ba = self._melee_best(A)
         ra, rd = fr["dice"]
         sa = self._melee_side(A, [d], False)
         sd = self._melee_side([d], A, True)
@@ -2511,22 +2637,26 @@ class ACWState(State):
                  (("RULE-04-5.4",) if sa.flank_or_rear else ()),
                  f"melee {names} vs {d.label()}: {ra}{ma:+d}={ta} [{bda}] against "
                  f"{rd}{md:+d}={td} [{bdd}]", a, attackers=atts, defender=dslot,
-                 rolls=[ra, rd], totals=[ta, td], margin=res.margin, winner=res.winner)
+                 rolls=[ra, rd], totals=[ta, td], margin=res.margin, winner=res.winner,
+                 mods=[ma, md], support=[sa.support, sd.support], best=ba.slot)
         for u in A + [d]:
             u.fought = True
         if res.winner is None:
             for u in A + [d]:
-                nl, cnt = C.apply_hits(u.hits, 1)
-                u.hits = cnt
-                self._lose_stands(u, nl, ("ACW-PD-26", "I-5"), "melee tie hit")
+                if u is ba or u is d:  # one hit per side, on its best unit
+                    nl, cnt = C.apply_hits(u.hits, 1)
+                    u.hits = cnt
+                    self._lose_stands(u, nl, ("ACW-PD-26", "I-5"), "melee tie hit")
                 self._disorder(u, ("ACW-PD-26",), "melee tie")
             rec = T.COUNTER_CHARGE_TIE_RECOIL if d.cc else T.MELEE_TIE_RECOIL
-            self.log("melee_tie", ("ACW-PD-26",), f"tie: 1 hit each, all Disordered; the charger "
-                     f"recoils {rec:.0f}\"", a)
+            what = "1 hit each, all Disordered; the charger recoils" if len(A) == 1 else \
+                f"1 hit per side (on {ba.label()} and {d.label()}), all Disordered; every " \
+                f"charger recoils"
+            self.log("melee_tie", ("ACW-PD-26",), f"tie: {what} {rec:.0f}\"", a)
             for u in A:
                 self._retreat(u, rec, d, count_block=False)
             if d.cc and d.alive:
-                self._retreat(d, rec, A[0], count_block=False)
+                self._retreat(d, rec, ba, count_block=False, fought=A)
             self._disengage(A, d)
             return
         losers, winners = (A, [d]) if res.winner == 1 else ([d], A)
@@ -2540,22 +2670,23 @@ class ACWState(State):
                 self._remove(u, ("ACW-PD-26",), "battery captured")
                 continue
         self._disengage(A, d)
-        main = losers[0]
+        main = ba if res.winner == 1 else d  # the side's stand loss falls on its best unit
         if main.alive and not res.loser_broken:
             self._lose_stands(main, res.loser_stands_lost, ("ACW-PD-26",), "lost the melee")
         if res.winner == 0:
             # a winning charger may advance up to 2" into the ground given up (ACW-PD-26);
             # pushed first so it is decided after the loser's retreat and its Passage of Lines
-            # tests (the stack runs the last frame first)
-            for w in A:
+            # tests (the stack runs the last frame first; the first attacker is asked first)
+            for w in reversed(A):
                 if w.alive and w.charged:
                     self.stack.append({"k": "madv", "u": w.slot, "e": d.slot, "d": 0.0})
-                    break
+        away = ba if res.winner == 0 else d
+        several = len(losers) > 1  # each of several attackers backs straight off its own edge
         for u in losers:
             if u.alive:
                 self._disorder(u, ("ACW-PD-26",), "lost the melee")
-                self._retreat(u, res.loser_retreat, winners[0], count_block=True,
-                              from_winner=True)
+                self._retreat(u, res.loser_retreat, away, count_block=True,
+                              from_winner=not several, fought=winners)
 
     # -- the winning charger's advance (ACW-PD-26) ------------------------------------------
     def _s_madv(self, fr) -> bool:
@@ -2597,10 +2728,12 @@ class ACWState(State):
                 d.engaged.remove(u.slot)
 
     def _retreat(self, u: Unit, dist: float, away_from: Unit, count_block: bool,
-                 from_winner: bool = False) -> None:
+                 from_winner: bool = False, fought: list[Unit] | tuple = ()) -> None:
         """Retreat keeping facing: straight away from the winner after a lost melee, else
         straight back (ACW-PD-26, PD-27). Blocked by an enemy -> 1 more stand lost and stop; off
-        the table -> removed; friends passed through take a Passage of Lines test (ACW-PD-29)."""
+        the table -> removed; friends passed through take a Passage of Lines test (ACW-PD-29).
+        An enemy of ``fought`` (the other side of the melee, still in base contact) blocks only
+        when the retreat moves into it, not when the unit slides along or away from it."""
         if not u.alive or dist <= 0:
             return
         terr = self.game.terrain
@@ -2617,7 +2750,8 @@ class ACWState(State):
             return fp0.shifted(ux * x, uy * x)
 
         enemies = [e.fp for e in self.alive(1 - u.side)
-                   if e is not away_from and e.slot not in u.engaged]
+                   if e is not away_from and e.slot not in u.engaged and e not in fought]
+        touching = [e.fp for e in fought if e.alive and e is not away_from]
         friends = [f for f in self.alive(u.side) if f is not u and not f.is_screen]
 
         def off(s):
@@ -2625,7 +2759,14 @@ class ACWState(State):
 
         def enemy_block(s):
             fp = at(s)
-            return any(overlaps(fp, e) for e in enemies)
+            if any(overlaps(fp, e) for e in enemies):
+                return True
+            if touching:  # base contact is not a block: test a footprint inset by 0.01"
+                fx, fy = fp.forward()
+                ins = Footprint(fp.x - 0.01 * fx, fp.y - 0.01 * fy, fp.heading,
+                                max(fp.width - 0.02, 0.01), max(fp.depth - 0.02, 0.01))
+                return any(overlaps(ins, e) for e in touching)
+            return False
 
         tb = first_crossing(enemy_block, dist, 0.25, 0.01)
         to = first_crossing(off, dist, 0.25, 0.01)
@@ -2771,6 +2912,11 @@ _WHEEL_ARGS = ("left", "right", "left_half", "right_half")
 
 _TRIG_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1", "evade": "RULE-04-4.1",
               "refuse": "RULE-04-5.1"}
+
+
+def _origin(c: dict) -> Footprint | None:
+    """The charger's footprint where its charge started (charge frame key ``o``)."""
+    return _fp(c["o"]) if "o" in c else None
 
 
 def _copy_frame(f: dict) -> dict:
