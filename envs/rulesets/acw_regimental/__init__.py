@@ -55,8 +55,13 @@ Design rulings of this engine where the texts leave room (beyond the PD defaults
 * Counter-Charge requires the charger in the defender's front zone and open ground between the
   two centres (ACW-PD-34). Refuse the Flank is offered to infantry Lines of 3+ stands in good
   order, triggered by formed movers (ACW-PD-33, I-23).
-* Voluntary Passage of Lines in Phase 2 is not offered: friendly formed units block movement
-  (moves are clipped); retreats through friends do trigger Passage of Lines tests (ACW-PD-29).
+* Voluntary Passage of Lines (ACW-PD-29): an advance (a third, two thirds or all) stopped by
+  a friendly formed unit passes through it when, after paying 3", it ends entirely clear on
+  the far side; the mover then takes the Discipline Check. Retire and side-step never pass
+  through friends (they are clipped). Retreats through friends make the friends test. A
+  friend already touching or overlapping the mover when a move starts does not clip it
+  (units standing flank to flank may advance side by side; known gap: a unit in base contact
+  directly behind a friend could advance through it without the passage).
 * An activation chains at most 8 primitives (engine cap, keeps episodes finite).
 
 ## Action Space
