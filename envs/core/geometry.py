@@ -33,7 +33,7 @@ from .errors import ParameterError
 __all__ = [
     "EPS", "Vec", "Footprint", "in_forward_arc", "zone_of", "point_segment_distance",
     "segment_distance", "segments_intersect", "polygon_contains", "footprint_distance",
-    "overlaps", "distance_to_front_edge", "footprint_polygon_distance",
+    "overlaps", "interiors_overlap", "distance_to_front_edge", "footprint_polygon_distance",
     "segment_crosses_polygon", "first_crossing", "angle_diff",
 ]
 
@@ -576,6 +576,23 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     (base contact, within :data:`EPS`) counts (separating-axis test on the 4 edge normals).
     """
     return not (_separated_on_axes_of(b, a.corners()) or _separated_on_axes_of(a, b.corners()))
+
+
+def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
+    """Whether ``a`` overlaps ``b`` by more than base contact: ``a`` shrunk by ``margin``
+    inches on every side (same heading and centre) still :func:`overlaps` ``b``. Footprints
+    that only touch, edge to edge, give False (ACW-PD-21.8: friends in base contact).
+
+    Raises:
+        ParameterError: if ``margin`` is negative or not finite.
+    """
+    if not (0.0 <= margin < math.inf):
+        raise ParameterError(f"interiors_overlap: margin must be finite and >= 0, got "
+                             f"{margin!r}")
+    h = a.heading
+    ins = Footprint(a.x - margin * _cos(h), a.y - margin * _sin(h), h,
+                    max(a.width - 2.0 * margin, 1e-6), max(a.depth - 2.0 * margin, 1e-6))
+    return overlaps(ins, b)
 
 
 def footprint_distance(a: Footprint, b: Footprint) -> float:

@@ -820,6 +820,30 @@ def test_passage_of_lines_on_a_partial_advance_only_when_it_ends_clear(tmp_path)
     assert s.units[0][0].fp.y == pytest.approx(9.72, abs=0.01)
 
 
+@pytest.mark.rule("ACW-PD-21", "ACW-PD-29")
+def test_friend_in_base_contact_ahead_needs_a_passage_of_lines(tmp_path):
+    """ACW-PD-21.8 / PD-29: a Line in base contact behind a friendly Line may only move through
+    it by a Passage of Lines (3" of its 6", then ends clear and tests), not walk through it."""
+    units = [unit(0, "Front", 24, 10, 90), unit(0, "Back", 24, 9.25, 90), FAR_REB]
+    s = new_state(tmp_path, units, p2(0))
+    play(s, ["activate:u1", "advance:all"])
+    assert events(s, "passage_of_lines")[0].data["through"] == [0]
+    assert s.units[0][1].fp.y == pytest.approx(12.25, abs=0.02)  # 6" - 3" passage cost
+    assert s.is_chance_node()  # the mover's Discipline Check
+
+
+@pytest.mark.rule("ACW-PD-21")
+def test_lines_flank_to_flank_advance_side_by_side(tmp_path):
+    """ACW-PD-21.8: a friend touching the mover's flank does not stop it advancing along it."""
+    units = [unit(0, "Left", 24, 10, 90), unit(0, "Right", 29, 10, 90), FAR_REB]
+    s = new_state(tmp_path, units, p2(0))
+    play(s, ["activate:u0"])
+    assert {"advance:third", "advance:all", "retire"} <= set(legal(s))
+    play(s, ["advance:all"])
+    assert s.units[0][0].fp.y == pytest.approx(16.0, abs=0.01)
+    assert not events(s, "passage_of_lines")
+
+
 # -- PD-30 / PD-31: skirmishers, Disorder -------------------------------------------------------
 @pytest.mark.rule("ACW-PD-30")
 def test_detach_and_rejoin_a_skirmish_stand(tmp_path):

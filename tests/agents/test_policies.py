@@ -94,7 +94,7 @@ def test_reaction_baselines_in_acw_windows(acw_game):
     free = ("react:closing_volley", "react:opportunity_fire", "react:evade_4", "react:evade_5",
             "react:evade_6")
     seen_free = 0
-    for st, _, obs, mask in random_decisions(acw_game, 8, seed=7, max_per_game=300):
+    for st, _, obs, mask in random_decisions(acw_game, 24, seed=7, max_per_game=300):
         legal = set(st.legal_labels())
         if not any(lab.startswith("react:") for lab in legal):
             continue

@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Point, Polygon
 from envs.core.errors import ParameterError
 from envs.core.geometry import (
     Footprint, angle_diff, distance_to_front_edge, first_crossing, footprint_distance,
+    interiors_overlap,
     footprint_polygon_distance, in_forward_arc, overlaps, point_segment_distance,
     polygon_contains, segment_crosses_polygon, segment_distance, segments_intersect, zone_of)
 
@@ -595,3 +596,20 @@ class TestFootprintCache:
         assert back == fp and hash(back) == hash(fp)
         with pytest.raises(dataclasses.FrozenInstanceError):
             fp.x = 3.0  # type: ignore[misc]
+
+
+class TestInteriorsOverlap:
+    def test_base_contact_is_not_an_interior_overlap(self):
+        """ACW-PD-21.8: edge-to-edge contact overlaps() but is not an interior overlap; moving
+        0.05" into the other footprint is."""
+        a = Footprint(0.0, 0.0, math.pi / 2, 5.0, 1.0)      # covers y in [-1, 0]
+        b = Footprint(0.0, 1.0, math.pi / 2, 5.0, 1.0)      # covers y in [0, 1]: touching
+        side = Footprint(5.0, 0.0, math.pi / 2, 5.0, 1.0)   # flank to flank
+        assert overlaps(a, b) and not interiors_overlap(a, b)
+        assert overlaps(a, side) and not interiors_overlap(a, side)
+        assert interiors_overlap(a.advanced(0.05), b)
+        assert not interiors_overlap(a.advanced(-0.05), b)
+        assert not interiors_overlap(a.advanced(3.0), side)  # sliding along the flank
+        assert interiors_overlap(a, a)
+        with pytest.raises(ParameterError):
+            interiors_overlap(a, b, margin=-1.0)

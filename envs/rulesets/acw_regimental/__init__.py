@@ -59,9 +59,9 @@ Design rulings of this engine where the texts leave room (beyond the PD defaults
   a friendly formed unit passes through it when, after paying 3", it ends entirely clear on
   the far side; the mover then takes the Discipline Check. Retire and side-step never pass
   through friends (they are clipped). Retreats through friends make the friends test. A
-  friend already touching or overlapping the mover when a move starts does not clip it
-  (units standing flank to flank may advance side by side; known gap: a unit in base contact
-  directly behind a friend could advance through it without the passage).
+  friend in base contact with the mover blocks moving into it but not sliding along it, so
+  Lines flank to flank advance side by side (ACW-PD-21.8); a friend the mover already
+  overlaps when the move starts does not stop it moving out.
 * An activation chains at most 8 primitives (engine cap, keeps episodes finite).
 
 ## Action Space

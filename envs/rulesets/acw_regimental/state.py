@@ -23,7 +23,8 @@ import math
 from typing import Any
 
 from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossing,
-                                footprint_distance, overlaps, polygon_contains, zone_of)
+                                footprint_distance, interiors_overlap, overlaps,
+                                polygon_contains, zone_of)
 from envs.core.geometry import point_segment_distance as psd
 from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 
@@ -448,6 +449,7 @@ class ACWState(State):
             if c < clear:
                 clear = c
         friends = []
+        touching: list[Footprint] = []
         if not u_screen and friends_block:
             for f in self.units[u.side]:
                 if f is None or not f.alive or f is u or f.is_screen:
@@ -459,9 +461,15 @@ class ACWState(State):
                 d2 = dx * dx + dy * dy
                 if d2 > rr * rr or not overlaps(fp0, ffp):
                     friends.append((ffp, fx, fy, fr_))
-                    c = sqrt(d2) - rr
-                    if c < clear:
-                        clear = c
+                elif not interiors_overlap(fp0, ffp):
+                    # in base contact at the start: blocks moving into it, not sliding along
+                    # or away from it (ACW-PD-21.8)
+                    touching.append(ffp)
+                else:
+                    continue  # already overlapping: free to move out of it
+                c = sqrt(d2) - rr
+                if c < clear:
+                    clear = c
         clear2 = (clear - 1e-6) ** 2 if clear > 1e-6 else -1.0
         art = u.kind == "artillery" and bool(terr.areas)
         W, D = terr.width + 1e-6, terr.depth + 1e-6
@@ -504,6 +512,9 @@ class ACWState(State):
                 if dx * dx + dy * dy > rr * rr:
                     continue
                 if overlaps(fp, ffp):
+                    return True
+            for ffp in touching:
+                if interiors_overlap(fp, ffp):
                     return True
             if art:
                 if terr.in_woods((cx, cy)) and not terr.on_road((cx, cy)):
@@ -1550,20 +1561,22 @@ class ACWState(State):
         """Voluntary Passage of Lines (ACW-PD-29): an advance stopped by a friendly formed unit
         may pass through it if, after paying 3", it ends entirely clear on the far side.
         Returns the (possibly longer) move, its cost and the friends passed through."""
+        # friends in base contact count (overlap beyond contact is what passing means); a
+        # friend the mover already overlaps at the start is not passed through
         friends = [g for g in self.alive(u.side) if g is not u and not g.is_screen
-                   and not overlaps(u.fp, g.fp)]
+                   and not interiors_overlap(u.fp, g.fp)]
         ahead = f(t_end + 0.05)
-        if not any(overlaps(ahead, g.fp) for g in friends):
+        if not any(interiors_overlap(ahead, g.fp) for g in friends):
             return t_end, cost, []
         nf = self._make_blocked_fn(u, u.fp, (), friends_block=False)
         t2, cost2, _, _ = plan_path(f, max_t, budget - T.PASSAGE_OF_LINES_COST, rate, nf,
                                     self.game.terrain, True)
-        if t2 <= t_end + 0.05 or any(overlaps(f(t2), g.fp) for g in friends):
+        if t2 <= t_end + 0.05 or any(interiors_overlap(f(t2), g.fp) for g in friends):
             return t_end, cost, []
         passed = []
         n = int(t2 / 0.25) + 1
         for g in friends:
-            if any(overlaps(f(min(t2, i * 0.25)), g.fp) for i in range(n + 1)):
+            if any(interiors_overlap(f(min(t2, i * 0.25)), g.fp) for i in range(n + 1)):
                 passed.append(g.slot)
         if dry:
             return t2, cost2, passed
