@@ -401,14 +401,14 @@ class ACWState(State):
 
     def _blocked_fn(self, u: Unit, fp0: Footprint, ignore_enemy: tuple = (),
                     friends_block: bool = True):
-        # the key holds everything the predicate reads: the mover, fp0, and every unit's
-        # footprint object (immutable; replaced when a unit moves) and kind of presence, so a
-        # hit is always the predicate a fresh build would give
-        us = self.units
-        sig = tuple([o.fp if o is not None and o.alive else None for side in us for o in side])
-        scr = tuple([o is not None and o.is_screen for side in us for o in side])
-        key = (u.side, u.slot, u, u.is_screen, u.kind, fp0, ignore_enemy, friends_block, sig,
-               scr)
+        # the key holds everything the predicate reads: the mover, fp0, and every live unit's
+        # footprint object (immutable; replaced when a unit moves or re-forms; a unit in a
+        # re-used slot is a new unit with a new footprint, and a unit's kind and screen status
+        # never change), so a hit is always the predicate a fresh build would give
+        u0, u1 = self.units
+        sig = tuple([o.fp if o is not None and o.alive else None for o in u0] +
+                    [o.fp if o is not None and o.alive else None for o in u1])
+        key = (u, fp0, ignore_enemy, friends_block, sig)
         c = getattr(self, "_bcache", None)
         if c is not None and c[0] == key:
             return c[1]
@@ -424,7 +424,8 @@ class ACWState(State):
         Far units are skipped with bounding-circle tests; the predicate accepts footprints of
         any size (a re-formed unit), the shortcuts using the tested footprint's own radius."""
         terr = self.game.terrain
-        cx0, cy0, r0 = circ(fp0)
+        bcirc = Footprint.bounding_circle
+        cx0, cy0, r0 = bcirc(fp0)
         # ``clear``: how far a footprint of fp0's size may have its centre from fp0's centre
         # with every listed unit still outside its bounding-circle test below (a pure
         # shortcut: the skipped per-unit tests would all skip too; 1e-6" margin absorbs
@@ -439,7 +440,7 @@ class ACWState(State):
                 continue
             na = na_s if (u_screen or e.is_screen) else na_f
             efp = e.fp
-            ex, ey, er = circ(efp)
+            ex, ey, er = bcirc(efp)
             rr = er + r0 + na
             dx, dy = cx0 - ex, cy0 - ey
             d2 = dx * dx + dy * dy
@@ -455,7 +456,7 @@ class ACWState(State):
                 if f is None or not f.alive or f is u or f.is_screen:
                     continue
                 ffp = f.fp
-                fx, fy, fr_ = circ(ffp)
+                fx, fy, fr_ = bcirc(ffp)
                 rr = fr_ + r0
                 dx, dy = cx0 - fx, cy0 - fy
                 d2 = dx * dx + dy * dy
