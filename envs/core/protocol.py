@@ -29,6 +29,8 @@ import numpy as np
 from .actions import ActionCatalogue
 from .errors import IllegalActionError, InvalidStateError
 from .events import Event
+from .events import _new as _new_obj
+from .events import _set_data, _set_kind, _set_rules, _set_side, _set_text
 
 #: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
 CHANCE: int = -1
@@ -305,7 +307,15 @@ class State(abc.ABC):
     def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
             side: int | None = None, **data: Any) -> None:
         """Append an :class:`Event` citing ``rules``."""
-        self.events.append(Event(kind, tuple(rules), text, side, data))
+        # same object as ``Event(kind, tuple(rules), text, side, data)``, built by writing the
+        # frozen dataclass's slots directly (see ``events.make_event``; this is the hot path)
+        e = _new_obj(Event)
+        _set_kind(e, kind)
+        _set_rules(e, tuple(rules))
+        _set_text(e, text)
+        _set_side(e, side)
+        _set_data(e, data)
+        self.events.append(e)
 
     # -- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

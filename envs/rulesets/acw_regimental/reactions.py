@@ -6,7 +6,7 @@ them which reactions are legal and where on a mover's path a trigger point lies.
 
 from __future__ import annotations
 
-from math import cos as _cos, hypot as _hypot, sin as _sin, sqrt as _sqrt
+from math import sqrt as _sqrt
 
 from envs.core.geometry import Footprint, footprint_distance, zone_of
 
@@ -96,11 +96,12 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
     if lim is None:
         return False
     dx, dy, dr = circ(d.fp)
-    h = mover_fp.heading
-    hd = 0.5 * mover_fp.depth
-    mx = mover_fp.x - hd * _cos(h) - dx
-    my = mover_fp.y - hd * _sin(h) - dy
-    if _sqrt(mx * mx + my * my) - dr - 0.5 * _hypot(mover_fp.width, mover_fp.depth) > lim + 1e-6:
+    # the mover's centre and half-diagonal, cached on its footprint (the same float
+    # operations as ``x - 0.5 * D * cos(h)`` and ``0.5 * hypot(W, D)``)
+    mcx, mcy, mr = circ(mover_fp)
+    mx = mcx - dx
+    my = mcy - dy
+    if _sqrt(mx * mx + my * my) - dr - mr > lim + 1e-6:
         return False
     dist = footprint_distance(d.fp, mover_fp)
     if trig == "opp_medium" or trig == "opp_short":
@@ -122,12 +123,10 @@ def trigger_clearance(d: Unit, mover_fp: Footprint, lim: float) -> float:
     the 1e-6" margin of :func:`trigger_pred`'s shortcut); <= 0 when it already could. A lower
     bound, so skipping path samples with it is exact (ACW-PD-24)."""
     dx, dy, dr = circ(d.fp)
-    h = mover_fp.heading
-    hd = 0.5 * mover_fp.depth
-    mx = mover_fp.x - hd * _cos(h) - dx
-    my = mover_fp.y - hd * _sin(h) - dy
-    return _sqrt(mx * mx + my * my) - dr - 0.5 * _hypot(mover_fp.width, mover_fp.depth) \
-        - lim - 2e-6
+    mcx, mcy, mr = circ(mover_fp)  # as in trigger_pred (same float operations, cached)
+    mx = mcx - dx
+    my = mcy - dy
+    return _sqrt(mx * mx + my * my) - dr - mr - lim - 2e-6
 
 
 _RANGE = {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE_TRIGGER,
@@ -135,5 +134,5 @@ _RANGE = {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE
 
 
 def trigger_range(trig: str) -> float:
-    return {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE_TRIGGER,
-            "refuse": REFUSE_RANGE}[trig]
+    """Range (inches) of a Window A trigger kind (ACW-PD-24); KeyError for an unknown kind."""
+    return _RANGE[trig]

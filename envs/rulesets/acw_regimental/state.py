@@ -56,6 +56,7 @@ SLIDE_GAP = 0.01
 _CHANCE_OUT = [(i, 1.0 / 6.0) for i in range(6)]
 _AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
 _ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
+_ALW_MEMO: dict[tuple, float] = {}  # ACWState.allowance by (kind, formation, screen, road, dis)
 _FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}
 
 
@@ -67,10 +68,36 @@ def _fp(v: list[float]) -> Footprint:
     return Footprint(v[0], v[1], v[2], v[3], v[4])
 
 
-def path_fn(spec: list):
-    """Footprint along a movement path spec (see ``ACWState._start_move``)."""
+_PATH_MEMO: list = [None, None]  # [spec, path_fn(spec)] of the latest call
+
+
+def path_fn(spec: list, fp0: Footprint | None = None):
+    """Footprint along a movement path spec (see ``ACWState._start_move``). ``fp0``: the
+    footprint whose fields ``spec[1]`` lists, when the caller holds it (saves rebuilding an
+    equal one)."""
+    # memo (exact): a move frame's spec is built once and never mutated (a new path replaces
+    # the list; copies of a state copy the list), and the path function is a pure function
+    # of it, so the same list object gives the same function (the move frame asks for it
+    # again at every Window A stop; the memo holds the list, so its id cannot be reused)
+    m = _PATH_MEMO
+    if m[0] is spec:
+        return m[1]
+    f = _path_fn(spec, fp0)
+    m[0] = spec
+    m[1] = f
+    return f
+
+
+def _same_fp(v: list[float], fp: Footprint) -> bool:
+    """Whether ``v`` lists exactly the fields of ``fp`` (``_fp(v)`` would equal ``fp``)."""
+    return (v[0] == fp.x and v[1] == fp.y and v[2] == fp.heading and v[3] == fp.width
+            and v[4] == fp.depth)
+
+
+def _path_fn(spec: list, fp0: Footprint | None = None):
     kind = spec[0]
-    fp0 = _fp(spec[1])
+    if fp0 is None or not _same_fp(spec[1], fp0):
+        fp0 = _fp(spec[1])
     if kind == "adv":
         sgn = spec[2]
         return lambda t: fp0.advanced(sgn * t)
@@ -204,14 +231,14 @@ class ACWState(State):
         if pl is not None:
             return list(pl)
         fr = self.stack[-1]
-        return sorted(getattr(self, "_l_" + fr["k"])(fr))
+        return sorted(_L_FN[fr["k"]](self, fr))
 
     def _apply_action(self, action: int) -> None:
         self._pending_legal = None
         fr = self.stack[-1]
         if self.cur[0] != CHANCE:
             self.ndec += 1
-        getattr(self, "_a_" + fr["k"])(fr, action)
+        _A_FN[fr["k"]](self, fr, action)
         if self.ndec >= self.game.max_decisions and not self.done:
             self.log("decision_cap", ("ACW-PD-35",),
                      f"decision cap {self.game.max_decisions} reached: game scored on VP")
@@ -236,22 +263,28 @@ class ACWState(State):
     # the driver
     # ------------------------------------------------------------------------------------------
     def _advance(self) -> None:
+        # frame handlers are looked up in the class-level tables ``_S_FN`` / ``_L_FN`` /
+        # ``_A_FN`` (frame kind -> ``_s_<k>`` / ``_l_<k>`` / ``_a_<k>``): the same functions
+        # ``getattr(self, "_s_" + k)`` finds, without building the name and a bound method
+        stack = self.stack
+        s_fn = _S_FN
         while True:
             if self.done:
                 self.cur = (TERMINAL, D_TERM)
                 return
-            fr = self.stack[-1]
-            if getattr(self, "_s_" + fr["k"])(fr):
-                if self.cur[0] >= 0 and fr["k"] in _AUTO:
-                    legal = self._l_dispatch(fr)
+            fr = stack[-1]
+            k = fr["k"]  # a frame's kind never changes
+            if s_fn[k](self, fr):
+                if k in _AUTO and self.cur[0] >= 0:
+                    legal = _L_FN[k](self, fr)
                     if len(legal) == 1:
-                        getattr(self, "_a_" + fr["k"])(fr, legal[0])
+                        _A_FN[k](self, fr, legal[0])
                         continue
                     self._pending_legal = sorted(legal)
                 return
 
     def _l_dispatch(self, fr):
-        return getattr(self, "_l_" + fr["k"])(fr)
+        return _L_FN[fr["k"]](self, fr)
 
     def _wait(self, player: int, dtype: ACWDecision) -> bool:
         self.cur = (player, dtype)
@@ -290,6 +323,15 @@ class ACWState(State):
 
     def allowance(self, u: Unit, road: bool = False) -> float:
         """Movement allowance in inches now (ACW-PD-19, PD-31)."""
+        # memo (exact): the allowance is a pure function of these fields and the static
+        # ACW-PD-19 table; an invalid pair is not stored, so it raises every time
+        key = (u.kind, u.formation, u.is_screen, road, u.disordered)
+        v = _ALW_MEMO.get(key)
+        if v is None:
+            v = _ALW_MEMO[key] = self._allowance(u, road)
+        return v
+
+    def _allowance(self, u: Unit, road: bool) -> float:
         if u.is_screen:
             return T.movement_allowance(KIND[u.kind], T.Formation.SKIRMISH,
                                         skirmish=u.kind == "infantry",
@@ -1531,12 +1573,14 @@ class ACWState(State):
         u.fp = nfp
         self.log("move", rules, f"{u.label()} {what}", u.side, unit=u.slot, what=what,
                  x=round(nfp.x, 3), y=round(nfp.y, 3), heading=round(math.degrees(nfp.heading), 1))
-        self.stack.append({"k": "move", "u": u.slot, "spec": ["static", _fp_list(nfp)], "L": 0.0,
+        spec = ["static", _fp_list(nfp)]
+        path_fn(spec, nfp)  # primes the memo the move frame reads (no rebuilt footprint)
+        self.stack.append({"k": "move", "u": u.slot, "spec": spec, "L": 0.0,
                            "t": 0.0, "cpt": 0.0, "alw": 1.0, "dis": u.disordered, "what": what,
                            "static": True, "asked": False})
 
     def _start_move(self, fr, u: Unit, spec, max_t, budget, rate, alw, what, rules) -> None:
-        f = path_fn(spec)
+        f = path_fn(spec, u.fp)  # the callers build spec[1] from u.fp
         blocked = self._blocked_fn(u, u.fp)
         t_end, cost, obst, woods = plan_path(f, max_t, budget, rate, blocked, self.game.terrain,
                                              not u.is_screen, speed=path_speed(spec))
@@ -1561,24 +1605,37 @@ class ACWState(State):
                           ) -> tuple[float, float, list[int]]:
         """Voluntary Passage of Lines (ACW-PD-29): an advance stopped by a friendly formed unit
         may pass through it if, after paying 3", it ends entirely clear on the far side.
-        Returns the (possibly longer) move, its cost and the friends passed through."""
+        Returns the (possibly longer) move, its cost and the friends passed through.
+        ``f`` is a straight advance (one inch of centre travel per inch of path). ``dry``: no
+        log and no charge, and only whether some friend is passed matters (the list stops at
+        the first one)."""
         # friends in base contact count (overlap beyond contact is what passing means); a
         # friend the mover already overlaps at the start is not passed through
-        friends = [g for g in self.alive(u.side) if g is not u and not g.is_screen
-                   and not interiors_overlap(u.fp, g.fp)]
+        ufp = u.fp
+        cands = [g for g in self.alive(u.side) if g is not u and not g.is_screen]
         ahead = f(t_end + 0.05)
-        if not any(interiors_overlap(ahead, g.fp) for g in friends):
+        # the same test as ``any(overlap(ahead, g) for g in friends)``, the two pure
+        # conditions of a friend swapped: usually nothing is ahead and one test per unit does
+        if not any(_interiors_overlap(ahead, g.fp) and not _interiors_overlap(ufp, g.fp)
+                   for g in cands):
             return t_end, cost, []
-        nf = self._make_blocked_fn(u, u.fp, (), friends_block=False)
+        friends = [g for g in cands if not _interiors_overlap(ufp, g.fp)]
+        nf = self._make_blocked_fn(u, ufp, (), friends_block=False)
+        # speed 1.0: the exact sample-skipping shortcuts of a straight advance
         t2, cost2, _, _ = plan_path(f, max_t, budget - T.PASSAGE_OF_LINES_COST, rate, nf,
-                                    self.game.terrain, True)
-        if t2 <= t_end + 0.05 or any(interiors_overlap(f(t2), g.fp) for g in friends):
+                                    self.game.terrain, True, speed=1.0)
+        if t2 <= t_end + 0.05 or any(_interiors_overlap(f(t2), g.fp) for g in friends):
             return t_end, cost, []
         passed = []
         n = int(t2 / 0.25) + 1
+        # the path samples once for all friends (``f`` is pure)
+        samples = [f(min(t2, i * 0.25)) for i in range(n + 1)]
         for g in friends:
-            if any(interiors_overlap(f(min(t2, i * 0.25)), g.fp) for i in range(n + 1)):
+            gfp = g.fp
+            if any(_interiors_overlap(p, gfp) for p in samples):
                 passed.append(g.slot)
+                if dry:
+                    return t2, cost2, passed
         if dry:
             return t2, cost2, passed
         self.log("passage_of_lines", ("ACW-PD-29",),
@@ -1665,6 +1722,16 @@ class ACWState(State):
         speed = path_speed(spec) * (1.0 + 1e-9)
         cx, cy, cr = circ(cur)
         r0 = cr + span + T.REFUSE_RANGE + 0.1
+        # the mover's footprint at each sampled distance, shared by every (defender,
+        # trigger) scan and by ``pred``/``clear_for`` at one point (``f`` is pure, and the
+        # scans sample the same distances); the footprints cache their bounding circles
+        fpm: dict[float, Footprint] = {}
+
+        def at(s: float) -> Footprint:
+            fp = fpm.get(s)
+            if fp is None:
+                fp = fpm[s] = f(t0 + s)
+            return fp
         for d in self.alive(1 - u.side):
             if d.slot in self.reacted:
                 continue
@@ -1681,7 +1748,7 @@ class ACWState(State):
                 los = (lambda a, b, d=d: self.los(a, b, (u, d)))
 
                 def pred(s, d=d, trig=trig, los=los):
-                    return trigger_pred(trig, d, f(t0 + s), los)
+                    return trigger_pred(trig, d, at(s), los)
                 if span <= 1e-9:
                     tc = 0.0 if pred(0.0) else None
                 else:
@@ -1689,7 +1756,7 @@ class ACWState(State):
 
                     def clear_for(s, d=d, lim=lim):
                         # exact: no trigger while the bounding circles stay beyond the range
-                        m = trigger_clearance(d, f(t0 + s), lim)
+                        m = trigger_clearance(d, at(s), lim)
                         return m / speed if m > 0.0 else 0.0
                     tc = first_crossing(pred, span, 0.25, 0.01,
                                         clear_for if speed > 0.0 else None)
@@ -2926,6 +2993,33 @@ _WHEEL_ARGS = ("left", "right", "left_half", "right_half")
 
 _TRIG_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1", "evade": "RULE-04-4.1",
               "refuse": "RULE-04-5.1"}
+
+
+def _interiors_overlap(a: Footprint, b: Footprint) -> bool:
+    """``interiors_overlap(a, b)`` (ACW-PD-21.8) with an exact shortcut: bounding circles
+    (cached on the footprints) more than 1e-6" apart put the rectangles more than 1e-6"
+    apart, so some edge normal separates them by over 1e-6" / sqrt(2), far beyond the
+    geometry's EPS and rounding: the full test would answer False."""
+    ax, ay, ar = a.bounding_circle()
+    bx, by, br = b.bounding_circle()
+    rr = ar + br + 1e-6
+    dx = ax - bx
+    dy = ay - by
+    if dx * dx + dy * dy > rr * rr:
+        return False
+    return interiors_overlap(a, b)
+
+
+def _handlers(prefix: str) -> dict[str, Any]:
+    """Frame kind -> handler function ``ACWState.<prefix><kind>`` (the driver's dispatch
+    tables; the functions ``getattr(state, prefix + kind)`` would bind)."""
+    return {name[len(prefix):]: fn for name, fn in vars(ACWState).items()
+            if name.startswith(prefix) and callable(fn)}
+
+
+_S_FN = _handlers("_s_")  # run a frame: True when it waits for a decision or a die
+_L_FN = _handlers("_l_")  # legal options of a waiting frame
+_A_FN = _handlers("_a_")  # apply a decision or die to a frame
 
 
 def _origin(c: dict) -> Footprint | None:
