@@ -28,9 +28,7 @@ import numpy as np
 
 from .actions import ActionCatalogue
 from .errors import IllegalActionError, InvalidStateError
-from .events import Event
-from .events import _new as _new_obj
-from .events import _set_data, _set_kind, _set_rules, _set_side, _set_text
+from .events import Event, make_event
 
 #: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
 CHANCE: int = -1
@@ -307,15 +305,8 @@ class State(abc.ABC):
     def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
             side: int | None = None, **data: Any) -> None:
         """Append an :class:`Event` citing ``rules``."""
-        # same object as ``Event(kind, tuple(rules), text, side, data)``, built by writing the
-        # frozen dataclass's slots directly (see ``events.make_event``; this is the hot path)
-        e = _new_obj(Event)
-        _set_kind(e, kind)
-        _set_rules(e, tuple(rules))
-        _set_text(e, text)
-        _set_side(e, side)
-        _set_data(e, data)
-        self.events.append(e)
+        # same object as ``Event(kind, tuple(rules), text, side, data)``, built faster (hot path)
+        self.events.append(make_event(kind, tuple(rules), text, side, data))
 
     # -- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
