@@ -47,6 +47,7 @@ _sqrt = math.sqrt
 _cos = math.cos
 _sin = math.sin
 _isfinite = math.isfinite
+_INF = math.inf
 
 
 def angle_diff(a: float, b: float) -> float:
@@ -71,7 +72,18 @@ def _wrap(h: float) -> float:
     return angle_diff(h, 0.0)
 
 
-@dataclass(frozen=True)
+class _FootprintFields:
+    """Plain (not frozen) twin of :class:`Footprint` with the same slots, hence the same memory
+    layout. A new footprint is made as one of these, its fields are filled with ordinary
+    attribute stores, and its class is then switched to :class:`Footprint` (``__class__``
+    assignment is allowed between such layout-identical classes). This is about twice as fast
+    as the frozen dataclass's ``object.__setattr__`` per field (hot path: every move, path
+    sample and transform makes a footprint). The result is an ordinary Footprint."""
+
+    __slots__ = ("x", "y", "heading", "width", "depth", "_circ")
+
+
+@dataclass(frozen=True, init=False)
 class Footprint:
     """An oriented rectangle: the footprint of a unit on the table (ACW-PD-16).
 
@@ -82,8 +94,10 @@ class Footprint:
         depth: depth ``D`` in inches, > 0.
 
     Only these five plain fields are stored (so ``dataclasses.asdict`` / ``Footprint(**d)``
-    round-trip); ``cos``/``sin`` of the heading are recomputed where needed, which is cheaper
-    overall than caching them on each of the many short-lived footprints of a path scan.
+    / ``dataclasses.replace`` round-trip; the constructor is a written-out ``__new__``, see
+    :class:`_FootprintFields`, that validates like a ``__post_init__`` would); ``cos`` /
+    ``sin`` of the heading are recomputed where needed, which is cheaper overall than caching
+    them on each of the many short-lived footprints of a path scan.
     All transforms return new footprints.
 
     Raises:
@@ -125,18 +139,26 @@ class Footprint:
         _set_circ(self, v)
         return v
 
-    def __post_init__(self) -> None:
-        w = self.width
-        d = self.depth
-        if not (w > 0.0 and d > 0.0 and w < math.inf and d < math.inf):
+    def __new__(cls, x: float, y: float, heading: float, width: float,
+                depth: float) -> Footprint:
+        if not (width > 0.0 and depth > 0.0 and width < _INF and depth < _INF):
             raise ParameterError(
                 f"Footprint width and depth must be finite and > 0 (ACW-PD-16); "
-                f"got width={w!r}, depth={d!r}")
-        h = self.heading
-        if not (_isfinite(self.x) and _isfinite(self.y) and _isfinite(h)):
+                f"got width={width!r}, depth={depth!r}")
+        if not (_isfinite(x) and _isfinite(y) and _isfinite(heading)):
             raise ParameterError(
-                f"Footprint position and heading must be finite; got x={self.x!r}, "
-                f"y={self.y!r}, heading={h!r}")
+                f"Footprint position and heading must be finite; got x={x!r}, "
+                f"y={y!r}, heading={heading!r}")
+        # fast field stores through the plain twin class (see _FootprintFields); no __init__
+        # (object.__init__ accepts the arguments as __new__ is overridden)
+        o = _FootprintFields()
+        o.x = x
+        o.y = y
+        o.heading = heading
+        o.width = width
+        o.depth = depth
+        o.__class__ = cls
+        return o  # type: ignore[return-value]
 
     # -- frame -------------------------------------------------------------------------------
     def forward(self) -> Vec:
@@ -165,8 +187,11 @@ class Footprint:
         by = -self.depth * s
         x = self.x
         y = self.y
-        return ((x - rx, y - ry), (x + rx, y + ry),
-                (x + rx + bx, y + ry + by), (x - rx + bx, y - ry + by))
+        lx = x - rx
+        ly = y - ry
+        rx += x  # the front corners, reused for the rear ones (x + rx + bx == (x + rx) + bx)
+        ry += y
+        return ((lx, ly), (rx, ry), (rx + bx, ry + by), (lx + bx, ly + by))
 
     def centre(self) -> Vec:
         """Centre of the rectangle in table coordinates (half the depth behind the front)."""
@@ -207,7 +232,19 @@ class Footprint:
             ParameterError: if the new position is not finite.
         """
         h = self.heading
-        return _moved(self, self.x + dist * _cos(h), self.y + dist * _sin(h))
+        x = self.x + dist * _cos(h)
+        y = self.y + dist * _sin(h)
+        # _moved inlined (hot path)
+        if not (-_BIG < x < _BIG and -_BIG < y < _BIG):
+            raise ParameterError(f"Footprint move gives a non-finite position ({x!r}, {y!r})")
+        o = _FootprintFields()
+        o.x = x
+        o.y = y
+        o.heading = h
+        o.width = self.width
+        o.depth = self.depth
+        o.__class__ = Footprint
+        return o
 
     def shifted(self, dx: float, dy: float) -> Footprint:
         """Translated by ``(dx, dy)`` inches in table coordinates; facing unchanged.
@@ -236,16 +273,19 @@ class Footprint:
         dy = self.y - py
         nx = px + dx * ca - dy * sa
         ny = py + dx * sa + dy * ca
-        nh = _wrap(self.heading + angle)
+        nh = self.heading + angle
+        if not (-_PI < nh <= _PI):  # _wrap inlined (hot path)
+            nh = angle_diff(nh, 0.0)
         if not (-_BIG < nx < _BIG and -_BIG < ny < _BIG and -_BIG < nh < _BIG):
             # the validating constructor raises the usual ParameterError
             return Footprint(nx, ny, nh, self.width, self.depth)
-        o = _new(Footprint)  # fast path: size copied from a valid footprint
-        _set_x(o, nx)
-        _set_y(o, ny)
-        _set_h(o, nh)
-        _set_w(o, self.width)
-        _set_d(o, self.depth)
+        o = _FootprintFields()  # fast path: size copied from a valid footprint
+        o.x = nx
+        o.y = ny
+        o.heading = nh
+        o.width = self.width
+        o.depth = self.depth
+        o.__class__ = Footprint
         return o
 
     def wheeled(self, angle: float, pivot: str) -> Footprint:
@@ -277,7 +317,9 @@ class Footprint:
     def faced(self, angle: float) -> Footprint:
         """Rotated by ``angle`` radians about the rectangle's centre (face about = ``pi``,
         face to a flank = ``+-pi/2``), ACW-PD-21.4."""
-        return self.rotated_about(self.centre(), angle)
+        hd = 0.5 * self.depth  # self.centre() inlined
+        h = self.heading
+        return self.rotated_about((self.x - hd * _cos(h), self.y - hd * _sin(h)), angle)
 
     def with_size(self, width: float, depth: float) -> Footprint:
         """Same front-edge centre and heading with a new frontage and depth (inches).
@@ -288,30 +330,26 @@ class Footprint:
         return Footprint(self.x, self.y, self.heading, width, depth)
 
 
-_new = object.__new__
-_set_x = Footprint.x.__set__  # type: ignore[attr-defined]
-_set_y = Footprint.y.__set__  # type: ignore[attr-defined]
-_set_h = Footprint.heading.__set__  # type: ignore[attr-defined]
-_set_w = Footprint.width.__set__  # type: ignore[attr-defined]
-_set_d = Footprint.depth.__set__  # type: ignore[attr-defined]
 _set_circ = Footprint._circ.__set__  # type: ignore[attr-defined]
 _BIG = math.inf
+_PI = math.pi
 
 
 def _moved(fp: Footprint, x: float, y: float) -> Footprint:
     """Fast copy of ``fp`` at a new front-edge centre (same heading and size).
 
-    Skips ``__init__`` (the slot descriptors are written directly): about twice as fast as
-    the validating constructor; only the new position needs checking.
+    Skips the validating constructor (fields filled through :class:`_FootprintFields`);
+    only the new position needs checking.
     """
     if not (-_BIG < x < _BIG and -_BIG < y < _BIG):
         raise ParameterError(f"Footprint move gives a non-finite position ({x!r}, {y!r})")
-    o = _new(Footprint)
-    _set_x(o, x)
-    _set_y(o, y)
-    _set_h(o, fp.heading)
-    _set_w(o, fp.width)
-    _set_d(o, fp.depth)
+    o = _FootprintFields()
+    o.x = x
+    o.y = y
+    o.heading = fp.heading
+    o.width = fp.width
+    o.depth = fp.depth
+    o.__class__ = Footprint
     return o
 
 
@@ -392,26 +430,47 @@ def segments_intersect(a1: Vec, a2: Vec, b1: Vec, b2: Vec) -> bool:
     bx, by = a2
     cx, cy = b1
     dx, dy = b2
-    # quick reject on bounding boxes
-    if max(ax, bx) < min(cx, dx) or max(cx, dx) < min(ax, bx):
+    # quick reject on bounding boxes (min/max written out: the same comparisons, no calls)
+    if ax < bx:
+        x1lo, x1hi = ax, bx
+    else:
+        x1lo, x1hi = bx, ax
+    if cx < dx:
+        x2lo, x2hi = cx, dx
+    else:
+        x2lo, x2hi = dx, cx
+    if x1hi < x2lo or x2hi < x1lo:
         return False
-    if max(ay, by) < min(cy, dy) or max(cy, dy) < min(ay, by):
+    if ay < by:
+        y1lo, y1hi = ay, by
+    else:
+        y1lo, y1hi = by, ay
+    if cy < dy:
+        y2lo, y2hi = cy, dy
+    else:
+        y2lo, y2hi = dy, cy
+    if y1hi < y2lo or y2hi < y1lo:
         return False
-    d1 = _orient(cx, cy, dx, dy, ax, ay)
-    d2 = _orient(cx, cy, dx, dy, bx, by)
-    d3 = _orient(ax, ay, bx, by, cx, cy)
-    d4 = _orient(ax, ay, bx, by, dx, dy)
+    # orientations, _orient inlined (the same float operations)
+    ex = dx - cx
+    ey = dy - cy
+    d1 = ex * (ay - cy) - ey * (ax - cx)
+    d2 = ex * (by - cy) - ey * (bx - cx)
+    ex = bx - ax
+    ey = by - ay
+    d3 = ex * (cy - ay) - ey * (cx - ax)
+    d4 = ex * (dy - ay) - ey * (dx - ax)
     if ((d1 > 0.0 and d2 < 0.0) or (d1 < 0.0 and d2 > 0.0)) and \
             ((d3 > 0.0 and d4 < 0.0) or (d3 < 0.0 and d4 > 0.0)):
         return True
     # touching or collinear cases: an endpoint on the other segment (bounding boxes overlap)
-    if d1 == 0.0 and min(cx, dx) <= ax <= max(cx, dx) and min(cy, dy) <= ay <= max(cy, dy):
+    if d1 == 0.0 and x2lo <= ax <= x2hi and y2lo <= ay <= y2hi:
         return True
-    if d2 == 0.0 and min(cx, dx) <= bx <= max(cx, dx) and min(cy, dy) <= by <= max(cy, dy):
+    if d2 == 0.0 and x2lo <= bx <= x2hi and y2lo <= by <= y2hi:
         return True
-    if d3 == 0.0 and min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by):
+    if d3 == 0.0 and x1lo <= cx <= x1hi and y1lo <= cy <= y1hi:
         return True
-    if d4 == 0.0 and min(ax, bx) <= dx <= max(ax, bx) and min(ay, by) <= dy <= max(ay, by):
+    if d4 == 0.0 and x1lo <= dx <= x1hi and y1lo <= dy <= y1hi:
         return True
     return False
 
@@ -450,7 +509,22 @@ def polygon_contains(poly: Sequence[Vec], p: Vec) -> bool:
     jx, jy = poly[n - 1]
     for i in range(n):
         ix, iy = poly[i]
-        if point_segment_distance(p, (jx, jy), (ix, iy)) <= EPS:
+        # point_segment_distance(p, (jx, jy), (ix, iy)) <= EPS, inlined (same float operations)
+        vx = ix - jx
+        vy = iy - jy
+        wx = px - jx
+        wy = py - jy
+        vv = vx * vx + vy * vy
+        if vv > 0.0:
+            t = (wx * vx + wy * vy) / vv
+            if t > 0.0:
+                if t >= 1.0:
+                    wx = px - ix
+                    wy = py - iy
+                else:
+                    wx -= t * vx
+                    wy -= t * vy
+        if _sqrt(wx * wx + wy * wy) <= EPS:
             return True
         if (iy > py) != (jy > py):
             xcross = ix + (py - iy) * (jx - ix) / (jy - iy)
@@ -575,7 +649,99 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     """Whether two footprints share any point: interiors or edges intersect, so touching
     (base contact, within :data:`EPS`) counts (separating-axis test on the 4 edge normals).
     """
-    return not (_separated_on_axes_of(b, a.corners()) or _separated_on_axes_of(a, b.corners()))
+    # Inlined and unrolled (hot path): each footprint's cos/sin once, corners exactly as
+    # Footprint.corners, projections exactly as the SAT half-test (same float operations).
+    ha = a.heading
+    ca = _cos(ha)
+    sa = _sin(ha)
+    hb = b.heading
+    cb = _cos(hb)
+    sb = _sin(hb)
+    ax = a.x
+    ay = a.y
+    bx = b.x
+    by = b.y
+    da = a.depth
+    db = b.depth
+    # Exact shortcut: a rectangle lies in the circle about its centre of radius
+    # hypot(W, D) / 2 <= (W + D) / 2. Centres further apart than the two radii + 1e-6" put the
+    # rectangles more than 1e-6" apart, and for two rectangles the best of the four edge
+    # normals then separates them by at least that distance / sqrt(2) (>> EPS + rounding),
+    # so the full test below would also answer False.
+    rr = 0.5 * (a.width + da + b.width + db) + 1e-6
+    hda = 0.5 * da
+    hdb = 0.5 * db
+    ex = (ax - hda * ca) - (bx - hdb * cb)
+    if ex > rr or ex < -rr:
+        return False
+    ey = (ay - hda * sa) - (by - hdb * sb)
+    if ey > rr or ey < -rr or ex * ex + ey * ey > rr * rr:
+        return False
+    # a's corners (front_left, front_right, rear_right, rear_left) in b's frame
+    hw = 0.5 * a.width
+    rx = hw * sa
+    ry = -hw * ca
+    qx = -da * ca
+    qy = -da * sa
+    x0 = ax - rx
+    y0 = ay - ry
+    x1 = ax + rx
+    y1 = ay + ry
+    d0x = x0 - bx
+    d0y = y0 - by
+    d1x = x1 - bx
+    d1y = y1 - by
+    d2x = x1 + qx - bx
+    d2y = y1 + qy - by
+    d3x = x0 + qx - bx
+    d3y = y0 + qy - by
+    h = 0.5 * b.width + EPS
+    l0 = d0x * sb - d0y * cb
+    l1 = d1x * sb - d1y * cb
+    l2 = d2x * sb - d2y * cb
+    l3 = d3x * sb - d3y * cb
+    if (l0 < -h and l1 < -h and l2 < -h and l3 < -h) or (l0 > h and l1 > h and l2 > h and l3 > h):
+        return False
+    l0 = d0x * cb + d0y * sb
+    l1 = d1x * cb + d1y * sb
+    l2 = d2x * cb + d2y * sb
+    l3 = d3x * cb + d3y * sb
+    lo = -db - EPS
+    if (l0 > EPS and l1 > EPS and l2 > EPS and l3 > EPS) or \
+            (l0 < lo and l1 < lo and l2 < lo and l3 < lo):
+        return False
+    # b's corners in a's frame
+    hw = 0.5 * b.width
+    rx = hw * sb
+    ry = -hw * cb
+    qx = -db * cb
+    qy = -db * sb
+    x0 = bx - rx
+    y0 = by - ry
+    x1 = bx + rx
+    y1 = by + ry
+    d0x = x0 - ax
+    d0y = y0 - ay
+    d1x = x1 - ax
+    d1y = y1 - ay
+    d2x = x1 + qx - ax
+    d2y = y1 + qy - ay
+    d3x = x0 + qx - ax
+    d3y = y0 + qy - ay
+    h = 0.5 * a.width + EPS
+    l0 = d0x * sa - d0y * ca
+    l1 = d1x * sa - d1y * ca
+    l2 = d2x * sa - d2y * ca
+    l3 = d3x * sa - d3y * ca
+    if (l0 < -h and l1 < -h and l2 < -h and l3 < -h) or (l0 > h and l1 > h and l2 > h and l3 > h):
+        return False
+    l0 = d0x * ca + d0y * sa
+    l1 = d1x * ca + d1y * sa
+    l2 = d2x * ca + d2y * sa
+    l3 = d3x * ca + d3y * sa
+    lo = -da - EPS
+    return not ((l0 > EPS and l1 > EPS and l2 > EPS and l3 > EPS) or
+                (l0 < lo and l1 < lo and l2 < lo and l3 < lo))
 
 
 def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
@@ -590,8 +756,21 @@ def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
         raise ParameterError(f"interiors_overlap: margin must be finite and >= 0, got "
                              f"{margin!r}")
     h = a.heading
-    ins = Footprint(a.x - margin * _cos(h), a.y - margin * _sin(h), h,
-                    max(a.width - 2.0 * margin, 1e-6), max(a.depth - 2.0 * margin, 1e-6))
+    x = a.x - margin * _cos(h)
+    y = a.y - margin * _sin(h)
+    w = max(a.width - 2.0 * margin, 1e-6)
+    d = max(a.depth - 2.0 * margin, 1e-6)
+    if not (-_BIG < x < _BIG and -_BIG < y < _BIG):
+        return overlaps(Footprint(x, y, h, w, d), b)  # raises the usual ParameterError
+    # built without the validating constructor: the position is finite, the heading and the
+    # sizes (finite, >= 1e-6) come from a valid footprint, so it would accept them unchanged
+    ins = _FootprintFields()
+    ins.x = x
+    ins.y = y
+    ins.heading = h
+    ins.width = w
+    ins.depth = d
+    ins.__class__ = Footprint
     return overlaps(ins, b)
 
 
@@ -601,12 +780,171 @@ def footprint_distance(a: Footprint, b: Footprint) -> float:
 
     Symmetric in ``a`` and ``b``.
     """
-    sep_b, d2_b = _corner_pass(b, a.corners())
-    sep_a, d2_a = _corner_pass(a, b.corners())
-    if not (sep_a or sep_b):
-        return 0.0
-    # disjoint convex polygons: the closest pair involves a vertex of one of them
-    return _sqrt(d2_a if d2_a < d2_b else d2_b)
+    # Inlined and unrolled (hot path): the same float operations as
+    # ``_corner_pass(b, a.corners())`` and ``_corner_pass(a, b.corners())``, with each
+    # footprint's cos/sin computed once; the distances are only worked out when separated.
+    ha = a.heading
+    ca = _cos(ha)
+    sa = _sin(ha)
+    hb = b.heading
+    cb = _cos(hb)
+    sb = _sin(hb)
+    ax = a.x
+    ay = a.y
+    bx = b.x
+    by = b.y
+    nda = -a.depth  # negated depths, used throughout (the same values as -da, -db)
+    ndb = -b.depth
+    # a's corners (front_left, front_right, rear_right, rear_left) in b's frame
+    hw = 0.5 * a.width
+    rx = hw * sa
+    ry = -hw * ca
+    qx = nda * ca
+    qy = nda * sa
+    x0 = ax - rx
+    y0 = ay - ry
+    x1 = ax + rx
+    y1 = ay + ry
+    d0x = x0 - bx
+    d0y = y0 - by
+    d1x = x1 - bx
+    d1y = y1 - by
+    d2x = x1 + qx - bx
+    d2y = y1 + qy - by
+    d3x = x0 + qx - bx
+    d3y = y0 + qy - by
+    a0 = d0x * sb - d0y * cb
+    a1 = d1x * sb - d1y * cb
+    a2 = d2x * sb - d2y * cb
+    a3 = d3x * sb - d3y * cb
+    b0 = d0x * cb + d0y * sb
+    b1 = d1x * cb + d1y * sb
+    b2 = d2x * cb + d2y * sb
+    b3 = d3x * cb + d3y * sb
+    hwb = 0.5 * b.width
+    # b's corners in a's frame
+    rx = hwb * sb
+    ry = -hwb * cb
+    qx = ndb * cb
+    qy = ndb * sb
+    x0 = bx - rx
+    y0 = by - ry
+    x1 = bx + rx
+    y1 = by + ry
+    d0x = x0 - ax
+    d0y = y0 - ay
+    d1x = x1 - ax
+    d1y = y1 - ay
+    d2x = x1 + qx - ax
+    d2y = y1 + qy - ay
+    d3x = x0 + qx - ax
+    d3y = y0 + qy - ay
+    c0 = d0x * sa - d0y * ca
+    c1 = d1x * sa - d1y * ca
+    c2 = d2x * sa - d2y * ca
+    c3 = d3x * sa - d3y * ca
+    e0 = d0x * ca + d0y * sa
+    e1 = d1x * ca + d1y * sa
+    e2 = d2x * ca + d2y * sa
+    e3 = d3x * ca + d3y * sa
+    # separating-axis tests (as in _corner_pass: all four projections beyond one side)
+    lo = -hwb - EPS
+    hi = hwb + EPS
+    lo2 = ndb - EPS
+    if not ((a0 < lo and a1 < lo and a2 < lo and a3 < lo) or
+            (a0 > hi and a1 > hi and a2 > hi and a3 > hi) or
+            (b0 > EPS and b1 > EPS and b2 > EPS and b3 > EPS) or
+            (b0 < lo2 and b1 < lo2 and b2 < lo2 and b3 < lo2)):
+        lo = -hw - EPS
+        hi = hw + EPS
+        lo2 = nda - EPS
+        if not ((c0 < lo and c1 < lo and c2 < lo and c3 < lo) or
+                (c0 > hi and c1 > hi and c2 > hi and c3 > hi) or
+                (e0 > EPS and e1 > EPS and e2 > EPS and e3 > EPS) or
+                (e0 < lo2 and e1 < lo2 and e2 < lo2 and e3 < lo2)):
+            return 0.0
+    # disjoint convex polygons: the closest pair involves a vertex of one of them; squared
+    # distance from each vertex to the other's filled rectangle, as in _corner_pass
+    ex = (a0 if a0 > 0.0 else -a0) - hwb
+    if b0 > 0.0:
+        ey = b0
+    else:
+        ey = ndb - b0
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    best = d2
+    ex = (a1 if a1 > 0.0 else -a1) - hwb
+    if b1 > 0.0:
+        ey = b1
+    else:
+        ey = ndb - b1
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    ex = (a2 if a2 > 0.0 else -a2) - hwb
+    if b2 > 0.0:
+        ey = b2
+    else:
+        ey = ndb - b2
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    ex = (a3 if a3 > 0.0 else -a3) - hwb
+    if b3 > 0.0:
+        ey = b3
+    else:
+        ey = ndb - b3
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    ex = (c0 if c0 > 0.0 else -c0) - hw
+    if e0 > 0.0:
+        ey = e0
+    else:
+        ey = nda - e0
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    ex = (c1 if c1 > 0.0 else -c1) - hw
+    if e1 > 0.0:
+        ey = e1
+    else:
+        ey = nda - e1
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    ex = (c2 if c2 > 0.0 else -c2) - hw
+    if e2 > 0.0:
+        ey = e2
+    else:
+        ey = nda - e2
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    ex = (c3 if c3 > 0.0 else -c3) - hw
+    if e3 > 0.0:
+        ey = e3
+    else:
+        ey = nda - e3
+        if ey < 0.0:
+            ey = 0.0
+    d2 = ey * ey if ex < 0.0 else ex * ex + ey * ey
+    if d2 < best:
+        best = d2
+    return _sqrt(best)
 
 
 def distance_to_front_edge(fp: Footprint, other: Footprint) -> float:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from envs.core.geometry import (Footprint, in_forward_arc, point_segment_distance,
-                                polygon_contains, segments_intersect)
+from envs.core.geometry import (EPS, Footprint, point_segment_distance, polygon_contains,
+                                segments_intersect)
 
 from .tables import Cover
 
@@ -24,6 +24,8 @@ from .tables import Cover
 WOODS_SEE_OUT = 2.0
 
 Vec = tuple[float, float]
+_cos = math.cos
+_sin = math.sin
 Seg = tuple[Vec, Vec]
 
 
@@ -54,11 +56,14 @@ class Terrain:
         self.obstacles = [(s, "fence") for s in fences] + [(s, "wall") for s in walls]
         self.roads = list(roads)
         self._boxes = self.area_boxes + [_bbox(seg) for seg, _ in self.obstacles]
+        # (x0, y0, x1, y1, polygon) per woods area, for the point test (hot path)
+        self._woods = tuple((*box, poly) for poly, box in zip(self.areas, self.area_boxes))
 
     # -- point tests ------------------------------------------------------------------------
     def in_woods(self, p: Vec) -> bool:
+        """Whether point ``p`` lies in (or on the edge of) a woods/rough area (ACW-PD-20)."""
         x, y = p
-        for poly, (x0, y0, x1, y1) in zip(self.areas, self.area_boxes):
+        for x0, y0, x1, y1, poly in self._woods:
             if x0 <= x <= x1 and y0 <= y <= y1 and polygon_contains(poly, p):
                 return True
         return False
@@ -78,9 +83,25 @@ class Terrain:
         return False
 
     def on_table(self, fp: Footprint) -> bool:
+        """Whether all four corners of ``fp`` are on the table (1e-6" tolerance, ACW-PD-3)."""
         w, d = self.width + 1e-6, self.depth + 1e-6
-        for x, y in fp.corners():
-            if x < -1e-6 or y < -1e-6 or x > w or y > d:
+        # fp.corners() inlined (the same float operations; hot path)
+        h = fp.heading
+        c = _cos(h)
+        s = _sin(h)
+        hw = 0.5 * fp.width
+        rx = hw * s
+        ry = -hw * c
+        bx = -fp.depth * c
+        by = -fp.depth * s
+        x = fp.x
+        y = fp.y
+        lx = x - rx
+        ly = y - ry
+        rx += x
+        ry += y
+        for px, py in ((lx, ly), (rx, ry), (rx + bx, ry + by), (lx + bx, ly + by)):
+            if px < -1e-6 or py < -1e-6 or px > w or py > d:
                 return False
         return True
 
@@ -111,9 +132,11 @@ class Terrain:
         whose centre is up to 2" inside a wood (measured along the sight line) sees and is
         seen from outside it (both ends in the same wood: visible); a crest blocks unless one
         end is on it."""
-        for poly, (x0, y0, x1, y1) in zip(self.areas, self.area_boxes):
-            if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 \
-                    or min(a[1], b[1]) > y1:
+        # the sight line's bounding box (min/max written out: the same comparisons)
+        xlo, xhi = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
+        ylo, yhi = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
+        for x0, y0, x1, y1, poly in self._woods:
+            if xhi < x0 or xlo > x1 or yhi < y0 or ylo > y1:
                 continue
             ina, inb = polygon_contains(poly, a), polygon_contains(poly, b)
             if ina or inb:
@@ -202,17 +225,54 @@ circ = Footprint.bounding_circle
 
 def footprint_points(fp: Footprint) -> tuple[Vec, ...]:
     """Sample points of a footprint for arc tests: four corners, centre, edge midpoints."""
-    fl, fr, rr, rl = fp.corners()
-    c = fp.centre()
-    return (fl, fr, rr, rl, c, (fp.x, fp.y), (0.5 * (rr[0] + rl[0]), 0.5 * (rr[1] + rl[1])))
+    # inlined fp.corners() and fp.centre() (same float operations, cos/sin computed once)
+    h = fp.heading
+    c = _cos(h)
+    s = _sin(h)
+    x = fp.x
+    y = fp.y
+    d = fp.depth
+    hw = 0.5 * fp.width
+    rx = hw * s
+    ry = -hw * c
+    bx = -d * c
+    by = -d * s
+    hd = 0.5 * d
+    x0 = x - rx
+    y0 = y - ry
+    x1 = x + rx
+    y1 = y + ry
+    rrx = x1 + bx
+    rry = y1 + by
+    rlx = x0 + bx
+    rly = y0 + by
+    return ((x0, y0), (x1, y1), (rrx, rry), (rlx, rly), (x - hd * c, y - hd * s), (x, y),
+            (0.5 * (rrx + rlx), 0.5 * (rry + rly)))
+
+
+def points_in_arc(x: float, y: float, c: float, s: float, hw: float,
+                  pts: Sequence[Vec]) -> bool:
+    """Whether some point of ``pts`` lies in the forward arc (ACW-PD-16, I-9) of a footprint
+    with front-edge centre ``(x, y)``, ``c``/``s`` the cos/sin of its heading and ``hw`` half
+    its frontage: exactly :func:`~envs.core.geometry.in_forward_arc` on each point (same float
+    operations), without building the footprint or recomputing cos/sin per point."""
+    for px, py in pts:
+        dx = px - x
+        dy = py - y
+        ly = dx * c + dy * s
+        if ly < -EPS:
+            continue
+        lx = dx * s - dy * c
+        if (lx if lx >= 0.0 else -lx) <= hw + ly + EPS:
+            return True
+    return False
 
 
 def partly_in_arc(arc_of: Footprint, other: Footprint) -> bool:
     """Whether some part of ``other`` lies in ``arc_of``'s forward arc (ACW-PD-16)."""
-    for p in footprint_points(other):
-        if in_forward_arc(arc_of, p):
-            return True
-    return False
+    h = arc_of.heading
+    return points_in_arc(arc_of.x, arc_of.y, _cos(h), _sin(h), 0.5 * arc_of.width,
+                         footprint_points(other))
 
 
 def segment_hits_footprint(a: Vec, b: Vec, fp: Footprint) -> bool:

@@ -31,7 +31,8 @@ from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 from . import combat as C
 from . import tables as T
 from .actions import ACWDecision
-from .movement import circ, partly_in_arc, plan_path, segment_hits_footprint
+from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
+                       segment_hits_footprint)
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
                         trigger_clearance, trigger_pred, trigger_range)
 from .tables import Band, Cover, Health
@@ -58,6 +59,9 @@ _AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is appl
 _ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
 _ALW_MEMO: dict[tuple, float] = {}  # ACWState.allowance by (kind, formation, screen, road, dis)
 _FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}
+# rule ids of a fire by mode: Phase 3, opportunity (reaction) fire, closing volley (ACW-PD-25)
+_FIRE_RULES = {"p3": ("ACW-PD-25", "ACW-PD-25b"), "opp": ("RULE-04-3.3", "ACW-PD-25"),
+               "cv": ("RULE-04-2.3", "ACW-PD-25")}
 
 
 def _fp_list(fp: Footprint) -> list[float]:
@@ -427,6 +431,11 @@ class ACWState(State):
         ca, cb = a.centre(), b.centre()
         if self.game.terrain.blocks_los(ca, cb):
             return False
+        # the sight line for point_segment_distance, inlined below (same float operations)
+        ax, ay = ca
+        vx = cb[0] - ax
+        vy = cb[1] - ay
+        vv = vx * vx + vy * vy
         for side in self.units:
             for u in side:
                 if u is None or not u.alive or u.is_screen or u in skip:
@@ -434,8 +443,20 @@ class ACWState(State):
                 ufp = u.fp
                 if ufp is a or ufp is b:
                     continue
-                ux, uy, ur = circ(ufp)  # exact shortcut: sight line clear of its circle
-                if psd((ux, uy), ca, cb) > ur + 1e-6:
+                # exact shortcut: sight line clear of its circle, psd((ux, uy), ca, cb) > ur
+                ux, uy, ur = circ(ufp)
+                wx = ux - ax
+                wy = uy - ay
+                if vv > 0.0:
+                    t = (wx * vx + wy * vy) / vv
+                    if t > 0.0:
+                        if t >= 1.0:
+                            wx = ux - cb[0]
+                            wy = uy - cb[1]
+                        else:
+                            wx -= t * vx
+                            wy -= t * vy
+                if math.sqrt(wx * wx + wy * wy) > ur + 1e-6:
                     continue
                 if segment_hits_footprint(ca, cb, ufp):
                     return False
@@ -583,21 +604,38 @@ class ACWState(State):
         sw, sd = footprint_size(u.kind, "line", 1)
         n = u.stands if u.formation != "assault_column" else min(2, u.stands)
         W = sw * n
-        rx, ry = fp.right()
-        fx, fy = fp.forward()
+        h = fp.heading
+        c = math.cos(h)
+        s = math.sin(h)
+        rx, ry = s, -c  # fp.right()
+        x0 = fp.x
+        y0 = fp.y
+        hsw = 0.5 * sw
+        # the target's sample points once for all stands (partly_in_arc = points_in_arc on
+        # footprint_points, the same float operations)
+        pts = footprint_points(target)
+        ref = u.refused if u.formation == "line" else ""
+        k = u.refused_n
         count = 0
         for i in range(n):
             lx = -W / 2 + (i + 0.5) * sw
-            sfp = Footprint(fp.x + rx * lx, fp.y + ry * lx, fp.heading, sw, sd)
-            if u.refused and u.formation == "line":
-                k = u.refused_n
-                if u.refused == "right" and i >= n - k:
-                    px = W / 2 - k * sw
-                    sfp = sfp.rotated_about((fp.x + rx * px, fp.y + ry * px), -T.REFUSE_ANGLE)
-                elif u.refused == "left" and i < k:
-                    px = -W / 2 + k * sw
-                    sfp = sfp.rotated_about((fp.x + rx * px, fp.y + ry * px), T.REFUSE_ANGLE)
-            if partly_in_arc(sfp, target):
+            sx = x0 + rx * lx
+            sy = y0 + ry * lx
+            if ref == "right" and i >= n - k:
+                px = W / 2 - k * sw
+                sfp = Footprint(sx, sy, h, sw, sd).rotated_about((x0 + rx * px, y0 + ry * px),
+                                                               -T.REFUSE_ANGLE)
+            elif ref == "left" and i < k:
+                px = -W / 2 + k * sw
+                sfp = Footprint(sx, sy, h, sw, sd).rotated_about((x0 + rx * px, y0 + ry * px),
+                                                               T.REFUSE_ANGLE)
+            else:
+                # an unrotated stand: its footprint has fp's heading, so the same cos/sin
+                if points_in_arc(sx, sy, c, s, hsw, pts):
+                    count += 1
+                continue
+            sh = sfp.heading
+            if points_in_arc(sfp.x, sfp.y, math.cos(sh), math.sin(sh), hsw, pts):
                 count += 1
         return count
 
@@ -789,7 +827,10 @@ class ACWState(State):
         broke = []
         for s in (0, 1):
             n0 = self.game.units_at_start[s]
-            lost = sum(1 for u in self.units[s] if u is not None and not u.is_screen and u.broken)
+            lost = 0
+            for u in self.units[s]:
+                if u is not None and not u.is_screen and u.broken:
+                    lost += 1
             if 2 * lost >= n0:
                 broke.append(s)
                 self.log("army_break", ("ACW-PD-36",),
@@ -818,6 +859,14 @@ class ACWState(State):
             for s in (0, 1):
                 for u in self.units[s]:
                     if u is None or not u.alive or u.is_screen or not u.good_order:
+                        continue
+                    # exact shortcut: the objective point is outside the footprint's bounding
+                    # circle by more than the radius (+1e-6" for rounding), so neither test
+                    # below can pass
+                    cx, cy, r = circ(u.fp)
+                    dx = ob[0] - cx
+                    dy = ob[1] - cy
+                    if math.sqrt(dx * dx + dy * dy) - r > T.OBJECTIVE_RADIUS + 1e-6:
                         continue
                     fl, fr, rr, rl = u.fp.corners()
                     d = min(psd(ob, fl, fr), psd(ob, fr, rr), psd(ob, rr, rl), psd(ob, rl, fl))
@@ -901,9 +950,26 @@ class ACWState(State):
         return False
 
     def _rally_threat(self, u: Unit) -> bool:
+        """A good-order formed enemy within 6" with ``u`` partly in its forward arc
+        (ACW-PD-15 Rally Check modifier)."""
+        ufp = u.fp
+        ux, uy, ur = circ(ufp)
         for e in self.alive(1 - u.side):
-            if e.good_order and not e.is_screen and footprint_distance(e.fp, u.fp) <= 6.0 \
-                    and partly_in_arc(e.fp, u.fp):
+            if not e.good_order or e.is_screen:
+                continue
+            efp = e.fp
+            # exact shortcuts on footprint_distance(e.fp, u.fp) <= 6.0: the distance is at
+            # least the centre distance less both bounding radii and at most the centre
+            # distance (each centre lies in its footprint); 1e-6" dwarfs any rounding
+            ex, ey, er = circ(efp)
+            ex -= ux
+            ey -= uy
+            cd = math.sqrt(ex * ex + ey * ey)
+            if cd - er - ur > 6.0 + 1e-6:
+                continue
+            if cd > 6.0 - 1e-6 and footprint_distance(efp, ufp) > 6.0:
+                continue
+            if partly_in_arc(efp, ufp):
                 return True
         return False
 
@@ -1808,10 +1874,11 @@ class ACWState(State):
         if trig in ("opp_medium", "opp_short"):
             if can_fire_reaction(d) is not None or self.firing_stands(d, m.fp) == 0:
                 return []
-            if T.range_band(WEAP[d.weapon], footprint_distance(d.fp, m.fp)) is None:
+            dist = footprint_distance(d.fp, m.fp)  # computed once (a pure function)
+            if T.range_band(WEAP[d.weapon], dist) is None:
                 return []
             out = [r["opportunity_fire"]]
-            if trig == "opp_medium" and footprint_distance(d.fp, m.fp) > T.SHORT_RANGE + 1e-6:
+            if trig == "opp_medium" and dist > T.SHORT_RANGE + 1e-6:
                 out.append(r["wait_short"])
             return out
         if trig == "evade":
@@ -2416,8 +2483,7 @@ class ACWState(State):
             n = nst * dps
             fr.update(band=band.value if band else None, needed=needed, n=n, enf=enf,
                       dist=round(dist, 3))
-            rules = {"p3": ("ACW-PD-25", "ACW-PD-25b"), "opp": ("RULE-04-3.3", "ACW-PD-25"),
-                     "cv": ("RULE-04-2.3", "ACW-PD-25")}[mode]
+            rules = _FIRE_RULES[mode]
             fr["rules"] = list(rules)
             if needed is None or n == 0:
                 self.log("fire_none", rules, f"{f.label()} cannot bring fire to bear", f.side)
@@ -2531,23 +2597,35 @@ class ACWState(State):
         return None
 
     def fire_targets(self, u: Unit) -> list[Unit]:
+        """Enemy units ``u`` may fire at: not engaged, in range of its weapon, in the arc of
+        at least one firing stand and in sight (ACW-PD-25, ACW-PD-16, ACW-PD-17)."""
         out = []
         w = WEAP[u.weapon]
+        ufp = u.fp
         # exact shortcut: beyond the longest band even by bounding circles -> no band
-        ux, uy, ur = circ(u.fp)
-        reach = T.max_range(w) + T.BAND_EPS + 1e-6 + ur
+        ux, uy, ur = circ(ufp)
+        mr = T.max_range(w)
+        reach = mr + T.BAND_EPS + 1e-6 + ur
         for e in self.alive(1 - u.side):
             if e.engaged:
                 continue
-            ex, ey, er = circ(e.fp)
-            if math.sqrt((ux - ex) ** 2 + (uy - ey) ** 2) - er > reach:
+            efp = e.fp
+            ex, ey, er = circ(efp)
+            # (products rather than ** 2: the bounds below carry >= 1e-6" of slack, so a last
+            # bit of rounding in cd cannot change what they decide)
+            ex -= ux
+            ey -= uy
+            cd = math.sqrt(ex * ex + ey * ey)
+            if cd - er > reach:
                 continue
-            d = footprint_distance(u.fp, e.fp)
-            if T.range_band(w, d) is None:
+            # exact shortcut the other way: each centre lies in its footprint, so the
+            # closest-point distance is at most the centre distance; centres within the
+            # longest band's edge are in range (BAND_EPS covers rounding many times over)
+            if cd > mr and T.range_band(w, footprint_distance(ufp, efp)) is None:
                 continue
-            if self.firing_stands(u, e.fp) == 0:
+            if self.firing_stands(u, efp) == 0:
                 continue
-            if not self.los(u.fp, e.fp):
+            if not self.los(ufp, efp):
                 continue
             out.append(e)
         return out
