@@ -65,13 +65,6 @@ def angle_diff(a: float, b: float) -> float:
     return d
 
 
-def _wrap(h: float) -> float:
-    """Heading wrapped into ``(-pi, pi]`` (keeps headings bounded after many rotations)."""
-    if -math.pi < h <= math.pi:
-        return h
-    return angle_diff(h, 0.0)
-
-
 class _FootprintFields:
     """Plain (not frozen) twin of :class:`Footprint` with the same slots, hence the same memory
     layout. A new footprint is made as one of these, its fields are filled with ordinary
@@ -419,10 +412,6 @@ def point_segment_distance(p: Vec, a: Vec, b: Vec) -> float:
     return _sqrt(wx * wx + wy * wy)
 
 
-def _orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:
-    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-
-
 def segments_intersect(a1: Vec, a2: Vec, b1: Vec, b2: Vec) -> bool:
     """Whether closed segments ``a1``-``a2`` and ``b1``-``b2`` share at least one point
     (touching endpoints and collinear overlaps count)."""
@@ -451,7 +440,7 @@ def segments_intersect(a1: Vec, a2: Vec, b1: Vec, b2: Vec) -> bool:
         y2lo, y2hi = dy, cy
     if y1hi < y2lo or y2hi < y1lo:
         return False
-    # orientations, _orient inlined (the same float operations)
+    # orientations (p, q, r) -> (qx - px) * (ry - py) - (qy - py) * (rx - px), inlined
     ex = dx - cx
     ey = dy - cy
     d1 = ex * (ay - cy) - ey * (ax - cx)
@@ -601,50 +590,6 @@ def _separated_on_axes_of(fp: Footprint, pts: Sequence[Vec]) -> bool:
     return maxx < -hw or minx > hw or miny > EPS or maxy < -fp.depth - EPS
 
 
-def _corner_pass(fp: Footprint, pts: Sequence[Vec]) -> tuple[bool, float]:
-    """One half of the rectangle-rectangle test, in ``fp``'s frame: whether ``pts`` (the
-    other rectangle's corners) are separated from ``fp`` on one of its axes (SAT, beyond
-    EPS), and the smallest distance from those points to ``fp``'s filled rectangle."""
-    h = fp.heading
-    c = _cos(h)
-    s = _sin(h)
-    x0 = fp.x
-    y0 = fp.y
-    hw = 0.5 * fp.width
-    d = fp.depth
-    minx = miny = math.inf
-    maxx = maxy = -math.inf
-    best2 = math.inf
-    for px, py in pts:
-        dx = px - x0
-        dy = py - y0
-        lx = dx * s - dy * c
-        ly = dx * c + dy * s
-        if lx < minx:
-            minx = lx
-        if lx > maxx:
-            maxx = lx
-        if ly < miny:
-            miny = ly
-        if ly > maxy:
-            maxy = ly
-        ex = (lx if lx > 0.0 else -lx) - hw
-        if ly > 0.0:
-            ey = ly
-        else:
-            ey = -d - ly
-            if ey < 0.0:
-                ey = 0.0
-        if ex < 0.0:
-            d2 = ey * ey
-        else:
-            d2 = ex * ex + ey * ey
-        if d2 < best2:
-            best2 = d2
-    sep = (maxx < -hw - EPS or minx > hw + EPS or miny > EPS or maxy < -d - EPS)
-    return sep, best2
-
-
 def overlaps(a: Footprint, b: Footprint) -> bool:
     """Whether two footprints share any point: interiors or edges intersect, so touching
     (base contact, within :data:`EPS`) counts (separating-axis test on the 4 edge normals).
@@ -780,9 +725,11 @@ def footprint_distance(a: Footprint, b: Footprint) -> float:
 
     Symmetric in ``a`` and ``b``.
     """
-    # Inlined and unrolled (hot path): the same float operations as
-    # ``_corner_pass(b, a.corners())`` and ``_corner_pass(a, b.corners())``, with each
-    # footprint's cos/sin computed once; the distances are only worked out when separated.
+    # Inlined and unrolled (hot path): the same float operations as the two-pass reference
+    # form (each footprint's corners projected into the other's frame: SAT separation beyond
+    # EPS, and the least vertex-to-rectangle distance; kept in tests/core/test_geometry.py
+    # and checked equal there), with each footprint's cos/sin computed once; the distances
+    # are only worked out when separated.
     ha = a.heading
     ca = _cos(ha)
     sa = _sin(ha)
@@ -847,7 +794,7 @@ def footprint_distance(a: Footprint, b: Footprint) -> float:
     e1 = d1x * ca + d1y * sa
     e2 = d2x * ca + d2y * sa
     e3 = d3x * ca + d3y * sa
-    # separating-axis tests (as in _corner_pass: all four projections beyond one side)
+    # separating-axis tests (as in the reference form: all four projections beyond one side)
     lo = -hwb - EPS
     hi = hwb + EPS
     lo2 = ndb - EPS
@@ -864,7 +811,7 @@ def footprint_distance(a: Footprint, b: Footprint) -> float:
                 (e0 < lo2 and e1 < lo2 and e2 < lo2 and e3 < lo2)):
             return 0.0
     # disjoint convex polygons: the closest pair involves a vertex of one of them; squared
-    # distance from each vertex to the other's filled rectangle, as in _corner_pass
+    # distance from each vertex to the other's filled rectangle, as in the reference form
     ex = (a0 if a0 > 0.0 else -a0) - hwb
     if b0 > 0.0:
         ey = b0

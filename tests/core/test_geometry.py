@@ -15,9 +15,8 @@ from shapely.geometry import LineString, Point, Polygon
 
 from envs.core.errors import ParameterError
 from envs.core.geometry import (
-    Footprint, angle_diff, distance_to_front_edge, first_crossing, footprint_distance,
-    interiors_overlap,
-    footprint_polygon_distance, in_forward_arc, overlaps, point_segment_distance,
+    EPS, Footprint, angle_diff, distance_to_front_edge, first_crossing, footprint_distance,
+    footprint_polygon_distance, interiors_overlap, in_forward_arc, overlaps, point_segment_distance,
     polygon_contains, segment_crosses_polygon, segment_distance, segments_intersect, zone_of)
 
 SETTINGS = settings(max_examples=200, deadline=None)
@@ -613,3 +612,67 @@ class TestInteriorsOverlap:
         assert interiors_overlap(a, a)
         with pytest.raises(ParameterError):
             interiors_overlap(a, b, margin=-1.0)
+
+
+# The two-pass form footprint_distance was written from (its inlined hot-path twin must give
+# the very same floats).
+def _corner_pass(fp: Footprint, pts) -> tuple[bool, float]:
+    """One half of the rectangle-rectangle test, in ``fp``'s frame: whether ``pts`` (the
+    other rectangle's corners) are separated from ``fp`` on one of its axes (SAT, beyond
+    EPS), and the smallest distance from those points to ``fp``'s filled rectangle."""
+    h = fp.heading
+    c = math.cos(h)
+    s = math.sin(h)
+    x0 = fp.x
+    y0 = fp.y
+    hw = 0.5 * fp.width
+    d = fp.depth
+    minx = miny = math.inf
+    maxx = maxy = -math.inf
+    best2 = math.inf
+    for px, py in pts:
+        dx = px - x0
+        dy = py - y0
+        lx = dx * s - dy * c
+        ly = dx * c + dy * s
+        if lx < minx:
+            minx = lx
+        if lx > maxx:
+            maxx = lx
+        if ly < miny:
+            miny = ly
+        if ly > maxy:
+            maxy = ly
+        ex = (lx if lx > 0.0 else -lx) - hw
+        if ly > 0.0:
+            ey = ly
+        else:
+            ey = -d - ly
+            if ey < 0.0:
+                ey = 0.0
+        if ex < 0.0:
+            d2 = ey * ey
+        else:
+            d2 = ex * ex + ey * ey
+        if d2 < best2:
+            best2 = d2
+    sep = (maxx < -hw - EPS or minx > hw + EPS or miny > EPS or maxy < -d - EPS)
+    return sep, best2
+
+
+
+def reference_footprint_distance(a: Footprint, b: Footprint) -> float:
+    sep_b, d2_b = _corner_pass(b, a.corners())
+    sep_a, d2_a = _corner_pass(a, b.corners())
+    if not (sep_a or sep_b):
+        return 0.0
+    return math.sqrt(d2_a if d2_a < d2_b else d2_b)
+
+
+@SETTINGS
+@given(footprints(-10, 10), footprints(-10, 10))
+def test_footprint_distance_equals_the_two_pass_reference_exactly(a, b):
+    """I-25 / ACW-PD-16: the unrolled footprint_distance returns bit-identical floats."""
+    assert footprint_distance(a, b) == reference_footprint_distance(a, b)
+    assert footprint_distance(b, a) == reference_footprint_distance(b, a)
+    assert (footprint_distance(a, b) == 0.0) == overlaps(a, b)
