@@ -976,11 +976,9 @@ def test_cavalry_screen_evades_too(tmp_path):
 
 
 # -- PD-35 / PD-36 / PD-37: game end, victory, default scenario ---------------------------------
-@pytest.mark.rule("ACW-PD-35", "ACW-PD-36")
-def test_game_ends_after_the_turn_limit_as_a_draw_on_equal_vp(tmp_path):
-    """ACW-PD-35: with ``turns = 1`` the game ends after one game turn; equal VP is a draw."""
-    s = new_state(tmp_path, [union_line(y=2.0), reb_line(y=34.0)], None, params={"turns": 1})
-    for _ in range(20):
+def _pass_to_the_end(s, limit: int = 20) -> None:
+    """Both sides reserve nothing and end their phases; every die shows 4."""
+    for _ in range(limit):
         if s.is_terminal():
             break
         if s.is_chance_node():
@@ -989,6 +987,13 @@ def test_game_ends_after_the_turn_limit_as_a_draw_on_equal_vp(tmp_path):
             lg = legal(s)
             play(s, ["reserve:0" if "reserve:0" in lg else "end_phase" if "end_phase" in lg
                      else lg[-1]])
+
+
+@pytest.mark.rule("ACW-PD-35", "ACW-PD-36")
+def test_game_ends_after_the_turn_limit_as_a_draw_on_equal_vp(tmp_path):
+    """ACW-PD-35: with ``turns = 1`` the game ends after one game turn; equal VP is a draw."""
+    s = new_state(tmp_path, [union_line(y=2.0), reb_line(y=34.0)], None, params={"turns": 1})
+    _pass_to_the_end(s)
     assert s.is_terminal()
     end = events(s, "game_end")[0]
     assert end.data["winner"] == -1 and s.returns() == [0.0, 0.0]
@@ -1004,15 +1009,7 @@ def test_army_break_and_victory_points(tmp_path):
     s, m = _melee(tmp_path, union_line(), reb_line(), rolls=(6, 1))
     assert not s.units[1][0].alive and s.units[1][0].broken
     assert s.victory_points() == [2, 0]
-    for _ in range(20):
-        if s.is_terminal():
-            break
-        if s.is_chance_node():
-            play(s, ["d6=4"])
-        else:
-            lg = legal(s)
-            play(s, ["reserve:0" if "reserve:0" in lg else "end_phase" if "end_phase" in lg
-                     else lg[-1]])
+    _pass_to_the_end(s)
     end = events(s, "game_end")[0]
     assert end.data["why"] == "army break" and end.data["winner"] == 0
     assert s.returns() == [1.0, -1.0]
