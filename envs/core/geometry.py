@@ -33,7 +33,7 @@ from .errors import ParameterError
 __all__ = [
     "EPS", "Vec", "Footprint", "in_forward_arc", "zone_of", "point_segment_distance",
     "segment_distance", "segments_intersect", "polygon_contains", "footprint_distance",
-    "overlaps", "interiors_overlap", "distance_to_front_edge", "footprint_polygon_distance",
+    "overlaps", "interiors_overlap", "distance_exceeds", "distance_to_front_edge", "footprint_polygon_distance",
     "segment_crosses_polygon", "first_crossing", "angle_diff",
 ]
 
@@ -121,10 +121,9 @@ class Footprint:
         """``(cx, cy, r)``: the centre (exactly :meth:`centre`) and the half-diagonal
         ``0.5 * hypot(W, D)``, the radius of the circumscribed circle, in inches. Computed once
         per footprint (footprints are immutable) and kept in a private slot."""
-        try:
-            return self._circ
-        except AttributeError:
-            pass
+        v = self._circ  # None until computed (every constructor sets it)
+        if v is not None:
+            return v
         hd = 0.5 * self.depth
         h = self.heading
         v = (self.x - hd * _cos(h), self.y - hd * _sin(h), 0.5 * math.hypot(self.width,
@@ -150,6 +149,7 @@ class Footprint:
         o.heading = heading
         o.width = width
         o.depth = depth
+        o._circ = None
         o.__class__ = cls
         return o  # type: ignore[return-value]
 
@@ -236,6 +236,7 @@ class Footprint:
         o.heading = h
         o.width = self.width
         o.depth = self.depth
+        o._circ = None
         o.__class__ = Footprint
         return o
 
@@ -278,6 +279,7 @@ class Footprint:
         o.heading = nh
         o.width = self.width
         o.depth = self.depth
+        o._circ = None
         o.__class__ = Footprint
         return o
 
@@ -342,6 +344,7 @@ def _moved(fp: Footprint, x: float, y: float) -> Footprint:
     o.heading = fp.heading
     o.width = fp.width
     o.depth = fp.depth
+    o._circ = None
     o.__class__ = Footprint
     return o
 
@@ -689,6 +692,21 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
                 (l0 < lo and l1 < lo and l2 < lo and l3 < lo))
 
 
+def distance_exceeds(a: Footprint, b: Footprint, limit: float) -> bool:
+    """``footprint_distance(a, b) > limit`` (inches), with exact bounding-circle shortcuts:
+    the distance lies between the centres' distance less both half-diagonals and the centres'
+    distance itself (each centre is inside its footprint), so the exact distance is only
+    computed when ``limit`` is within 1e-6" of that interval."""
+    ax, ay, ar = a.bounding_circle()
+    bx, by, br = b.bounding_circle()
+    cd = _sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by))
+    if cd - ar - br > limit + 1e-6:
+        return True
+    if cd <= limit - 1e-6:
+        return False
+    return footprint_distance(a, b) > limit
+
+
 def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
     """Whether ``a`` overlaps ``b`` by more than base contact: ``a`` shrunk by ``margin``
     inches on every side (same heading and centre) still :func:`overlaps` ``b``. Footprints
@@ -715,6 +733,7 @@ def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
     ins.heading = h
     ins.width = w
     ins.depth = d
+    ins._circ = None
     ins.__class__ = Footprint
     return overlaps(ins, b)
 

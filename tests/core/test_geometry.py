@@ -15,7 +15,8 @@ from shapely.geometry import LineString, Point, Polygon
 
 from envs.core.errors import ParameterError
 from envs.core.geometry import (
-    EPS, Footprint, angle_diff, distance_to_front_edge, first_crossing, footprint_distance,
+    EPS, Footprint, angle_diff, distance_exceeds, distance_to_front_edge, first_crossing,
+    footprint_distance,
     footprint_polygon_distance, interiors_overlap, in_forward_arc, overlaps, point_segment_distance,
     polygon_contains, segment_crosses_polygon, segment_distance, segments_intersect, zone_of)
 
@@ -676,3 +677,12 @@ def test_footprint_distance_equals_the_two_pass_reference_exactly(a, b):
     assert footprint_distance(a, b) == reference_footprint_distance(a, b)
     assert footprint_distance(b, a) == reference_footprint_distance(b, a)
     assert (footprint_distance(a, b) == 0.0) == overlaps(a, b)
+
+
+@SETTINGS
+@given(footprints(-10, 10), footprints(-10, 10), fl(0.0, 20.0))
+def test_distance_exceeds_agrees_with_footprint_distance(a, b, limit):
+    """I-25: the bounding-circle shortcuts of distance_exceeds never change the answer."""
+    assert distance_exceeds(a, b, limit) == (footprint_distance(a, b) > limit)
+    d = footprint_distance(a, b)
+    assert distance_exceeds(a, b, d - 1e-3) and not distance_exceeds(a, b, d)

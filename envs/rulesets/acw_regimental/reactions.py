@@ -101,16 +101,19 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
     mcx, mcy, mr = circ(mover_fp)
     mx = mcx - dx
     my = mcy - dy
-    if _sqrt(mx * mx + my * my) - dr - mr > lim + 1e-6:
+    cd = _sqrt(mx * mx + my * my)
+    if cd - dr - mr > lim + 1e-6:
         return False
-    dist = footprint_distance(d.fp, mover_fp)
-    if trig == "opp_medium" or trig == "opp_short":
-        lim = OPP_FIRE_RANGE if trig == "opp_medium" else SHORT_RANGE
-        return dist <= lim + 1e-9 and partly_in_arc(d.fp, mover_fp) and los(d.fp, mover_fp)
-    if trig == "evade":
-        return dist <= EVADE_TRIGGER + 1e-9
-    if trig == "refuse":
-        if dist > REFUSE_RANGE + 1e-9:
+    # exact shortcut the other way: the footprints' distance is at most their centres'
+    # distance (each centre lies in its footprint), so within range when that is
+    # (1e-6" margin); ``lim`` is the range of ``trig`` below
+    near = cd <= lim - 1e-6 or footprint_distance(d.fp, mover_fp) <= lim + 1e-9
+    if trig == "opp_medium" or trig == "opp_short":  # lim: OPP_FIRE_RANGE / SHORT_RANGE
+        return near and partly_in_arc(d.fp, mover_fp) and los(d.fp, mover_fp)
+    if trig == "evade":  # lim: EVADE_TRIGGER
+        return near
+    if trig == "refuse":  # lim: REFUSE_RANGE
+        if not near:
             return False
         z = zone_of(d.fp, mover_fp.centre())
         return (z == "left" or z == "right") and d.refused != z

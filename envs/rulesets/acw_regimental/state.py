@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossing,
-                                footprint_distance, interiors_overlap, overlaps,
-                                polygon_contains, zone_of)
+from envs.core.geometry import (Footprint, distance_exceeds, distance_to_front_edge,
+                                first_crossing, footprint_distance, interiors_overlap,
+                                overlaps, polygon_contains, zone_of)
 from envs.core.geometry import point_segment_distance as psd
 from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 
@@ -1384,14 +1384,14 @@ class ACWState(State):
             p = self.units[u.side][u.parent] if u.parent >= 0 else None
             if p is None or not p.alive:
                 return ("ACW-PD-30",), "the parent regiment is gone"
-            if footprint_distance(u.fp, p.fp) > self._budget(fr, u) + 1e-6:
+            if distance_exceeds(u.fp, p.fp, self._budget(fr, u) + 1e-6):
                 return ("ACW-PD-30",), "the parent is beyond this stand's remaining move"
         else:
             if u.screen < 0:
                 return ("ACW-PD-30",), "no detached stand to re-join"
             s = self.units[u.side][u.screen]
             p = u
-            if s is None or not s.alive or footprint_distance(s.fp, u.fp) > T.SKIRMISH_LEASH:
+            if s is None or not s.alive or distance_exceeds(s.fp, u.fp, T.SKIRMISH_LEASH):
                 return ("ACW-PD-30",), "the detached stand is more than 6\" away"
         if p.formation not in ("line", "mounted_line"):
             return ("ACW-PD-30",), "the parent must be in Line to receive the stand"
@@ -1487,7 +1487,7 @@ class ACWState(State):
         s = self.active
         if u is not None and u.alive and u.is_screen and u.parent >= 0:
             p = self.units[s][u.parent]
-            if p is not None and p.alive and footprint_distance(u.fp, p.fp) > T.SKIRMISH_LEASH:
+            if p is not None and p.alive and distance_exceeds(u.fp, p.fp, T.SKIRMISH_LEASH):
                 self._rejoin(u, ("ACW-PD-30",), "ended more than 6\" from its parent")
         self.log("end_activation", ("ACW-PD-12",), f"{u.label() if u else 'unit'} ends its "
                  f"activation", s)
@@ -1803,12 +1803,20 @@ class ACWState(State):
                 continue
             dx, dy, dr = circ(d.fp)
             rr = r0 + dr
-            if (cx - dx) ** 2 + (cy - dy) ** 2 > rr * rr:
+            d2 = (cx - dx) ** 2 + (cy - dy) ** 2
+            if d2 > rr * rr:
                 continue
-            dist0 = footprint_distance(d.fp, cur)
+            # lower bound of the footprints' distance (centres less both half-diagonals,
+            # 1e-6" margin): a trigger beyond it is skipped without the exact distance
+            lb = math.sqrt(d2) - cr - dr - 1e-6
+            dist0 = None
             for trig in self._triggers_for(d, u):
                 if f"{d.slot}:{trig}" in self.consumed:
                     continue
+                if lb - span > trigger_range(trig) + 0.01:
+                    continue
+                if dist0 is None:
+                    dist0 = footprint_distance(d.fp, cur)
                 if dist0 - span > trigger_range(trig) + 0.01:
                     continue
                 los = (lambda a, b, d=d: self.los(a, b, (u, d)))
@@ -2099,7 +2107,7 @@ class ACWState(State):
             return ("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip"
         if zone_of(e.fp, u.fp.centre()) != "front":
             return ("ACW-PD-34",), "the charger is not in front of the unit"
-        if footprint_distance(u.fp, e.fp) > T.CHARGE_DISTANCE + 1e-9:
+        if distance_exceeds(u.fp, e.fp, T.CHARGE_DISTANCE + 1e-9):
             return ("RULE-04-6.1",), "the charge was declared from beyond 9\""
         if not self.game.terrain.open_between(u.fp.centre(), e.fp.centre()):
             return ("RULE-04-6.1", "ACW-PD-34"), "not across open ground"
