@@ -80,6 +80,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
         p.error("--agents needs at least two agents")
     if len(set(args.agents)) != len(args.agents):
         p.error(f"--agents names must be distinct, got {args.agents}")
+    if args.seed < 0:
+        p.error(f"--seed must be >= 0, got {args.seed}")
     if args.max_decisions is not None and args.max_decisions < 1:
         p.error(f"--max-decisions must be >= 1, got {args.max_decisions}")
     return args
@@ -161,12 +163,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents import make_agent
     from agents.policy import AgentError
-    from agents.selfplay import atomic_write_text
+    from envs.core.files import atomic_write_text, check_output_path
     from agents.tournament import round_robin
     from envs import load_game
     from envs.core.errors import RiposteError
 
     try:
+        if args.json:  # before the tournament, not after it
+            check_output_path(args.json)
         game = load_game(args.ruleset, args.scenario)
         seeds = np.random.SeedSequence(args.seed).spawn(len(args.agents))
         agents = {a: make_agent(a, game, s) for a, s in zip(args.agents, seeds)}

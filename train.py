@@ -33,6 +33,7 @@ import ast
 import dataclasses
 import inspect
 import json
+import math
 import os
 import random
 import re
@@ -136,6 +137,15 @@ class Args:
 
 
 KEEP_CHECKPOINTS = 3
+#: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
+#: checkpoint cadence); every other flag is the run's own
+RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
+             "eval_games", "eval_agents", "checkpoint_freq", "snapshot_freq", "run_dir",
+             "resume", "overwrite"}
+
+
+def _norm(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v
 CKPT_RE = re.compile(r"^ckpt_(\d+)\.zip$")
 
 
@@ -206,7 +216,28 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
                "--snapshot-freq and --checkpoint-freq must be >= 1"),
               (args.eval_freq >= 0, "--eval-freq must be >= 0"),
-              (args.torch_threads >= 1, "--torch-threads must be >= 1")]
+              (args.torch_threads >= 1, "--torch-threads must be >= 1"),
+              (args.seed >= 0, "--seed must be >= 0"),
+              (args.batch_size <= args.n_steps * args.n_envs,
+               "--batch-size must be <= n_steps x n_envs (the rollout size)"),
+              (0.0 < args.learning_rate < math.inf, "--learning-rate must be finite and > 0"),
+              (0.0 < args.gamma <= 1.0, "--gamma must be in (0, 1]"),
+              (0.0 <= args.gae_lambda <= 1.0, "--gae-lambda must be in [0, 1]"),
+              (0.0 < args.clip_range < math.inf, "--clip-range must be finite and > 0"),
+              (0.0 <= args.ent_coef < math.inf and 0.0 <= args.vf_coef < math.inf,
+               "--ent-coef and --vf-coef must be finite and >= 0"),
+              (0.0 < args.max_grad_norm < math.inf, "--max-grad-norm must be finite and > 0"),
+              (len(args.net_arch) >= 1 and min(args.net_arch) >= 1,
+               "--net-arch needs one or more layer sizes >= 1"),
+              (args.n_epochs >= 1, "--n-epochs must be >= 1"),
+              (args.max_decisions is None or args.max_decisions >= 1,
+               "--max-decisions must be >= 1 (or none)"),
+              (args.bc_games >= 0, "--bc-games must be >= 0"),
+              (args.bc_epochs >= 1, "--bc-epochs must be >= 1"),
+              (0.0 < args.bc_lr < math.inf, "--bc-lr must be finite and > 0"),
+              (args.max_snapshots >= 1, "--max-snapshots must be >= 1"),
+              (min(args.pool_latest_weight, args.pool_snapshot_weight,
+                   args.pool_bot_weight) >= 0.0, "--pool-*-weight must be >= 0")]
     for ok, msg in checks:
         if not ok:
             print(f"error: {msg}", file=sys.stderr)
@@ -260,6 +291,15 @@ def train(args: Args, given: set[str]) -> int:
             saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
             names = {f.name for f in dataclasses.fields(Args)}
             merged = {k: v for k, v in saved.items() if k in names}
+            # the run continues as configured: only these may change on --resume
+            changed = sorted(k for k in given - RESUMABLE
+                             if k in merged and _norm(getattr(args, k)) != _norm(merged[k]))
+            if changed:
+                flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
+                                  f"{getattr(args, k)!r})" for k in changed)
+                raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
+                                 f"config.json; these flags differ: {flags}. Start a new "
+                                 f"--run-dir (or --overwrite) to change them")
             merged.update({k: getattr(args, k) for k in given})
             merged["resume"], merged["run_dir"] = True, args.run_dir
             args = Args(**merged)
@@ -314,6 +354,12 @@ def train(args: Args, given: set[str]) -> int:
             raise UsageError(f"cannot load checkpoint {str(ckpt)!r}: {exc}") from None
         if (run_dir / "pool.json").is_file():
             pool.load_state(run_dir / "pool.json")
+        if model.num_timesteps >= args.total_timesteps:
+            venv.close()
+            print(f"{str(run_dir)!r} is already at {model.num_timesteps} timesteps (>= "
+                  f"--total-timesteps {args.total_timesteps}): nothing to train; pass a larger "
+                  f"--total-timesteps to continue")
+            return 0
         venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
         print(f"resuming from {ckpt} at {model.num_timesteps} timesteps "
               f"({len(pool.snapshots)} snapshots in the pool)")

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import RiposteError
+from envs.core.files import atomic_write_text, check_output_path
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
 
@@ -138,17 +139,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="OUT", type=Path, default=None,
                         help="also write the JSON record to OUT")
     args = parser.parse_args(argv)
+    if args.seed < 0:
+        parser.error(f"--seed must be >= 0, got {args.seed}")
     try:
+        if args.json is not None:  # before the run, not after it
+            check_output_path(args.json)
         game = load_game(args.ruleset, args.scenario)
     except (RiposteError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: cannot write {args.json}: {e}", file=sys.stderr)
         return 2
     result = run_benchmark(game, args.seconds, args.seed)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json is not None:
         try:
-            args.json.write_text(text + "\n")
+            atomic_write_text(args.json, text + "\n")
         except OSError as e:
             print(f"error: cannot write {args.json}: {e.strerror}", file=sys.stderr)
             return 2

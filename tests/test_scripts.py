@@ -137,6 +137,14 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--net-arch", "big"], "argument --net-arch: invalid int value"),
     (["--pool-bots", "random", "skynet"], "unknown agent 'skynet'"),
     (["--resume"], "--resume: no checkpoint"),
+    (["--learning-rate", "-1"], "--learning-rate must be finite and > 0"),
+    (["--learning-rate", "nan"], "--learning-rate must be finite and > 0"),
+    (["--gamma", "2"], "--gamma must be in (0, 1]"),
+    (["--batch-size", "1000", "--n-steps", "64"], "--batch-size must be <= n_steps x n_envs"),
+    (["--bc-games", "-3"], "--bc-games must be >= 0"),
+    (["--net-arch", "0"], "--net-arch needs one or more layer sizes >= 1"),
+    (["--max-decisions", "0"], "--max-decisions must be >= 1"),
+    (["--seed", "-1"], "--seed must be >= 0"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
@@ -177,6 +185,17 @@ def test_killed_run_resumes_from_last_checkpoint(tmp_path):
     assert "trained 192 timesteps" in r.stdout
     assert MaskablePPO.load(run_dir / "final_model.zip").num_timesteps == last + 192
     assert json.loads((run_dir / "metrics.json").read_text())["timesteps"] == last + 192
+    # resuming a finished run trains nothing and rewrites nothing
+    cfg, pool = (run_dir / "config.json").read_text(), (run_dir / "pool.json").read_text()
+    r = run("train.py", "--total-timesteps", str(last + 192), "--resume", *args)
+    assert r.returncode == 0 and "nothing to train" in r.stdout, r.stderr
+    assert (run_dir / "config.json").read_text() == cfg
+    assert (run_dir / "pool.json").read_text() == pool
+    # the run's hyperparameters cannot change on --resume (they would be ignored)
+    r = run("train.py", "--total-timesteps", str(last + 256), "--resume", "--learning-rate",
+            "0.5", *args)
+    assert r.returncode == 2 and "--learning-rate (run: " in r.stderr, r.stderr
+    assert (run_dir / "config.json").read_text() == cfg
 
 
 def test_acw_train_and_evaluate_smoke(tmp_path):
