@@ -68,8 +68,8 @@ from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
-from .single_agent import (SHAPED_REWARD_PARAM, as_action_id, decision_name, illegal_message,
-                           render_text, winner_of)
+from .single_agent import (SHAPED_REWARD_PARAM, as_action_id, check_seed, decision_name,
+                           illegal_message, render_text, winner_of)
 from .spaces import mask_box, observation_box
 
 
@@ -163,7 +163,12 @@ class RiposteAECEnv(AECEnv):
     # -- PettingZoo API ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` re-seeds the env's generator (chance and seat streams);
-        without it the streams continue."""
+        without it the streams continue.
+
+        Raises:
+            TypeError, ValueError: for a ``seed`` that is not a non-negative int or None.
+        """
+        seed = check_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
             self._chance_rng, self._seat_rng = self._np_random.spawn(2)

@@ -90,6 +90,23 @@ SHAPED_REWARD_PARAM = "shaped_reward"
 RENDER_EVENTS = 8
 
 
+def check_seed(seed: Any) -> int | None:
+    """A ``reset(seed=...)`` argument as a plain int (or None), checked like Gymnasium does.
+
+    Raises:
+        TypeError: for a seed that is not an int (a bool, float or string is refused).
+        ValueError: for a negative seed.
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a non-negative int or None, got "
+                        f"{type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    return int(seed)
+
+
 @runtime_checkable
 class OpponentSampler(Protocol):
     """An opponent pool: ``sample_opponent(rng)`` returns the opponent for the next episode."""
@@ -266,9 +283,11 @@ class RiposteGymEnv(gym.Env):
         Returns ``(observation float32 (observation_size,), info)``.
 
         Raises:
+            TypeError, ValueError: for a ``seed`` that is not a non-negative int or None.
             InvalidStateError: when 100 fresh games in a row end (or hit ``max_decisions``)
                 before the learner's first decision.
         """
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None or self._chance_rng is None:
             (self._chance_rng, self._seat_rng, self._random_opp_rng, self._pool_rng,

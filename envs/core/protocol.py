@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .actions import ActionCatalogue
-from .errors import IllegalActionError, InvalidStateError
+from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .events import Event, make_event
 
 #: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
@@ -325,16 +325,67 @@ class State(abc.ABC):
         Args:
             text: the JSON text (or the already-parsed dict).
             game: the game to attach; built from the JSON's game config when ``None``.
+
+        Raises:
+            InvalidStateError: for text that is not valid JSON, or a document that is not a
+                serialised state (names the missing or malformed key).
+            UnknownRulesetError, ScenarioError, ParameterError: for a bad ``game`` config.
         """
         from envs.rulesets import load_game  # local import: core must not depend on rulesets
 
-        data = json.loads(text) if isinstance(text, str) else text
+        where = "State.from_json"
+        if isinstance(text, (str, bytes, bytearray)):
+            try:
+                data = json.loads(text)
+            except (json.JSONDecodeError, UnicodeDecodeError) as e:
+                raise InvalidStateError(f"{where}: not valid JSON: {e}") from None
+        else:
+            data = text
+        if not isinstance(data, Mapping):
+            raise InvalidStateError(
+                f"{where}: expected a JSON object with keys 'game', 'state', 'history' and "
+                f"'events' (State.to_json output), got {type(data).__name__}")
+        need = ("state", "history", "events") if game is not None else (
+            "game", "state", "history", "events")
+        missing = [k for k in need if k not in data]
+        if missing:
+            raise InvalidStateError(
+                f"{where}: missing key(s) {missing} (expected the keys 'game', 'state', "
+                f"'history' and 'events' of State.to_json output)")
         if game is None:
             cfg = data["game"]
+            if not isinstance(cfg, Mapping):
+                raise InvalidStateError(f"{where}: game: expected an object with 'ruleset', "
+                                        f"'scenario' and 'params', got {type(cfg).__name__}")
+            miss = [k for k in ("ruleset", "scenario", "params") if k not in cfg]
+            if miss:
+                raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
             game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
-        st = game.state_from_dict(data["state"])
-        st.history = [(int(p), int(a)) for p, a in data["history"]]
-        st.events = [Event.from_dict(e) for e in data["events"]]
+        if not isinstance(data["state"], Mapping):
+            raise InvalidStateError(f"{where}: state: expected an object, got "
+                                    f"{type(data['state']).__name__}")
+        try:
+            st = game.state_from_dict(data["state"])
+        except RiposteError:
+            raise
+        except KeyError as e:
+            raise InvalidStateError(f"{where}: state: missing key {e}") from None
+        except (TypeError, ValueError, IndexError, AttributeError) as e:
+            raise InvalidStateError(f"{where}: state: malformed ({type(e).__name__}: {e})") \
+                from None
+        try:
+            st.history = [(int(p), int(a)) for p, a in data["history"]]
+        except (TypeError, ValueError) as e:
+            raise InvalidStateError(f"{where}: history: expected a list of [player, action] "
+                                    f"integer pairs ({e})") from None
+        try:
+            st.events = [Event.from_dict(e) for e in data["events"]]
+        except KeyError as e:
+            raise InvalidStateError(f"{where}: events: an event is missing the key {e}") \
+                from None
+        except (TypeError, ValueError, AttributeError) as e:
+            raise InvalidStateError(f"{where}: events: expected a list of event objects "
+                                    f"({type(e).__name__}: {e})") from None
         return st
 
     def _copy_base_into(self, other: "State") -> None:

@@ -112,11 +112,25 @@ def play_labels(state: State, labels: Sequence[str], source: str = "<labels>") -
                 if w is not None:
                     why = f" ({w})"
             except IllegalActionError:
-                why = " (unknown label)"
+                why = f" ({_label_kind(state, lab)})"
             raise ReplayError(
                 f"{source}: action {i} {lab!r} is not legal at this {state.decision_name()} "
                 f"node{why}; legal labels: {state.legal_labels()}") from None
     return state
+
+
+def _label_kind(state: State, label: str) -> str:
+    """Why ``label`` is not in the catalogue of the current node: a chance outcome label at a
+    decision node, a decision label at a chance node, or a label no catalogue knows."""
+    from .protocol import CHANCE
+
+    g = state.game
+    if state.current_player() == CHANCE:
+        if label in g.actions:
+            return "a decision label, but this is a chance node: give a chance outcome label"
+    elif label in g.chance:
+        return "a chance outcome label, but this is a decision node: give a decision label"
+    return "unknown label"
 
 
 def transcript(state: State) -> list[str]:

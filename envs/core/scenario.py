@@ -39,7 +39,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file.
 
     Raises:
-        ScenarioError: when the file is missing, unreadable or not valid TOML (names the file).
+        ScenarioError: when the file is missing, unreadable, not UTF-8 text or not valid TOML
+            (names the file).
     """
     p = Path(path)
     try:
@@ -49,6 +50,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(f"{p}: file not found") from None
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{p}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:  # tomllib decodes the bytes as UTF-8 before parsing
+        raise ScenarioError(f"{p}: not valid TOML (not UTF-8 text: {e})") from None
     except OSError as e:
         raise ScenarioError(f"{p}: cannot read: {e.strerror}") from None
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from envs.core.errors import UnknownRulesetError
+from envs.core.errors import ParameterError, ScenarioError, UnknownRulesetError
 from envs.core.protocol import Game
 
 #: ruleset id -> "module:GameClass"
@@ -44,6 +44,23 @@ def load_game(ruleset: str, scenario: str | Path | None = None,
     ruleset's default battle) and parameters.
 
     Raises:
-        UnknownRulesetError, ScenarioError, ParameterError: on bad input, with a clear message.
+        UnknownRulesetError, ScenarioError, ParameterError: on bad input, with a clear message
+            (``params`` that is not a mapping of name -> value, a ``[start] turn`` after the
+            game's last turn, ...).
     """
+    if not isinstance(ruleset, str):
+        raise UnknownRulesetError(f"ruleset must be a ruleset id string, got {ruleset!r} "
+                                  f"(registered: {', '.join(list_rulesets())})")
+    if scenario is not None and not isinstance(scenario, (str, Path)):
+        raise ScenarioError(f"scenario must be a built-in scenario name, a path to a TOML file "
+                            f"or None, got {type(scenario).__name__} {scenario!r}")
+    if params is not None:
+        if not isinstance(params, Mapping):
+            raise ParameterError(f"params must be a mapping of name -> value (or None), got "
+                                 f"{type(params).__name__} {params!r}")
+        bad = [k for k in params if not isinstance(k, str)]
+        if bad:
+            raise ParameterError(f"params must be a mapping of name -> value with string "
+                                 f"names; got the key(s) {bad!r}")
     return game_class(ruleset)(scenario=scenario, params=params)
+

@@ -347,3 +347,174 @@ def test_mirrored_position_gives_the_same_unit_pieces(tmp_path):
     o2 = g2.layout.split(g2.observation(s2, 1))
     assert np.allclose(o["own_units"], o2["own_units"], atol=1e-5)
     assert np.allclose(o["enemy_units"], o2["enemy_units"], atol=1e-5)
+
+
+# -- input validation: scenario files, params, serialised states, replay labels ----------------
+def _refused(p: Path, *needles: str, params=None) -> str:
+    with pytest.raises(ScenarioError) as ei:
+        load_game("acw_regimental", str(p), params)
+    msg = str(ei.value)
+    assert str(p) in msg, msg
+    for n in needles:
+        assert n in msg, msg
+    return msg
+
+
+def test_scenario_not_utf8_is_a_scenario_error(tmp_path):
+    p = tmp_path / "b.toml"
+    p.write_bytes(b"\xff\xfe\x00garbage")
+    _refused(p, "not valid TOML (not UTF-8 text: ")
+
+
+def test_scenario_start_turn_after_last_turn(tmp_path):
+    """``[start] turn`` must be within the ``turns`` parameter (ACW-PD-35)."""
+    p = _write(tmp_path, "[start]\nturn = 11\n" + UNIT_A + UNIT_B)
+    _refused(p, "start.turn", "turns = 10")
+    _refused(p, "start.turn", "turns = 4", params={"turns": 4})
+    g = load_game("acw_regimental", str(p), {"turns": 11})  # within a longer game: fine
+    assert g.new_initial_state().turn == 11
+
+
+def test_scenario_units_may_touch_but_not_overlap(tmp_path):
+    """Footprints overlapping at setup are refused, friend or foe; base contact is allowed."""
+    c = UNIT_A.replace('"A"', '"C"')
+    p = _write(tmp_path, UNIT_A + c.replace("x = 10.0", "x = 14.0") + UNIT_B)  # friends overlap
+    _refused(p, "units[1] (C)", "overlaps units[0] (A)")
+    p = _write(tmp_path, UNIT_A + UNIT_B.replace("y = 30.0", "y = 5.5"))  # foes overlap
+    _refused(p, "units[1] (B)", "overlaps units[0] (A)")
+    p = _write(tmp_path, UNIT_A + c.replace("x = 10.0", "x = 15.0") + UNIT_B)  # 5" lines touch
+    load_game("acw_regimental", str(p))
+
+
+def test_scenario_weapon_must_fit_the_kind(tmp_path):
+    guns = (UNIT_A.replace('"infantry"', '"artillery"').replace('"line"', '"unlimbered"')
+            .replace("stands = 5", "stands = 2"))
+    p = _write(tmp_path, guns.replace("stands = 2", 'stands = 2\nweapon = "smoothbore"') + UNIT_B)
+    _refused(p, "units[0] (A).weapon", "'smoothbore' is not a weapon of artillery")
+    p = _write(tmp_path, UNIT_A.replace("stands = 5", 'stands = 5\nweapon = "napoleon"') + UNIT_B)
+    _refused(p, "units[0] (A).weapon", "'napoleon' is not a weapon of infantry")
+    horse = UNIT_B.replace('"infantry"', '"cavalry"').replace('"line"', '"mounted_line"')
+    p = _write(tmp_path, UNIT_A + horse.replace("stands = 5", 'stands = 5\nweapon = "rifle_3in"'))
+    _refused(p, "units[1] (B).weapon", "not a weapon of cavalry")
+    p = _write(tmp_path, guns.replace("stands = 2", 'stands = 2\nweapon = "rifle_3in"') + UNIT_B)
+    load_game("acw_regimental", str(p))
+
+
+@pytest.mark.parametrize("table,key", [("width = inf", "table.width"),
+                                       ("depth = nan", "table.depth")])
+def test_scenario_table_size_must_be_finite(tmp_path, table, key):
+    p = _write(tmp_path, f"[table]\n{table}\n" + UNIT_A + UNIT_B)
+    _refused(p, key, "finite")
+
+
+@pytest.mark.parametrize("terrain,needles", [
+    ("[[terrain.woods]]\npolygon = [[1.0, 2.0], [nan, 3.0], [4.0, 4.0]]",
+     ("terrain.woods[0].polygon[1][0]", "finite")),
+    ("[[terrain.fences]]\npoints = [[5.0, 1.0], [inf, 30.0]]",
+     ("terrain.fences[0].points[1][0]", "finite")),
+    ("[[terrain.woods]]\nname = \"far\"\nrect = [50.0, 0.0, 60.0, 10.0]",
+     ("terrain.woods[0] (far).rect", "entirely off the table")),
+    ("[[terrain.rough]]\npolygon = [[-5.0, -5.0], [-1.0, -5.0], [-3.0, 40.0]]",
+     ("terrain.rough[0].polygon", "entirely off the table")),
+    ("[[terrain.roads]]\npoints = [[-5.0, 1.0], [-1.0, 30.0]]",
+     ("terrain.roads[0].points", "entirely off the table")),
+    ("[[terrain.woods]]\npolygon = [[1.0, 2.0], [1.0, 2.0], [4.0, 4.0]]",
+     ("terrain.woods[0].polygon", "degenerate")),
+    ("[[terrain.woods]]\npolygon = [[1.0, 1.0], [2.0, 2.0], [4.0, 4.0]]",
+     ("terrain.woods[0].polygon", "degenerate")),
+    ("[[terrain.woods]]\nrect = [2.0, 3.0, 2.0, 9.0]", ("terrain.woods[0].rect", "degenerate")),
+    ("[[terrain.walls]]\npoints = [[5.0, 1.0], [5.0, 1.0]]",
+     ("terrain.walls[0].points", "degenerate")),
+])
+def test_scenario_bad_terrain_is_refused(tmp_path, terrain, needles):
+    p = _write(tmp_path, terrain + "\n" + UNIT_A + UNIT_B)
+    _refused(p, *needles)
+
+
+def test_scenario_terrain_partly_off_the_table_is_fine(tmp_path):
+    body = ("[[terrain.woods]]\nrect = [40.0, 20.0, 60.0, 25.0]\n"
+            "[[terrain.rough]]\nrect = [-1.0, -1.0, 60.0, 60.0]\n"  # covers the whole table
+            "[[terrain.fences]]\npoints = [[-5.0, 10.0], [5.0, 10.0]]\n")
+    load_game("acw_regimental", str(_write(tmp_path, body + UNIT_A + UNIT_B)))
+
+
+@pytest.mark.parametrize("old,new,key", [
+    ("stands = 5", 'stands = "5"', "units[0].stands"),
+    ("stands = 5", "stands = 5.0", "units[0].stands"),
+    ("side = 0", 'side = "0"', "units[0].side"),
+    ("x = 10.0", 'x = "10.0"', "units[0].x"),
+    ("stands = 5", 'stands = 5\ndisordered = "yes"', "units[0].disordered"),
+])
+def test_scenario_numbers_are_strict(tmp_path, old, new, key):
+    """A number given as a string (or a float for an int) is refused, as for the parameters."""
+    p = _write(tmp_path, UNIT_A.replace(old, new) + UNIT_B)
+    _refused(p, key)
+    p = _write(tmp_path, "[start]\nturn = \"2\"\n" + UNIT_A + UNIT_B)
+    _refused(p, "start.turn")
+
+
+@pytest.mark.parametrize("old,new,key", [("x = 10.0", "x = nan", "units[0].x"),
+                                         ("y = 5.0", "y = inf", "units[0].y"),
+                                         ("facing_deg = 90.0", "facing_deg = inf",
+                                          "units[0].facing_deg")])
+def test_scenario_non_finite_unit_position_names_file_and_key(tmp_path, old, new, key):
+    """A ScenarioError naming the file and the key, not a bare ParameterError from geometry."""
+    p = _write(tmp_path, UNIT_A.replace(old, new) + UNIT_B)
+    _refused(p, key, "finite")
+
+
+@pytest.mark.parametrize("params", [[1, 2], "turns=3", ("turns", 3), {3: 4}])
+def test_load_game_params_must_be_a_mapping(params):
+    with pytest.raises(ParameterError, match="params must be a mapping of name -> value"):
+        load_game("acw_regimental", "default", params=params)
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("{}", "missing key(s) ['game', 'state', 'history', 'events']"),
+    ("not json", "not valid JSON"),
+    ("[1, 2]", "expected a JSON object"),
+    ('{"game": {"ruleset": "acw_regimental"}, "state": {}, "history": [], "events": []}',
+     "game: missing key(s) ['scenario', 'params']"),
+])
+def test_from_json_malformed_text_is_a_named_error(text, needle):
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+    with pytest.raises(InvalidStateError) as ei:
+        State.from_json(text)
+    assert needle in str(ei.value)
+
+
+def test_from_json_malformed_parts_are_named(game):
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+    doc = json.loads(game.new_initial_state().to_json())
+    for bad, needle in ((dict(doc, state={}), "state: missing key 'units'"),
+                        (dict(doc, history=[[1]]), "history:"),
+                        (dict(doc, events=[{}]), "events: an event is missing the key 'kind'")):
+        with pytest.raises(InvalidStateError, match="State.from_json") as ei:
+            State.from_json(json.dumps(bad))
+        assert needle in str(ei.value)
+        with pytest.raises(InvalidStateError):
+            State.from_json(bad, game=game)
+
+
+def test_replay_label_of_the_other_catalogue_is_not_unknown(game):
+    """A chance label at a decision node (or a decision label at a chance node) is a known
+    label that is not legal here, not "(unknown label)"; the position and legal labels stay."""
+    from envs.core.errors import ReplayError
+    s = game.new_initial_state()
+    assert s.is_chance_node()  # the Staff Pip roll
+    with pytest.raises(ReplayError) as ei:
+        play_labels(game.new_initial_state(), ["d6=1", "d6=1"], "s.toml")
+    msg = str(ei.value)
+    assert msg.startswith("s.toml: action 1 'd6=1' is not legal at this command node (a chance "
+                          "outcome label")
+    assert "unknown label" not in msg and "legal labels: ['reserve:0'" in msg
+    with pytest.raises(ReplayError) as ei:
+        play_labels(game.new_initial_state(), ["reserve:0"], "s.toml")
+    msg = str(ei.value)
+    assert msg.startswith("s.toml: action 0 'reserve:0' is not legal at this chance node (a "
+                          "decision label")
+    assert "unknown label" not in msg and "legal labels: ['d6=1'" in msg
+    with pytest.raises(ReplayError, match=r"\(unknown label\)"):
+        play_labels(game.new_initial_state(), ["no_such_label"], "s.toml")

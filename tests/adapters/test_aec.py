@@ -225,3 +225,15 @@ def test_acw_module_env_and_registry_make():
     made = pettingzoo.make("aec", PZ_ACW_ID)
     made.reset(seed=0)
     assert made.unwrapped.game.ruleset_id == "acw_regimental"
+
+
+@pytest.mark.parametrize("seed,exc", [(-1, ValueError), ("abc", TypeError), (1.5, TypeError),
+                                      (True, TypeError)])
+def test_reset_refuses_a_bad_seed(seed, exc):
+    """``reset(seed=...)`` checks the seed like Gymnasium: a clear TypeError/ValueError, not a
+    numpy error from deep inside."""
+    env = RiposteAECEnv("acw_regimental")
+    with pytest.raises(exc, match=r"seed must be a non-negative int or None, got .*"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(3))  # numpy integers are fine
+    env.reset(seed=None)

@@ -276,3 +276,13 @@ def test_maskable_ppo_smoke():
     obs, _ = env.reset(seed=1)
     a, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(a)]
+
+
+@pytest.mark.parametrize("seed,exc", [(-1, ValueError), ("abc", TypeError), (1.5, TypeError),
+                                      (True, TypeError)])
+def test_reset_refuses_a_bad_seed(seed, exc):
+    """Same seed checks and messages as the AEC env."""
+    env = RiposteGymEnv("acw_regimental")
+    with pytest.raises(exc, match=r"seed must be a non-negative int or None, got .*"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(3))

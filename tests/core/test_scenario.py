@@ -147,3 +147,28 @@ def test_resolve_scenario_path(tmp_path: Path) -> None:
                              "(built-in: ford, ridge)")
     with pytest.raises(ScenarioError, match="missing.toml: scenario file not found"):
         resolve_scenario_path(tmp_path / "missing.toml", builtin)
+
+
+# -- input-validation fixes ----------------------------------------------------------------------
+def test_read_toml_not_utf8_is_a_scenario_error(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 give a ScenarioError naming the file, not UnicodeDecodeError."""
+    p = tmp_path / "b.toml"
+    p.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ScenarioError) as ei:
+        read_toml(p)
+    msg = str(ei.value)
+    assert msg.startswith(f"{p}: not valid TOML (not UTF-8 text: ") and "\n" not in msg
+
+
+def test_replay_cli_not_utf8_exits_2(tmp_path: Path) -> None:
+    """``python -m envs replay b.toml`` on a non-UTF-8 file: one ``error:`` line, exit 2."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "b.toml"
+    p.write_bytes(b"\xff\xfe\x00garbage")
+    r = subprocess.run([sys.executable, "-m", "envs", "replay", str(p)], capture_output=True,
+                       text=True, cwd=Path(__file__).resolve().parents[2])
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"error: {p}: not valid TOML (not UTF-8 text: ")
+    assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1

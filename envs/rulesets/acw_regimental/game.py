@@ -55,7 +55,7 @@ class ACWGame(Game):
         self.shaped_reward = p.shaped_reward
         self.max_decisions = p.max_decisions
         self.max_game_length = p.max_decisions
-        name, spec = load_scenario(scenario, p.max_units_per_side)
+        name, spec = load_scenario(scenario, p.max_units_per_side, turns=p.turns)
         self.scenario_name = name
         self.spec = spec
         self.first_side = spec.first_side

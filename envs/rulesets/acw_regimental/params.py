@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import pydantic
 
 from envs.core.errors import ScenarioError
-from envs.core.geometry import Footprint
+from envs.core.geometry import Footprint, interiors_overlap
 from envs.core.scenario import read_toml, resolve_scenario_path, validate_scenario
 
 from .units import footprint_size
@@ -56,7 +56,13 @@ class ACWParams(pydantic.BaseModel):
 
 
 # -- scenario schema ---------------------------------------------------------------------------
-Pt = tuple[float, float]
+# Strict scalar types, as for the parameters: ``stands = "5"`` or ``disordered = "yes"`` is an
+# error, not silently coerced; an int is accepted where a float is expected (``x = 10``).
+# Coordinates, sizes and angles must be finite (``inf``/``nan`` are refused by the schema).
+SInt = Annotated[int, pydantic.Strict()]
+SBool = Annotated[bool, pydantic.Strict()]
+FFloat = Annotated[float, pydantic.Strict(), pydantic.AllowInfNan(False)]
+Pt = tuple[FFloat, FFloat]
 
 
 class _Model(pydantic.BaseModel):
@@ -64,15 +70,15 @@ class _Model(pydantic.BaseModel):
 
 
 class TableSpec(_Model):
-    width: float = pydantic.Field(48.0, gt=0)
-    depth: float = pydantic.Field(36.0, gt=0)
+    width: FFloat = pydantic.Field(48.0, gt=0)
+    depth: FFloat = pydantic.Field(36.0, gt=0)
 
 
 class AreaSpec(_Model):
     """A woods/rough area: a polygon (list of [x, y]) or a rect [x0, y0, x1, y1] (inches)."""
 
     polygon: list[Pt] | None = None
-    rect: tuple[float, float, float, float] | None = None
+    rect: tuple[FFloat, FFloat, FFloat, FFloat] | None = None
     name: str = ""
 
     @pydantic.model_validator(mode="after")
@@ -107,8 +113,8 @@ class TerrainSpec(_Model):
 
 
 class ObjectiveSpec(_Model):
-    x: float
-    y: float
+    x: FFloat
+    y: FFloat
     name: str = ""
 
 
@@ -125,6 +131,13 @@ LEGAL_FORMATIONS = {
     "artillery": ("unlimbered", "limbered"),
 }
 DEFAULT_WEAPON = {"infantry": "rifled_musket", "cavalry": "carbine", "artillery": "napoleon"}
+#: weapons a unit kind may carry (ACW-PD-5, tables.Weapon): small arms for infantry, the carbine
+#: for cavalry, guns for artillery.
+LEGAL_WEAPONS = {
+    "infantry": ("smoothbore", "rifled_musket"),
+    "cavalry": ("carbine",),
+    "artillery": ("napoleon", "rifle_3in"),
+}
 
 
 class UnitSpec(_Model):
@@ -134,20 +147,20 @@ class UnitSpec(_Model):
     side (``stands = 1``); the parent's ``stands`` are those in its body, and its starting size
     S0 is ``stands + 1`` (ACW-PD-30)."""
 
-    side: int = pydantic.Field(ge=0, le=1)
+    side: SInt = pydantic.Field(ge=0, le=1)
     name: str = pydantic.Field(min_length=1)
     kind: Kind
     weapon: WeaponName | None = None
     experience: ExperienceName = "regular"
-    stands: int = pydantic.Field(ge=1, le=8)
+    stands: SInt = pydantic.Field(ge=1, le=8)
     formation: FormationName
-    x: float
-    y: float
-    facing_deg: float
+    x: FFloat
+    y: FFloat
+    facing_deg: FFloat
     traits: list[Trait] = []
     detached_from: str | None = None
-    disordered: bool = False
-    hits: int = pydantic.Field(0, ge=0, le=1)
+    disordered: SBool = False
+    hits: SInt = pydantic.Field(0, ge=0, le=1)
 
 
 class StartSpec(_Model):
@@ -155,26 +168,147 @@ class StartSpec(_Model):
     of game ``turn`` with ``active`` side to move, ``pips`` available to the active side (phase
     2 start) and ``reserved`` pips per side (ACW-PD-14)."""
 
-    turn: int = pydantic.Field(1, ge=1)
-    phase: int = pydantic.Field(1, ge=1, le=2)
-    active: int | None = pydantic.Field(None, ge=0, le=1)
-    pips: int = pydantic.Field(0, ge=0, le=6)
-    reserved: tuple[int, int] = (0, 0)
+    turn: SInt = pydantic.Field(1, ge=1)
+    phase: SInt = pydantic.Field(1, ge=1, le=2)
+    active: SInt | None = pydantic.Field(None, ge=0, le=1)
+    pips: SInt = pydantic.Field(0, ge=0, le=6)
+    reserved: tuple[SInt, SInt] = (0, 0)
 
 
 class ScenarioSpec(_Model):
     name: str = ""
     description: str = ""
     table: TableSpec = TableSpec()
-    first_side: int = pydantic.Field(0, ge=0, le=1)
+    first_side: SInt = pydantic.Field(0, ge=0, le=1)
     terrain: TerrainSpec = TerrainSpec()
     objectives: list[ObjectiveSpec] = []
     units: list[UnitSpec] = pydantic.Field(min_length=2)
     start: StartSpec = StartSpec()
+    #: the file the spec was read from (set by :func:`load_scenario`; for error messages)
+    _source: str = pydantic.PrivateAttr("")
+
+    @property
+    def source(self) -> str:
+        return self._source
 
 
-def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[str, ScenarioSpec]:
+def _distinct(points: list[Pt]) -> list[Pt]:
+    out: list[Pt] = []
+    for p in points:
+        if all(abs(p[0] - q[0]) > 1e-9 or abs(p[1] - q[1]) > 1e-9 for q in out):
+            out.append(p)
+    return out
+
+
+def _collinear(points: list[Pt]) -> bool:
+    """Whether all ``points`` (at least 2 distinct) lie on one line (a zero-area polygon)."""
+    (ax, ay), (bx, by) = points[0], points[1]
+    scale = max(1.0, max(abs(c) for p in points for c in p))
+    return all(abs((bx - ax) * (py - ay) - (by - ay) * (px - ax)) <= 1e-9 * scale * scale
+               for px, py in points[2:])
+
+
+def _clip_to_table(a: Pt, b: Pt, w: float, d: float) -> tuple[Pt, Pt] | None:
+    """The part of segment ``ab`` inside the closed table ``[0, w] x [0, d]`` (Liang-Barsky),
+    or None when the segment misses it."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for pk, qk in ((-dx, a[0]), (dx, w - a[0]), (-dy, a[1]), (dy, d - a[1])):
+        if pk == 0.0:
+            if qk < 0.0:
+                return None
+            continue
+        r = qk / pk
+        if pk < 0.0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 > t1:
+            return None
+    return ((a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy))
+
+
+def _strictly_inside(p: Pt, w: float, d: float) -> bool:
+    return 0.0 < p[0] < w and 0.0 < p[1] < d
+
+
+def _point_in_polygon(p: Pt, poly: list[Pt]) -> bool:
+    inside = False
+    n = len(poly)
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        if (y1 > p[1]) != (y2 > p[1]):
+            if p[0] < x1 + (p[1] - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+def _area_on_table(poly: list[Pt], w: float, d: float) -> bool:
+    """Whether the area ``poly`` covers some of the table's interior (touching an edge from
+    outside does not count)."""
+    if any(_strictly_inside(p, w, d) for p in poly):
+        return True
+    n = len(poly)
+    for i in range(n):
+        seg = _clip_to_table(poly[i], poly[(i + 1) % n], w, d)
+        if seg is not None:
+            mid = (0.5 * (seg[0][0] + seg[1][0]), 0.5 * (seg[0][1] + seg[1][1]))
+            if _strictly_inside(mid, w, d):
+                return True
+    # no vertex and no edge inside: the table is either wholly inside the area or wholly out
+    return _point_in_polygon((0.5 * w, 0.5 * d), poly)
+
+
+def _line_on_table(points: list[Pt], w: float, d: float) -> bool:
+    """Whether the polyline touches the (closed) table."""
+    return any(_clip_to_table(points[i], points[i + 1], w, d) is not None
+               for i in range(len(points) - 1))
+
+
+def _check_terrain(spec: "ScenarioSpec", src: str) -> None:
+    w, d = spec.table.width, spec.table.depth
+    tr = spec.terrain
+    for group in ("woods", "rough"):
+        for i, a in enumerate(getattr(tr, group)):
+            key = f"{src}: terrain.{group}[{i}]" + (f" ({a.name})" if a.name else "")
+            field = "polygon" if a.polygon is not None else "rect"
+            pts = a.points()
+            dist = _distinct(pts)
+            if len(dist) < 3 or _collinear(dist):
+                raise ScenarioError(f"{key}.{field}: degenerate area (needs at least 3 distinct "
+                                    f"points, not all on one line)")
+            if not _area_on_table(pts, w, d):
+                raise ScenarioError(f"{key}.{field}: the area lies entirely off the table "
+                                    f"({w} x {d} inches)")
+    for group in ("crests", "fences", "walls", "roads"):
+        for i, ln in enumerate(getattr(tr, group)):
+            key = f"{src}: terrain.{group}[{i}]" + (f" ({ln.name})" if ln.name else "")
+            pts = [tuple(p) for p in ln.points]
+            if len(_distinct(pts)) < 2:
+                raise ScenarioError(f"{key}.points: degenerate line (needs at least 2 distinct "
+                                    f"points)")
+            if not _line_on_table(pts, w, d):
+                raise ScenarioError(f"{key}.points: the line lies entirely off the table "
+                                    f"({w} x {d} inches)")
+
+
+def check_start_turn(spec: "ScenarioSpec", turns: int, source: str) -> None:
+    """Refuse a ``[start] turn`` after the last game turn (``turns`` parameter, ACW-PD-35).
+
+    Raises:
+        ScenarioError: naming ``source``, ``start.turn`` and the turn limit.
+    """
+    if spec.start.turn > turns:
+        raise ScenarioError(f"{source}: start.turn: {spec.start.turn} is after the last game "
+                            f"turn (turns = {turns})")
+
+
+def load_scenario(scenario: str | Path | None, max_units: int,
+                  turns: int | None = None) -> tuple[str, ScenarioSpec]:
     """Load and check a scenario: a built-in name, a TOML path, or None (``default``).
+
+    ``turns`` (the game's turn limit), when given, also checks ``start.turn`` against it
+    (:func:`check_start_turn`; ``ACWGame`` passes its ``turns`` parameter).
 
     Returns:
         (scenario name for the game config, validated spec).
@@ -189,6 +323,8 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[str, Sce
     src = str(path)
     per_side = [0, 0]
     names: set[tuple[int, str]] = set()
+    fps: list[tuple[UnitSpec, Footprint]] = []
+    _check_terrain(spec, src)
     for i, u in enumerate(spec.units):
         key = f"{src}: units[{i}] ({u.name})"
         if u.formation not in LEGAL_FORMATIONS[u.kind]:
@@ -203,6 +339,9 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[str, Sce
                                     f"stands = 1 and formation = 'skirmish'")
         elif u.formation == "skirmish":
             raise ScenarioError(f"{key}.formation: 'skirmish' needs detached_from (ACW-PD-30)")
+        if u.weapon is not None and u.weapon not in LEGAL_WEAPONS[u.kind]:
+            raise ScenarioError(f"{key}.weapon: {u.weapon!r} is not a weapon of {u.kind} "
+                                f"(allowed: {', '.join(LEGAL_WEAPONS[u.kind])})")
         if "rebel_yell" in u.traits and (u.side != 1 or u.kind != "infantry"):
             raise ScenarioError(f"{key}.traits: rebel_yell is for Confederate infantry "
                                 f"(side 1) only (ACW-PD-8)")
@@ -214,6 +353,12 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[str, Sce
                 raise ScenarioError(
                     f"{key}: unit is off the table (corner ({cx:.2f}, {cy:.2f}) outside "
                     f"{spec.table.width} x {spec.table.depth} inches)")
+        for j, (v, fv) in enumerate(fps):
+            if interiors_overlap(fp, fv):
+                raise ScenarioError(
+                    f"{key}: unit overlaps units[{j}] ({v.name}) at setup (footprints may touch, "
+                    f"not overlap)")
+        fps.append((u, fp))
         per_side[u.side] += 1
     for i, u in enumerate(spec.units):
         if u.detached_from is not None and (u.side, u.detached_from) not in names:
@@ -230,6 +375,9 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[str, Sce
             raise ScenarioError(f"{src}: objectives[{i}]: off the table")
     if spec.start.pips and spec.start.phase != 2:
         raise ScenarioError(f"{src}: start.pips: only meaningful with start.phase = 2")
+    if turns is not None:
+        check_start_turn(spec, turns, src)
+    spec._source = src
     return (path.stem if path.parent == SCENARIO_DIR else str(path)), spec
 
 
