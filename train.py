@@ -53,7 +53,7 @@ class Args:
     """scenario name or TOML path (None: the ruleset's default battle)"""
     total_timesteps: int = 100_000
     """learner decisions to train for in total (a resumed run counts the earlier ones); the
-    default, with the warm start, takes about 15 minutes on a 2-core machine"""
+    default, with the warm start, takes about 10 minutes on a 2-core machine"""
     seed: int = 0
     """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
     run_dir: str = "runs/default"
