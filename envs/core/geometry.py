@@ -718,6 +718,13 @@ def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
     if not (0.0 <= margin < math.inf):
         raise ParameterError(f"interiors_overlap: margin must be finite and >= 0, got "
                              f"{margin!r}")
+    # exact shortcut: bounding circles (cached) more than 1e-6" apart put the rectangles more
+    # than 1e-6" apart, so some edge normal separates them far beyond EPS and rounding
+    ax, ay, ar = a.bounding_circle()
+    bx, by, br = b.bounding_circle()
+    rr = ar + br + 1e-6
+    if (ax - bx) * (ax - bx) + (ay - by) * (ay - by) > rr * rr:
+        return False
     h = a.heading
     x = a.x - margin * _cos(h)
     y = a.y - margin * _sin(h)

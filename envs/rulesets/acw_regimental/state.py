@@ -953,21 +953,11 @@ class ACWState(State):
         """A good-order formed enemy within 6" with ``u`` partly in its forward arc
         (ACW-PD-15 Rally Check modifier)."""
         ufp = u.fp
-        ux, uy, ur = circ(ufp)
         for e in self.alive(1 - u.side):
             if not e.good_order or e.is_screen:
                 continue
             efp = e.fp
-            # exact shortcuts on footprint_distance(e.fp, u.fp) <= 6.0: the distance is at
-            # least the centre distance less both bounding radii and at most the centre
-            # distance (each centre lies in its footprint); 1e-6" dwarfs any rounding
-            ex, ey, er = circ(efp)
-            ex -= ux
-            ey -= uy
-            cd = math.sqrt(ex * ex + ey * ey)
-            if cd - er - ur > 6.0 + 1e-6:
-                continue
-            if cd > 6.0 - 1e-6 and footprint_distance(efp, ufp) > 6.0:
+            if distance_exceeds(efp, ufp, 6.0):
                 continue
             if partly_in_arc(efp, ufp):
                 return True
@@ -1107,9 +1097,8 @@ class ACWState(State):
             if step_free or not blocked(fp.advanced(0.05)):
                 out += (P["advance:third"], P["advance:two_thirds"], P["advance:all"])
             else:
-                for arg in ("third", "two_thirds", "all"):
-                    if self._can_pass_forward(u, budget, budget * _ADV_FRAC[arg]):
-                        out.append(P["advance:" + arg])
+                for arg in self._passable_advances(u, budget):
+                    out.append(P["advance:" + arg])
             if step_free or not blocked(fp.advanced(-0.05)):
                 out.append(P["retire"])
             if form == "line" and u.kind == "infantry" and not screen and budget >= 0.1:
@@ -1244,7 +1233,7 @@ class ACWState(State):
                 test = fp0.sidestepped(0.05 if arg == "right" else -0.05)
             res = None
             if kind == "advance" and self._blocked_fn(u, fp0)(test):
-                if self._can_pass_forward(u, budget, budget * _ADV_FRAC[arg]):
+                if arg in self._passable_advances(u, budget):
                     return None
                 return ("ACW-PD-21", "ACW-PD-29"), "blocked at once (table edge, 2\" " \
                     "no-approach zone or a friendly unit it cannot pass through)"
@@ -1469,19 +1458,19 @@ class ACWState(State):
                     fr["over"] = True
                 self._rejoin(scr, ("ACW-PD-30",), "re-joined in Phase 2")
 
-    def _can_pass_forward(self, u: Unit, budget: float, max_t: float) -> bool:
-        """An advance of up to ``max_t`` inches blocked at once by a friend is still legal if
-        a Passage of Lines through it is possible within that distance: after paying 3" the
-        unit ends entirely clear on the far side (ACW-PD-29)."""
+    def _passable_advances(self, u: Unit, budget: float) -> list[str]:
+        """The advance distances (``third``, ``two_thirds``, ``all`` of ``budget``) that stay
+        legal for a unit blocked at once by a friend: a Passage of Lines within that distance
+        ends entirely clear on the far side after paying 3" (ACW-PD-29)."""
         if u.is_screen or budget <= T.PASSAGE_OF_LINES_COST:
-            return False
-        nf = self._make_blocked_fn(u, u.fp, (), friends_block=False)
-        if nf(u.fp.advanced(0.05)):
-            return False
+            return []
         fp0 = u.fp
-        _, _, passed = self._passage_of_lines(u, lambda t: fp0.advanced(t), max_t, budget, 1.0,
-                                              0.0, 0.0, dry=True)
-        return bool(passed)
+        nf = self._make_blocked_fn(u, fp0, (), friends_block=False)
+        if nf(fp0.advanced(0.05)):
+            return []
+        return [arg for arg, frac in _ADV_FRAC.items()
+                if self._passage_of_lines(u, lambda t: fp0.advanced(t), budget * frac, budget,
+                                          1.0, 0.0, 0.0, dry=True)[2]]
 
     def _finish_activation(self, fr, u: Unit) -> None:
         s = self.active
@@ -1682,15 +1671,15 @@ class ACWState(State):
         ahead = f(t_end + 0.05)
         # the same test as ``any(overlap(ahead, g) for g in friends)``, the two pure
         # conditions of a friend swapped: usually nothing is ahead and one test per unit does
-        if not any(_interiors_overlap(ahead, g.fp) and not _interiors_overlap(ufp, g.fp)
+        if not any(interiors_overlap(ahead, g.fp) and not interiors_overlap(ufp, g.fp)
                    for g in cands):
             return t_end, cost, []
-        friends = [g for g in cands if not _interiors_overlap(ufp, g.fp)]
+        friends = [g for g in cands if not interiors_overlap(ufp, g.fp)]
         nf = self._make_blocked_fn(u, ufp, (), friends_block=False)
         # speed 1.0: the exact sample-skipping shortcuts of a straight advance
         t2, cost2, _, _ = plan_path(f, max_t, budget - T.PASSAGE_OF_LINES_COST, rate, nf,
                                     self.game.terrain, True, speed=1.0)
-        if t2 <= t_end + 0.05 or any(_interiors_overlap(f(t2), g.fp) for g in friends):
+        if t2 <= t_end + 0.05 or any(interiors_overlap(f(t2), g.fp) for g in friends):
             return t_end, cost, []
         passed = []
         n = int(t2 / 0.25) + 1
@@ -1698,10 +1687,10 @@ class ACWState(State):
         samples = [f(min(t2, i * 0.25)) for i in range(n + 1)]
         for g in friends:
             gfp = g.fp
-            if any(_interiors_overlap(p, gfp) for p in samples):
+            if any(interiors_overlap(p, gfp) for p in samples):
                 passed.append(g.slot)
                 if dry:
-                    return t2, cost2, passed
+                    break
         if dry:
             return t2, cost2, passed
         self.log("passage_of_lines", ("ACW-PD-29",),
@@ -3015,7 +3004,8 @@ class ACWState(State):
                     if not test and self.game.morale_cascade:
                         for bs, bk in self.broke_pt:
                             b = self.units[bs][bk]
-                            if bs == s and b is not None and footprint_distance(b.fp, u.fp) <= 6.0:
+                            if bs == s and b is not None and \
+                                    not distance_exceeds(b.fp, u.fp, 6.0):
                                 test = True
                     if test:
                         lst.append([s, u.slot])
@@ -3079,21 +3069,6 @@ _WHEEL_ARGS = ("left", "right", "left_half", "right_half")
 
 _TRIG_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1", "evade": "RULE-04-4.1",
               "refuse": "RULE-04-5.1"}
-
-
-def _interiors_overlap(a: Footprint, b: Footprint) -> bool:
-    """``interiors_overlap(a, b)`` (ACW-PD-21.8) with an exact shortcut: bounding circles
-    (cached on the footprints) more than 1e-6" apart put the rectangles more than 1e-6"
-    apart, so some edge normal separates them by over 1e-6" / sqrt(2), far beyond the
-    geometry's EPS and rounding: the full test would answer False."""
-    ax, ay, ar = a.bounding_circle()
-    bx, by, br = b.bounding_circle()
-    rr = ar + br + 1e-6
-    dx = ax - bx
-    dy = ay - by
-    if dx * dx + dy * dy > rr * rr:
-        return False
-    return interiors_overlap(a, b)
 
 
 def _handlers(prefix: str) -> dict[str, Any]:
