@@ -683,10 +683,13 @@ class ACWState(State):
                 and o is not charger and o is not target and not o.is_screen]
 
     def _charge_blocker(self, charger: Unit, target: Unit, dest: Footprint,
-                        origin: Footprint | None = None) -> Unit | None:
+                        origin: Footprint | None = None,
+                        others: list[Unit] | None = None) -> Unit | None:
         """The first unit the straight charge path from ``origin`` (default: where the charger
-        stands) to ``dest`` overlaps, sampled every 0.5", or None (ACW-PD-23 step 1)."""
-        others = self._charge_others(charger, target)
+        stands) to ``dest`` overlaps, sampled every 0.5", or None (ACW-PD-23 step 1).
+        ``others``: :meth:`_charge_others` when the caller has it."""
+        if others is None:
+            others = self._charge_others(charger, target)
         spec, L = self._charge_path(charger, dest, origin)
         f = path_fn(spec)
         t = 0.0
@@ -751,7 +754,7 @@ class ACWState(State):
                     clear_before = True
                 if not terr.on_table(fp):
                     continue
-                if self._charge_blocker(charger, target, fp, o) is None:
+                if self._charge_blocker(charger, target, fp, o, others) is None:
                     return fp
                 if fallback is None:
                     fallback = fp
