@@ -6,21 +6,47 @@ optionally writes) a JSON record::
 
     python -m envs.bench --ruleset acw_regimental --seconds 5 --json bench.json
     python -m envs.bench --ruleset acw_regimental --scenario example_a_closing_volley --seed 3
+    python -m envs.bench --ruleset acw_regimental --seconds 5 --reference
 
 Keys: ``decisions_per_s``, ``chance_nodes_per_s``, ``games_per_s``, ``mean_decisions_per_game``
 (rates per wall-clock second; games counted when finished), and ``ruleset``, ``scenario``,
-``seconds`` (measured), ``games``, ``decisions``, ``chance_nodes``, ``python``, ``machine``.
-The hot loop uses ``apply_action_unchecked`` (legality is guaranteed by construction), calls
-``legal_actions()`` once per decision and samples chance outcomes without building lists.
-"""
+``seed``, ``seconds`` (measured), ``games``, ``decisions``, ``chance_nodes``, ``python``,
+``machine``. The hot loop uses ``apply_action_unchecked`` (legality is guaranteed by
+construction), calls ``legal_actions()`` once per decision and samples chance outcomes without
+building lists.
 
+``--reference`` calibrates the numbers against PettingZoo's own benchmark, so that they can be
+compared across machines: after the engine run it steps, for the same ``--seconds`` each, (a)
+PettingZoo's ``connect_four_v3`` AEC env and (b) this project's AEC env of the same ruleset and
+scenario (``envs.<ruleset>_v0.env()`` when that module exists, else
+:class:`envs.adapters.aec.RiposteAECEnv` in ``OrderEnforcingWrapper``) through the loop of
+``pettingzoo.test.performance_benchmark`` (see :func:`aec_benchmark`), and adds the keys
+
+* ``reference`` — ``{"env": "pettingzoo.classic.connect_four_v3", "turns_per_s": ...}``, the
+  machine's yardstick (what ``performance_benchmark(connect_four_v3.env())`` prints as "turns
+  per second");
+* ``aec_turns_per_s`` — turns per second of this project's AEC env through the same loop (the
+  engine plus the adapter: observations, masks, infos);
+* ``decisions_per_reference_turn`` — ``decisions_per_s / reference["turns_per_s"]`` (3
+  decimals): engine decisions per connect-four AEC turn, a machine-independent speed (> 1: the
+  engine decides faster than PettingZoo steps connect four).
+
+``--reference`` needs ``pettingzoo`` and ``pygame`` (connect four imports it; both are in the
+``test`` extra); they are imported only under the flag, and a missing one is a one-line
+``error:`` naming the package, exit status 2, before anything is measured. Without the flag the
+record is the one above.
+"""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import platform
 import sys
 import time
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +139,149 @@ def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
     }
 
 
+#: the PettingZoo env whose AEC loop is the yardstick of ``--reference``
+REFERENCE_ENV = "pettingzoo.classic.connect_four_v3"
+
+#: what ``--reference`` imports, in order: (module, requirement to install, why it is needed);
+#: pygame first, so that it is our PYGAME_HIDE_SUPPORT_PROMPT that silences its banner (importing
+#: pettingzoo sets the variable too)
+_REFERENCE_PACKAGES = (
+    ("pygame", "pygame>=2.5", "pettingzoo.classic.connect_four_v3 imports it"),
+    ("pettingzoo", "pettingzoo>=1.24", "PettingZoo's AEC API and its connect_four_v3"),
+)
+
+
+def aec_benchmark(env: Any, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Step a PettingZoo AEC ``env`` with random masked actions for about ``seconds``.
+
+    This is the loop of ``pettingzoo.test.performance_benchmark`` with a configurable budget
+    (PettingZoo's is a fixed 5 s), a private seeded generator instead of the global ``random``
+    module, and a returned record instead of printed lines. Per turn, exactly its work:
+    ``env.last()``; action ``None`` when the agent is terminated or truncated, else a uniform
+    choice among ``np.flatnonzero(obs["action_mask"]).tolist()``; ``env.step(action)``;
+    ``env.reset()`` once every agent is terminated (or every agent truncated). Turns come in
+    cycles of ``env.num_agents`` (``env.agent_iter(env.num_agents)``) and the clock is read
+    after each cycle, as there.
+
+    The choice draws uniform floats from ``numpy.random.default_rng(seed)`` in blocks
+    (``legal[int(u * len(legal))]``, about the cost of ``random.choice``; ``envs/`` uses no
+    ``random`` module, see tests/core/test_imports.py); the env is reset with ``seed`` first
+    and without a seed afterwards (its streams continue).
+
+    Args:
+        env: a PettingZoo AEC env whose observations are dicts with an ``"action_mask"``.
+        seconds: wall-clock budget (> 0).
+        seed: seed of the action choices and of the first ``env.reset``.
+
+    Returns:
+        ``{"turns": ..., "seconds": ... (measured), "turns_per_s": ...}``.
+
+    Raises:
+        ValueError: when ``seconds`` is not positive, or for an observation without an action
+            mask (``performance_benchmark`` would sample the action space instead).
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be > 0, got {seconds!r}")
+    uniform = _uniform_stream(np.random.default_rng(seed))
+    flatnonzero = np.flatnonzero
+    clock = time.perf_counter
+    turns = 0
+    env.reset(seed=seed)
+    t0 = clock()
+    while True:
+        for agent in env.agent_iter(env.num_agents):
+            obs, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            elif isinstance(obs, dict) and "action_mask" in obs:
+                legal = flatnonzero(obs["action_mask"]).tolist()
+                action = legal[int(uniform() * len(legal))]
+            else:
+                raise ValueError(f"agent {agent!r}: the observation has no 'action_mask'")
+            env.step(action)
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                env.reset()
+        elapsed = clock() - t0
+        if elapsed > seconds:
+            break
+    return {"turns": turns, "seconds": round(elapsed, 4),
+            "turns_per_s": round(turns / elapsed, 1)}
+
+
+def _uniform_stream(rng: np.random.Generator, block: int = 4096) -> Callable[[], float]:
+    """A function returning the next uniform float in [0, 1) of ``rng``, drawn ``block`` at a
+    time (one Python call per draw, no numpy call)."""
+    buf: list[float] = []
+    pop = buf.pop
+
+    def uniform() -> float:
+        if not buf:
+            buf.extend(reversed(rng.random(block).tolist()))
+        return pop()
+
+    return uniform
+
+
+def _import_reference() -> Callable[..., Any]:
+    """Import what ``--reference`` needs; returns ``connect_four_v3.env``.
+
+    Sets ``PYGAME_HIDE_SUPPORT_PROMPT=1`` first, so pygame prints no banner on stdout.
+
+    Raises:
+        ImportError: with a one-line message naming the package to install.
+    """
+    os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    for module, requirement, why in _REFERENCE_PACKAGES:
+        try:
+            importlib.import_module(module)
+        except ImportError as e:
+            missing = (e.name or module).split(".")[0]
+            if missing != module:  # the package is there but one of its own imports is not
+                requirement = missing
+            raise ImportError(f"--reference needs {missing} ({why}), which cannot be imported: "
+                              f"pip install '{requirement}' (in the project's test extra)"
+                              ) from None
+    with warnings.catch_warnings():  # PettingZoo >= 1.27 prefers pettingzoo.make(...)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from pettingzoo.classic import connect_four_v3
+    return connect_four_v3.env
+
+
+def riposte_aec_env(ruleset: str, scenario: str | Path | None = None) -> Any:
+    """This project's PettingZoo AEC env of ``ruleset`` (``scenario`` as in ``load_game``):
+    ``envs.<ruleset>_v0.env(scenario=...)`` when that module exists (e.g.
+    :mod:`envs.acw_regimental_v0`), else :class:`envs.adapters.aec.RiposteAECEnv` — the AEC view
+    of any registered ruleset — wrapped in PettingZoo's ``OrderEnforcingWrapper`` as those
+    modules do. Imports pettingzoo and gymnasium.
+
+    Raises:
+        UnknownRulesetError, ScenarioError, ParameterError: on bad input.
+    """
+    name = f"envs.{ruleset}_v0"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+    else:
+        return module.env(scenario=scenario)
+    from pettingzoo.utils import OrderEnforcingWrapper
+
+    from envs.adapters.aec import RiposteAECEnv
+    return OrderEnforcingWrapper(RiposteAECEnv(ruleset=ruleset, scenario=scenario))
+
+
+def add_reference(result: dict[str, Any], reference_turns_per_s: float,
+                  aec_turns_per_s: float) -> dict[str, Any]:
+    """``result`` (a :func:`run_benchmark` record) with the ``--reference`` keys added."""
+    return {**result,
+            "reference": {"env": REFERENCE_ENV, "turns_per_s": reference_turns_per_s},
+            "aec_turns_per_s": aec_turns_per_s,
+            "decisions_per_reference_turn": round(
+                result["decisions_per_s"] / reference_turns_per_s, 3)}
+
+
 def _positive_float(text: str) -> float:
     try:
         v = float(text)
@@ -138,6 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", metavar="OUT", type=Path, default=None,
                         help="also write the JSON record to OUT")
+    parser.add_argument("--reference", action="store_true",
+                        help="also time PettingZoo's connect_four_v3 and this ruleset's AEC env "
+                             "through pettingzoo.test.performance_benchmark's loop (--seconds "
+                             "each) and add the keys reference, aec_turns_per_s and "
+                             "decisions_per_reference_turn (needs pettingzoo and pygame)")
     args = parser.parse_args(argv)
     if args.seed < 0:
         parser.error(f"--seed must be >= 0, got {args.seed}")
@@ -145,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.json is not None:  # before the run, not after it
             check_output_path(args.json)
         game = load_game(args.ruleset, args.scenario)
+        if args.reference:  # imports and envs before the runs: a missing package costs no wait
+            reference_env = _import_reference()()
+            aec_env = riposte_aec_env(args.ruleset, args.scenario)
     except (RiposteError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -152,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot write {args.json}: {e}", file=sys.stderr)
         return 2
     result = run_benchmark(game, args.seconds, args.seed)
+    if args.reference:
+        ref = aec_benchmark(reference_env, args.seconds, args.seed)
+        ours = aec_benchmark(aec_env, args.seconds, args.seed)
+        result = add_reference(result, ref["turns_per_s"], ours["turns_per_s"])
     text = json.dumps(result, indent=2)
     print(text)
     if args.json is not None:

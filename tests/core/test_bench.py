@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import numpy as np
 import pytest
 
-from envs.bench import main, run_benchmark
+import envs.bench as bench
+from envs.bench import REFERENCE_ENV, aec_benchmark, main, riposte_aec_env, run_benchmark
 from tests.toy_ruleset import ToyGame
+
+ROOT = Path(__file__).resolve().parents[2]
 
 KEYS = {"decisions_per_s", "chance_nodes_per_s", "games_per_s", "mean_decisions_per_game",
         "ruleset", "scenario", "seconds", "games", "decisions", "chance_nodes", "python",
         "machine", "seed"}
+#: what --reference adds
+REFERENCE_KEYS = {"reference", "aec_turns_per_s", "decisions_per_reference_turn"}
 
 
 def test_run_benchmark_record_is_consistent() -> None:
@@ -69,3 +80,181 @@ def test_cli_unknown_ruleset_is_one_line_error(capsys: pytest.CaptureFixture[str
     assert main(["--ruleset", "chess", "--seconds", "0.1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: unknown ruleset 'chess'") and err.count("\n") == 1
+
+
+# -- --reference -----------------------------------------------------------------------------------
+def _check_reference_record(r: dict[str, Any]) -> None:
+    assert set(r) == KEYS | REFERENCE_KEYS
+    assert r["ruleset"] == "acw_regimental" and r["decisions"] > 0
+    ref = r["reference"]
+    assert set(ref) == {"env", "turns_per_s"} and ref["env"] == REFERENCE_ENV
+    assert ref["turns_per_s"] > 0 and r["aec_turns_per_s"] > 0
+    assert r["decisions_per_reference_turn"] > 0
+    assert r["decisions_per_reference_turn"] == pytest.approx(
+        r["decisions_per_s"] / ref["turns_per_s"], abs=5e-4)
+
+
+def test_cli_reference_adds_the_calibration(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bench.json"
+    assert main(["--ruleset", "acw_regimental", "--seconds", "0.3", "--seed", "2", "--reference",
+                 "--json", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    written = json.loads(out.read_text())
+    assert printed == written
+    _check_reference_record(written)
+    assert written["seed"] == 2 and written["scenario"] == "default"
+
+
+def test_cli_reference_stdout_is_json_in_a_fresh_process(tmp_path: Path) -> None:
+    # a fresh interpreter imports pygame for the first time: no banner may reach stdout
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    out = tmp_path / "bench.json"
+    r = subprocess.run([sys.executable, "-m", "envs.bench", "--ruleset", "acw_regimental",
+                        "--seconds", "0.2", "--reference", "--json", str(out)],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == json.loads(out.read_text())
+    _check_reference_record(json.loads(r.stdout))
+
+
+@pytest.mark.parametrize("package", ["pygame", "pettingzoo"])
+def test_cli_reference_without_a_package_is_one_line_error(
+        package: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # None in sys.modules makes `import package` raise ImportError even when it is installed
+    # (and even when pettingzoo.classic.connect_four, which imports pygame, is already loaded)
+    monkeypatch.setitem(sys.modules, package, None)
+
+    def no_run(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        pytest.fail("the engine was measured although --reference cannot run")
+
+    monkeypatch.setattr(bench, "run_benchmark", no_run)
+    assert main(["--ruleset", "acw_regimental", "--seconds", "0.1", "--reference"]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == ""
+    assert cap.err.startswith(f"error: --reference needs {package} ") and cap.err.count("\n") == 1
+    assert f"pip install '{package}>=" in cap.err
+
+
+def test_reference_keys_only_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ruleset", "acw_regimental", "--seconds", "0.1"]) == 0
+    assert set(json.loads(capsys.readouterr().out)) == KEYS
+
+
+class _ScriptedAEC:
+    """A two-agent AEC env with a fixed script, recording what the loop does: a game is a
+    decision of a, b, a; then b is terminated (stepped with None); then a last decision of a,
+    after which both are terminated. The agent on move may choose between two actions of six,
+    which shift with the decision count."""
+
+    possible_agents = ["a", "b"]
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, Any, list[int]]] = []  # (agent, action, legal actions)
+        self.resets: list[int | None] = []
+
+    @property
+    def num_agents(self) -> int:
+        return len(self.agents)
+
+    def agent_iter(self, max_iter: int):  # same contract as pettingzoo's AECIterator
+        from pettingzoo.utils.env import AECIterable
+        return AECIterable(self, max_iter)
+
+    def reset(self, seed: int | None = None, options: Any = None) -> None:
+        self.resets.append(seed)
+        self.agents = list(self.possible_agents)
+        self.k = 0
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.agent_selection = "a"
+
+    def _legal(self) -> list[int]:
+        return sorted({self.k % 6, (self.k + 3) % 6})
+
+    def last(self) -> tuple[Any, ...]:
+        agent = self.agent_selection
+        mask = np.zeros(6, dtype=np.int8)
+        if not self.terminations[agent]:
+            mask[self._legal()] = 1
+        return ({"observation": np.zeros(1, np.float32), "action_mask": mask}, 0.0,
+                self.terminations[agent], self.truncations[agent], {})
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        self.log.append((agent, action, [] if self.terminations[agent] else self._legal()))
+        if not self.terminations[agent]:
+            self.k += 1
+            if self.k == 3:
+                self.terminations["b"] = True
+            elif self.k == 4:
+                self.terminations["a"] = True
+        self.agent_selection = "b" if agent == "a" else "a"
+
+
+def _fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """envs.bench's clock advances by 1 per reading: a budget of N seconds is N + 1 cycles."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(bench, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+
+
+def test_aec_benchmark_is_performance_benchmarks_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_clock(monkeypatch)
+    env = _ScriptedAEC()
+    r = aec_benchmark(env, 100, seed=5)
+    # the clock is read once at the start and once per cycle of num_agents = 2 turns; the loop
+    # stops after the first cycle that ends past the budget
+    assert r == {"turns": 202, "seconds": 101, "turns_per_s": 2.0}
+    assert len(env.log) == 202
+    # reset with the seed first, then without one after every finished game (5 turns each)
+    assert env.resets == [5] + [None] * (202 // 5)
+    pattern = [("a", True), ("b", True), ("a", True), ("b", False), ("a", True)]
+    assert [(agent, action is not None) for agent, action, _ in env.log] == \
+        (pattern * 41)[:202]
+    live = [(action, legal) for _, action, legal in env.log if action is not None]
+    assert all(type(action) is int and action in legal for action, legal in live)
+    # uniform over the legal actions: both of each decision's two are taken, about equally
+    firsts = sum(action == legal[0] for action, legal in live)
+    assert 0.3 * len(live) < firsts < 0.7 * len(live)
+
+
+def test_aec_benchmark_is_seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    def actions(seed: int) -> list[Any]:
+        _fake_clock(monkeypatch)
+        env = _ScriptedAEC()
+        aec_benchmark(env, 50, seed=seed)
+        return [action for _, action, _ in env.log]
+
+    assert actions(3) == actions(3)
+    assert actions(3) != actions(4)
+
+
+def test_aec_benchmark_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="seconds must be > 0"):
+        aec_benchmark(_ScriptedAEC(), 0)
+
+    class NoMask(_ScriptedAEC):
+        def last(self) -> tuple[Any, ...]:
+            return (np.zeros(1), 0.0, False, False, {})
+
+    with pytest.raises(ValueError, match="no 'action_mask'"):
+        aec_benchmark(NoMask(), 1)
+
+
+def test_riposte_aec_env_by_ruleset_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pettingzoo.utils import OrderEnforcingWrapper
+
+    import envs.acw_regimental_v0 as acw
+    from envs.adapters.aec import RiposteAECEnv
+
+    # a ruleset with an envs.<id>_v0 module gets that module's env(), with the scenario
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(acw, "env", lambda **kw: calls.append(kw) or "acw env")
+    assert riposte_aec_env("acw_regimental", "example_a_closing_volley") == "acw env"
+    assert calls == [{"scenario": "example_a_closing_volley"}]
+    # any other registered ruleset gets the generic adapter, wrapped like those modules do
+    env = riposte_aec_env("toy")
+    assert isinstance(env, OrderEnforcingWrapper) and isinstance(env.unwrapped, RiposteAECEnv)
+    assert env.unwrapped.game.ruleset_id == "toy"
+    assert env.unwrapped.game.scenario_name == ToyGame().scenario_name
