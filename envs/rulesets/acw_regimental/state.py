@@ -135,6 +135,16 @@ def path_speed(spec: list) -> float:
 class ACWState(State):
     """Dynamic state of one ACW regimental game (see the module docstring)."""
 
+    # transient caches, never copied by ``clone`` nor serialised (class-level defaults):
+    # ``_pending_legal``: the legal list ``_advance`` computed for the waiting frame;
+    # ``_lact_pred``: ``(unit, footprint, predicate)``, the clipping predicate the activation's
+    # legal list was computed with; ``_handoff``: the same, while that decision is applied
+    # (see :meth:`_blocked_fn`); ``_bcache``: the latest predicate built by ``_blocked_fn``
+    _pending_legal: list[int] | None = None
+    _lact_pred: tuple | None = None
+    _handoff: tuple | None = None
+    _bcache: tuple | None = None
+
     # ------------------------------------------------------------------------------------------
     # construction, copy, serialisation
     # ------------------------------------------------------------------------------------------
@@ -231,7 +241,7 @@ class ACWState(State):
         return list(_CHANCE_OUT)
 
     def _legal_actions(self) -> list[int]:
-        pl = getattr(self, "_pending_legal", None)
+        pl = self._pending_legal
         if pl is not None:
             return list(pl)
         fr = self.stack[-1]
@@ -242,7 +252,12 @@ class ACWState(State):
         fr = self.stack[-1]
         if self.cur[0] != CHANCE:
             self.ndec += 1
+        # the clipping predicate of this decision's legal list serves its handler (nothing
+        # has changed since it was built: the state is only changed by applying actions)
+        self._handoff = self._lact_pred
+        self._lact_pred = None
         _A_FN[fr["k"]](self, fr, action)
+        self._handoff = None
         if self.ndec >= self.game.max_decisions and not self.done:
             self.log("decision_cap", ("ACW-PD-35",),
                      f"decision cap {self.game.max_decisions} reached: game scored on VP")
@@ -282,6 +297,7 @@ class ACWState(State):
                 if k in _AUTO and self.cur[0] >= 0:
                     legal = _L_FN[k](self, fr)
                     if len(legal) == 1:
+                        self._lact_pred = None
                         _A_FN[k](self, fr, legal[0])
                         continue
                     self._pending_legal = sorted(legal)
@@ -464,6 +480,12 @@ class ACWState(State):
 
     def _blocked_fn(self, u: Unit, fp0: Footprint, ignore_enemy: tuple = (),
                     friends_block: bool = True):
+        """The clipping predicate of :meth:`_make_blocked_fn`, reused when nothing it reads
+        has changed: the one the current activation decision's legal list was built with
+        (``_handoff``, while that decision is applied), else the latest one built here."""
+        h = self._handoff
+        if h is not None and h[0] is u and h[1] is fp0 and friends_block and not ignore_enemy:
+            return h[2]
         # the key holds everything the predicate reads: the mover, fp0, and every live unit's
         # footprint object (immutable; replaced when a unit moves or re-forms; a unit in a
         # re-used slot is a new unit with a new footprint, and a unit's kind and screen status
@@ -472,7 +494,7 @@ class ACWState(State):
         sig = tuple([o.fp if o is not None and o.alive else None for o in u0] +
                     [o.fp if o is not None and o.alive else None for o in u1])
         key = (u, fp0, ignore_enemy, friends_block, sig)
-        c = getattr(self, "_bcache", None)
+        c = self._bcache
         if c is not None and c[0] == key:
             return c[1]
         fn = self._make_blocked_fn(u, fp0, ignore_enemy, friends_block)
@@ -593,9 +615,10 @@ class ACWState(State):
         blocked.free_r = min(box, clear - 1e-6) - 1e-7 if (clear2 > 0.0 and not art) else -1.0
         return blocked
 
-    def firing_stands(self, u: Unit, target: Footprint) -> int:
+    def firing_stands(self, u: Unit, target: Footprint, limit: int = 1 << 30) -> int:
         """Stands of ``u`` with some part of ``target`` in their own forward arc (ACW-PD-16,
-        PD-6); refused stands use their rotated arcs (ACW-PD-33)."""
+        PD-6); refused stands use their rotated arcs (ACW-PD-33). The count stops at
+        ``limit`` (``limit=1``: whether any stand can fire)."""
         if u.is_screen:
             return 1 if (u.kind == "infantry" and partly_in_arc(u.fp, target)) else 0
         if u.kind == "cavalry" or u.formation not in ("line", "assault_column", "unlimbered"):
@@ -633,10 +656,14 @@ class ACWState(State):
                 # an unrotated stand: its footprint has fp's heading, so the same cos/sin
                 if points_in_arc(sx, sy, c, s, hsw, pts):
                     count += 1
+                    if count >= limit:
+                        break
                 continue
             sh = sfp.heading
             if points_in_arc(sfp.x, sfp.y, math.cos(sh), math.sin(sh), hsw, pts):
                 count += 1
+                if count >= limit:
+                    break
         return count
 
     def contact_zone(self, charger: Unit, target: Unit) -> str:
@@ -1073,7 +1100,10 @@ class ACWState(State):
         budget = fr["frac"] * alw
         fp = u.fp
         form = u.formation
-        blocked = self._blocked_fn(u, fp)
+        # built afresh (the unit has just moved, so no earlier predicate fits) and handed to
+        # the handler of the decision taken from this list (see _apply_action)
+        blocked = self._make_blocked_fn(u, fp)
+        self._lact_pred = (u, fp, blocked)
         # exact shortcut: a test footprint whose centre moves less than ``free`` from the
         # current one is unblocked (see _make_blocked_fn), so it need not be built
         free = blocked.free_r
@@ -1086,9 +1116,15 @@ class ACWState(State):
                 if target != form and self._reform_fp(u, target, blocked) is not None:
                     out.append(P["formation:" + arg])
         if not fr["skd"]:
-            for arg in ("detach", "rejoin"):
-                if self._skirmish_reason(fr, u, arg) is None:
-                    out.append(P["skirmish:" + arg])
+            # exact shortcut: _skirmish_reason refuses at once a detach by a screen, a unit not
+            # in Line, one with a stand out or fewer than 3 stands, and a rejoin with nothing
+            # to re-join
+            if not screen and u.screen < 0 and u.stands >= 3 and \
+                    form in ("line", "mounted_line") and \
+                    self._skirmish_reason(fr, u, "detach") is None:
+                out.append(P["skirmish:detach"])
+            if (screen or u.screen >= 0) and self._skirmish_reason(fr, u, "rejoin") is None:
+                out.append(P["skirmish:rejoin"])
         if form == "unlimbered":
             if fr["piv"] < 1:
                 for arg in _WHEEL_ARGS:
@@ -1872,7 +1908,7 @@ class ACWState(State):
         trig = fr["trig"]
         r = ids.react
         if trig in ("opp_medium", "opp_short"):
-            if can_fire_reaction(d) is not None or self.firing_stands(d, m.fp) == 0:
+            if can_fire_reaction(d) is not None or self.firing_stands(d, m.fp, 1) == 0:
                 return []
             dist = footprint_distance(d.fp, m.fp)  # computed once (a pure function)
             if T.range_band(WEAP[d.weapon], dist) is None:
@@ -2115,7 +2151,7 @@ class ACWState(State):
             return False
         if not partly_in_arc(e.fp, u.fp):
             return False
-        return self.firing_stands(e, u.fp) > 0
+        return self.firing_stands(e, u.fp, 1) > 0
 
     def _s_charge(self, c) -> bool:
         s = self.active
@@ -2623,7 +2659,7 @@ class ACWState(State):
             # longest band's edge are in range (BAND_EPS covers rounding many times over)
             if cd > mr and T.range_band(w, footprint_distance(ufp, efp)) is None:
                 continue
-            if self.firing_stands(u, efp) == 0:
+            if self.firing_stands(u, efp, 1) == 0:
                 continue
             if not self.los(ufp, efp):
                 continue
@@ -2662,7 +2698,7 @@ class ACWState(State):
                 return ("ACW-PD-25b", "ACW-PD-17"), "units in contact may not be fired at"
             if T.range_band(WEAP[u.weapon], footprint_distance(u.fp, e.fp)) is None:
                 return ("ACW-PD-25",), "out of range"
-            if self.firing_stands(u, e.fp) == 0:
+            if self.firing_stands(u, e.fp, 1) == 0:
                 return ("ACW-PD-25b", "ACW-PD-16"), "not in the arc of any firing stand"
             return ("ACW-PD-17",), "no line of sight"
         return None
