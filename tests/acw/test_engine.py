@@ -4,10 +4,14 @@ suite, JSON and clone round trips, scenario/parameter errors and illegal actions
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from envs.core.chance import sample_chance_outcome
 from envs.core.errors import IllegalActionError, ParameterError, ScenarioError
@@ -15,7 +19,9 @@ from envs.core.protocol import TERMINAL
 from envs.core.replay import ReplayScript, play_labels
 from envs.core.testing import run_all
 from envs.rulesets import load_game
-from envs.rulesets.acw_regimental.reactions import can_fire_reaction
+from envs.core.geometry import Footprint, zone_of
+from envs.rulesets.acw_regimental.movement import partly_in_arc
+from envs.rulesets.acw_regimental.reactions import can_fire_reaction, trigger_zone_clearance
 
 GOLDEN = Path(__file__).parent / "golden"
 PHASE_EVENTS = {1, 2, 3, 4, 5}
@@ -314,6 +320,60 @@ def test_path_and_trigger_shortcuts_are_exact(game, monkeypatch):
     for seed in (21, 22, 23):
         _random_game(game, seed, aggressive=seed == 23)
     assert calls["plan"] > 100 and calls["plan_fast"] > 100 and calls["cross"] > 5
+
+
+_coord = st.floats(-20.0, 20.0, allow_nan=False).map(lambda v: round(v, 6))
+_angle = st.floats(-math.pi, math.pi, allow_nan=False)
+_size = st.floats(0.5, 8.0, allow_nan=False).map(lambda v: round(v, 6))
+_fps = st.builds(Footprint, _coord, _coord, _angle, _size, _size)
+
+
+@pytest.mark.rule("ACW-PD-24", "ACW-PD-16")
+@settings(max_examples=400, deadline=None)
+@given(d_fp=_fps, m_fp=_fps, trig=st.sampled_from(["opp_medium", "opp_short", "refuse"]),
+       direction=_angle, frac=st.floats(0.0, 1.0), turn=_angle)
+def test_trigger_zone_clearance_is_a_lower_bound(d_fp, m_fp, trig, direction, frac, turn):
+    """``trigger_zone_clearance`` (the Window A shortcut, ACW-PD-24): a mover whose centre
+    travels less than the bound (any direction, any turn about its centre) is still not in the
+    defender's forward arc (Opportunity Fire) and its centre not in a flank zone (Refuse the
+    Flank); when the zone part already holds, the bound is <= 0."""
+    d = SimpleNamespace(fp=d_fp)
+    g = trigger_zone_clearance(trig, d, m_fp)
+    in_zone = (partly_in_arc(d_fp, m_fp) if trig.startswith("opp")
+               else zone_of(d_fp, m_fp.centre()) in ("left", "right"))
+    if in_zone:
+        assert g <= 0.0
+    if g <= 0.0:
+        return
+    step = frac * g
+    moved = m_fp.shifted(step * math.cos(direction), step * math.sin(direction))
+    moved = moved.faced(turn)
+    if trig.startswith("opp"):
+        assert not partly_in_arc(d_fp, moved)
+    else:
+        assert zone_of(d_fp, moved.centre()) not in ("left", "right")
+
+
+def test_trigger_zone_clearance_examples():
+    """Worked values (inches) of the Window A zone bound: a 4"-wide Line facing +y with its
+    front edge centred on the origin, 1" deep."""
+    d = SimpleNamespace(fp=Footprint(0.0, 0.0, math.pi / 2, 4.0, 1.0))
+    # a 1" x 1" mover centred 10" right of the front edge, level with it: outside the arc by
+    # (|lx| - ly - W/2) / sqrt(2) = (10 - 0 - 2) / sqrt(2), less its half-diagonal sqrt(0.5)
+    m = Footprint(10.0, 0.5, math.pi / 2, 1.0, 1.0)  # centre (10, 0)
+    expect = 8.0 / math.sqrt(2.0) - math.sqrt(0.5) - 1e-6
+    assert trigger_zone_clearance("opp_medium", d, m) == pytest.approx(expect, abs=1e-8)
+    # that centre is in the right flank zone already: Refuse the Flank may trigger at once
+    assert zone_of(d.fp, m.centre()) == "right"
+    assert trigger_zone_clearance("refuse", d, m) <= 0.0
+    # 6" straight ahead: must leave the arc first, min(ly, (W/2 + ly - |lx|) / sqrt(2)) = 5.66"
+    ahead = Footprint(0.0, 6.5, math.pi / 2, 1.0, 1.0)  # centre (0, 6)
+    assert trigger_zone_clearance("refuse", d, ahead) == pytest.approx(
+        8.0 / math.sqrt(2.0) - 1e-6, abs=1e-8)
+    # 3" behind the rear line (ly = -4, D = 1): 3" to the flank zones
+    behind = Footprint(0.0, -3.5, math.pi / 2, 1.0, 1.0)  # centre (0, -4)
+    assert trigger_zone_clearance("refuse", d, behind) == pytest.approx(3.0 - 1e-6, abs=1e-8)
+    assert trigger_zone_clearance("evade", d, behind) == -math.inf
 
 
 def test_disc_clear_of_woods_and_obstacles():

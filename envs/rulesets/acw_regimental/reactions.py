@@ -6,9 +6,12 @@ them which reactions are legal and where on a mover's path a trigger point lies.
 
 from __future__ import annotations
 
+from math import cos as _cos
+from math import inf as _INF
+from math import sin as _sin
 from math import sqrt as _sqrt
 
-from envs.core.geometry import Footprint, footprint_distance, zone_of
+from envs.core.geometry import EPS, Footprint, footprint_distance, zone_of
 
 from .movement import circ, partly_in_arc
 from .tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
@@ -130,6 +133,48 @@ def trigger_clearance(d: Unit, mover_fp: Footprint, lim: float) -> float:
     mx = mcx - dx
     my = mcy - dy
     return _sqrt(mx * mx + my * my) - dr - mr - lim - 2e-6
+
+
+_SQRT1_2 = _sqrt(0.5)
+
+
+def trigger_zone_clearance(trig: str, d: Unit, mover_fp: Footprint) -> float:
+    """How far (inches) the mover's centre must still travel before the zone part of a Window
+    A trigger of defender ``d`` could hold (ACW-PD-24, ACW-PD-16): some point of the mover in
+    ``d``'s forward arc (Opportunity Fire), the mover's centre in a flank zone (Refuse the
+    Flank); ``-inf`` for a trigger with no zone part (Evade). A lower bound, with a 1e-6"
+    margin over the 1e-9" boundary tolerance of the arc and zone tests, so skipping path
+    samples with it is exact; <= 0 when the zone part may already hold.
+
+    The bounds are distances to convex regions in ``d``'s frame (``lx`` to its right, ``ly``
+    forward of its front edge, inches): the forward arc is ``ly >= 0`` and ``|lx| - ly <=
+    W/2``, and a point's distance to it is at least its distance to each of those half-planes;
+    the flank zones are everything outside the arc and forward of the rear line ``ly = -D``.
+    """
+    dfp = d.fp
+    mcx, mcy, mr = circ(mover_fp)  # the centre is exactly mover_fp.centre()
+    dx = mcx - dfp.x
+    dy = mcy - dfp.y
+    h = dfp.heading
+    c = _cos(h)
+    s = _sin(h)
+    ly = dx * c + dy * s
+    lx = dx * s - dy * c
+    if lx < 0.0:
+        lx = -lx
+    hw = 0.5 * dfp.width
+    if trig == "opp_medium" or trig == "opp_short":
+        # every sample point of the mover (partly_in_arc) is within mr of its centre
+        g = -EPS - ly
+        g2 = (lx - ly - hw - EPS) * _SQRT1_2
+        return (g if g > g2 else g2) - mr - 1e-6
+    if trig == "refuse":
+        if ly >= -EPS and lx <= hw + ly + EPS:  # in the forward arc: leave it first
+            g = ly + EPS
+            g2 = (hw + ly + EPS - lx) * _SQRT1_2
+            return (g if g < g2 else g2) - 1e-6
+        return (-dfp.depth + EPS - ly) - 1e-6  # in the rear zone: cross its line (else <= 0)
+    return -_INF
 
 
 _RANGE = {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE_TRIGGER,

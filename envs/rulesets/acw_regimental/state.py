@@ -34,7 +34,8 @@ from .actions import ACWDecision
 from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
                        segment_hits_footprint)
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
-                        trigger_clearance, trigger_pred, trigger_range)
+                        trigger_clearance, trigger_pred, trigger_range,
+                        trigger_zone_clearance)
 from .tables import Band, Cover, Health
 from .units import EXPE, FORM, KIND, WEAP, Unit, clear_turn_flags, footprint_size
 
@@ -1856,9 +1857,13 @@ class ACWState(State):
                 else:
                     lim = trigger_range(trig)
 
-                    def clear_for(s, d=d, lim=lim):
-                        # exact: no trigger while the bounding circles stay beyond the range
-                        m = trigger_clearance(d, at(s), lim)
+                    def clear_for(s, d=d, lim=lim, trig=trig):
+                        # exact: no trigger while the bounding circles stay beyond the range,
+                        # or while the mover's circle / centre stays out of the trigger's zone
+                        fp = at(s)
+                        m = trigger_clearance(d, fp, lim)
+                        if m <= 0.0:
+                            m = trigger_zone_clearance(trig, d, fp)
                         return m / speed if m > 0.0 else 0.0
                     tc = first_crossing(pred, span, 0.25, 0.01,
                                         clear_for if speed > 0.0 else None)
