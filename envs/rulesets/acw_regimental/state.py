@@ -1362,32 +1362,31 @@ class ACWState(State):
         return -1
 
     def _detach_fp(self, u: Unit) -> Footprint | None:
+        """Where a stand detached by ``u`` is placed (ACW-PD-30): facing as ``u``, 2", 1" or
+        1/4" ahead of its front edge, the first of these spots that is on the table and not
+        within 1" (the skirmishers' no-approach distance, ACW-PD-21.7) of an enemy; ``None``
+        when none is."""
         w, d = footprint_size(u.kind, "skirmish", 1)
-        bl = self._blocked_fn_screen(u.side)
+        ufp = u.fp
+        base = Footprint(ufp.x, ufp.y, ufp.heading, w, d)
+        on_table = self.game.terrain.on_table
+        enemies = [e.fp for e in self.units[1 - u.side] if e is not None and e.alive]
+        near = T.SKIRMISH_NO_APPROACH
         for gap in (2.0, 1.0, 0.25):
-            fp = Footprint(u.fp.x, u.fp.y, u.fp.heading, w, d).advanced(gap + d)
-            if not bl(fp):
+            fp = base.advanced(gap + d)
+            if not on_table(fp):
+                continue
+            cx, cy = fp.centre()
+            for efp in enemies:
+                # bounding-circle rejection first (a stand's half-diagonal is under 1")
+                ex, ey, er = circ(efp)
+                rr = er + 2.0
+                if (cx - ex) ** 2 + (cy - ey) ** 2 <= rr * rr and \
+                        footprint_distance(fp, efp) < near:
+                    break
+            else:
                 return fp
         return None
-
-    def _blocked_fn_screen(self, side: int):
-        terr = self.game.terrain
-        enemies = []
-        for e in self.alive(1 - side):
-            ex, ey, er = circ(e.fp)
-            enemies.append((e.fp, ex, ey, er + 2.0))
-
-        def blocked(fp):
-            if not terr.on_table(fp):
-                return True
-            cx, cy = fp.centre()
-            for efp, ex, ey, rr in enemies:
-                if (cx - ex) ** 2 + (cy - ey) ** 2 <= rr * rr and \
-                        footprint_distance(fp, efp) < T.SKIRMISH_NO_APPROACH:
-                    return True
-            return False
-
-        return blocked
 
     def _skirmish_reason(self, fr, u: Unit, arg: str):
         if fr["skd"]:
