@@ -67,7 +67,10 @@ def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
     Args:
         game: the game to play.
         seconds: wall-clock budget (> 0).
-        seed: seed of the ``numpy.random.default_rng`` drawing decisions and chance outcomes.
+        seed: seed of the ``numpy.random.default_rng`` drawing decisions and chance outcomes
+            (uniform floats drawn in blocks, see :func:`_uniform_stream`: a decision takes
+            ``legal[int(u * len(legal))]``, a chance node the outcome whose cumulative
+            probability first exceeds ``u``).
 
     Returns:
         The JSON-serialisable record described in the module docstring.
@@ -77,9 +80,7 @@ def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
     """
     if not seconds > 0:
         raise ValueError(f"seconds must be > 0, got {seconds!r}")
-    rng = np.random.default_rng(seed)
-    random = rng.random
-    integers = rng.integers
+    random = _uniform_stream(np.random.default_rng(seed))
     clock = time.perf_counter
     games = decisions = chance_nodes = 0
     finished_decisions = 0
@@ -112,7 +113,7 @@ def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
                 chance_nodes += 1
             else:
                 legal = legal_actions()
-                apply(legal[int(integers(len(legal)))])
+                apply(legal[int(random() * len(legal))])
                 game_decisions += 1
             k += 1
             if k & 255 == 0 and clock() >= deadline:
