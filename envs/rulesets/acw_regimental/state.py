@@ -526,12 +526,16 @@ class ACWState(State):
                 continue
             na = na_s if (u_screen or e.is_screen) else na_f
             efp = e.fp
-            ex, ey, er = bcirc(efp)
+            ex, ey, er = efp._circ or bcirc(efp)  # the cached circle, else computed
             rr = er + r0 + na
             dx, dy = cx0 - ex, cy0 - ey
             d2 = dx * dx + dy * dy
-            d0 = na if d2 > rr * rr else footprint_distance(fp0, efp)
-            enemies.append((efp, min(na, d0) - 1e-6, ex, ey, er + na))
+            if d2 > rr * rr:
+                lim = na - 1e-6
+            else:  # never closer than at the start
+                d0 = footprint_distance(fp0, efp)
+                lim = (d0 if d0 < na else na) - 1e-6
+            enemies.append((efp, lim, ex, ey, er + na))
             c = sqrt(d2) - rr
             if c < clear:
                 clear = c
@@ -542,7 +546,7 @@ class ACWState(State):
                 if f is None or not f.alive or f is u or f.is_screen:
                     continue
                 ffp = f.fp
-                fx, fy, fr_ = bcirc(ffp)
+                fx, fy, fr_ = ffp._circ or bcirc(ffp)
                 rr = fr_ + r0
                 dx, dy = cx0 - fx, cy0 - fy
                 d2 = dx * dx + dy * dy
