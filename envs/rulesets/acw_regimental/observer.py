@@ -82,79 +82,86 @@ def _context(state):
     return None, None, None
 
 
-def _unit_row(u, side: int, W: float, D: float, row: np.ndarray, allowance: float) -> None:
+_KIND = {k: i for i, k in enumerate(KINDS)}
+_FORM = {f: i for i, f in enumerate(FORMS)}
+_HEALTH = {h: i for i, h in enumerate(HEALTHS)}
+_EXP = {e: i for i, e in enumerate(EXPS)}
+_WEAPON = {w: i for i, w in enumerate(WEAPONS)}
+_ZONE = {z: i for i, z in enumerate(ZONES)}
+_CTX_KIND = {k: i for i, k in enumerate(CTX_KINDS)}
+_DECISION = {d: i for i, d in enumerate(DECISION_TYPES)}
+# offsets of the feature groups in a unit row (UNIT_FEATURES order)
+_O_KIND = 1
+_O_FORM = _O_KIND + len(KINDS)
+_O_NUM = _O_FORM + len(FORMS)  # x/W ... refused_n/2 (13 numbers)
+_O_HEALTH = _O_NUM + 13
+_O_EXP = _O_HEALTH + len(HEALTHS)
+_O_WEAPON = _O_EXP + len(EXPS)
+_O_FLAGS = _O_WEAPON + len(WEAPONS)  # activated ... rebel_yell (6 flags)
+
+
+def _unit_row(u, side: int, W: float, D: float) -> list[float]:
+    """The ``NF`` features of unit ``u`` (``UNIT_FEATURES`` order) seen by ``side``: positions
+    as fractions of the table's width ``W`` and depth ``D`` (inches), side 1's view rotated
+    180° about the table's centre."""
     fp = u.fp
     x, y, h = fp.x, fp.y, fp.heading
     if side == 1:
         x, y, h = W - x, D - y, h + math.pi
+    row = [0.0] * NF
     row[0] = 1.0
-    row[1 + KINDS.index(u.kind)] = 1.0
-    row[4 + FORMS.index(u.formation)] = 1.0
-    i = 11
-    row[i] = x / W
-    row[i + 1] = y / D
-    row[i + 2] = math.cos(h)
-    row[i + 3] = math.sin(h)
-    row[i + 4] = u.stands / max(1, u.s0)
-    row[i + 5] = u.s0 / 8.0
-    row[i + 6] = float(u.hits)
-    row[i + 7] = float(u.disordered)
-    row[i + 8] = float(u.smoke >= 0)
-    row[i + 9] = float(bool(u.engaged))
+    row[_O_KIND + _KIND[u.kind]] = 1.0
+    row[_O_FORM + _FORM[u.formation]] = 1.0
     # refused flanks are in the unit's own frame: unchanged by the rotation
-    row[i + 10] = float(u.refused == "left")
-    row[i + 11] = float(u.refused == "right")
-    row[i + 12] = u.refused_n / 2.0
-    i += 13
-    row[i + HEALTHS.index(u.health.value)] = 1.0
-    i += 4
-    row[i + EXPS.index(u.experience)] = 1.0
-    i += 3
-    row[i + WEAPONS.index(u.weapon)] = 1.0
-    i += 5
-    row[i] = float(u.activated)
-    row[i + 1] = float(u.moved > 0)
-    row[i + 2] = float(u.charged)
-    row[i + 3] = float(u.fired)
-    row[i + 4] = float(u.is_screen)
-    row[i + 5] = float("rebel_yell" in u.traits)
-    del allowance
+    row[_O_NUM:_O_HEALTH] = (
+        x / W, y / D, math.cos(h), math.sin(h), u.stands / max(1, u.s0), u.s0 / 8.0,
+        float(u.hits), float(u.disordered), float(u.smoke >= 0), float(bool(u.engaged)),
+        float(u.refused == "left"), float(u.refused == "right"), u.refused_n / 2.0)
+    row[_O_HEALTH + _HEALTH[u.health.value]] = 1.0
+    row[_O_EXP + _EXP[u.experience]] = 1.0
+    row[_O_WEAPON + _WEAPON[u.weapon]] = 1.0
+    row[_O_FLAGS:] = (float(u.activated), float(u.moved > 0), float(u.charged),
+                      float(u.fired), float(u.is_screen), float("rebel_yell" in u.traits))
+    return row
 
 
 def observation(game, state, side: int) -> np.ndarray:
-    """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1)."""
+    """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1).
+
+    Filled as one Python list and converted once (numpy's per-element stores cost more than
+    the features themselves); the pieces and their order are :func:`build_layout`'s."""
     lay = game.layout
-    v = lay.zeros()
+    at = {name: sl.start for name, sl in lay.slices.items()}
+    v = [0.0] * lay.size
     m = game.max_units_per_side
     W, D = game.terrain.width, game.terrain.depth
-    own = lay.view(v, "own_units")
-    en = lay.view(v, "enemy_units")
-    for s, block in ((side, own), (1 - side, en)):
+    for s, base in ((side, at["own_units"]), (1 - side, at["enemy_units"])):
         for u in state.units[s]:
             if u is not None and u.alive:
-                _unit_row(u, side, W, D, block[u.slot], 0.0)
-    res = lay.view(v, "resources")
-    res[0] = state.pips[side] / 6.0
-    res[1] = state.reserved[side] / 2.0
-    res[2] = state.reserved[1 - side] / 2.0
-    lay.view(v, "phase")[state.phase - 1] = 1.0
-    lay.view(v, "turn")[0] = min(state.turn, game.turns) / game.turns
-    lay.view(v, "active")[0] = float(state.active == side)
-    lay.view(v, "decision")[DECISION_TYPES.index(state.decision_type().value)] = 1.0
+                o = base + u.slot * NF
+                v[o:o + NF] = _unit_row(u, side, W, D)
+    o = at["resources"]
+    v[o] = state.pips[side] / 6.0
+    v[o + 1] = state.reserved[side] / 2.0
+    v[o + 2] = state.reserved[1 - side] / 2.0
+    v[at["phase"] + state.phase - 1] = 1.0
+    v[at["turn"]] = min(state.turn, game.turns) / game.turns
+    v[at["active"]] = float(state.active == side)
+    v[at["decision"] + _DECISION[state.decision_type().value]] = 1.0
     asked, trig, kind = _context(state)
     if asked is not None:
-        lay.view(v, "ctx_unit")[(0 if asked[0] == side else m) + asked[1]] = 1.0
+        v[at["ctx_unit"] + (0 if asked[0] == side else m) + asked[1]] = 1.0
     if trig is not None:
-        lay.view(v, "ctx_trigger")[(0 if trig[0] == side else m) + trig[1]] = 1.0
+        v[at["ctx_trigger"] + (0 if trig[0] == side else m) + trig[1]] = 1.0
     if asked is not None and trig is not None:
         a = state.units[asked[0]][asked[1]]
         t = state.units[trig[0]][trig[1]]
         if a is not None and t is not None and a.alive and t.alive:
-            lay.view(v, "ctx_distance")[0] = footprint_distance(a.fp, t.fp) / 12.0
-            lay.view(v, "ctx_zone")[ZONES.index(zone_of(a.fp, t.fp.centre()))] = 1.0
+            v[at["ctx_distance"]] = footprint_distance(a.fp, t.fp) / 12.0
+            v[at["ctx_zone"] + _ZONE[zone_of(a.fp, t.fp.centre())]] = 1.0
     if kind is not None:
-        lay.view(v, "ctx_kind")[CTX_KINDS.index(kind)] = 1.0
-    return v
+        v[at["ctx_kind"] + _CTX_KIND[kind]] = 1.0
+    return np.array(v, dtype=np.float32)
 
 
 def observation_string(game, state, side: int) -> str:
