@@ -31,6 +31,15 @@ scenario (``envs.<ruleset>_v0.env()`` when that module exists, else
   decimals): engine decisions per connect-four AEC turn, a machine-independent speed (> 1: the
   engine decides faster than PettingZoo steps connect four).
 
+``--fingerprint GAMES`` times nothing: it plays ``GAMES`` seeded random games (game ``i`` drawn
+from ``numpy.random.default_rng([seed, i])``, checked ``apply_action``) and prints a SHA-256 of
+every decision's player, decision type and legal list and of every final ``to_json()`` (state,
+history, event log), with keys ``ruleset``, ``scenario``, ``seed``, ``games``, ``decisions``,
+``chance_nodes``, ``fingerprint``. A speed change that leaves the fingerprint unchanged leaves
+the game unchanged on those games::
+
+    python -m envs.bench --ruleset acw_regimental --fingerprint 60
+
 ``--reference`` needs ``pettingzoo`` and ``pygame`` (connect four imports it; both are in the
 ``test`` extra); they are imported only under the flag, and a missing one is a one-line
 ``error:`` naming the package, exit status 2, before anything is measured. Without the flag the
@@ -39,6 +48,7 @@ record is the one above.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import os
@@ -138,6 +148,57 @@ def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {platform.processor() or platform.system()}".strip(),
     }
+
+
+def behaviour_fingerprint(game: Game, games: int, seed: int = 0) -> dict[str, Any]:
+    """A digest of how ``game`` plays: ``games`` random games, the ``i``-th with decisions
+    uniform over ``legal_actions()`` and chance sampled by ``chance_outcomes()``, both from
+    ``numpy.random.default_rng([seed, i])``, actions applied with the checked
+    ``apply_action``.
+
+    The SHA-256 covers, at every decision, the player, the decision type and the legal list,
+    and at the end of every game its ``to_json()`` (dynamic state, history and the event log
+    with its rule ids and texts). Identical digests before and after a change mean the change
+    altered nothing these games reach (how exact speed changes are checked).
+
+    Args:
+        game: the game to play.
+        games: number of games (>= 1).
+        seed: first entry of each game's generator seed.
+
+    Returns:
+        ``{"ruleset", "scenario", "seed", "games", "decisions", "chance_nodes",
+        "fingerprint"}`` (the digest as 64 hex digits).
+
+    Raises:
+        ValueError: when ``games`` < 1.
+    """
+    from envs.core.chance import sample_chance_outcome
+
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games!r}")
+    digest = hashlib.sha256()
+    decisions = chance_nodes = 0
+    for i in range(games):
+        rng = np.random.default_rng([seed, i])
+        state = game.new_initial_state()
+        while True:
+            p = state.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                action = sample_chance_outcome(state, rng)
+                chance_nodes += 1
+            else:
+                legal = state.legal_actions()
+                digest.update(f"{p}|{state.decision_name()}|{legal}\n".encode())
+                action = legal[int(rng.integers(len(legal)))]
+                decisions += 1
+            state.apply_action(action)
+        digest.update(state.to_json().encode())
+    return {"ruleset": game.ruleset_id, "scenario": game.scenario_name, "seed": seed,
+            "games": games, "decisions": decisions, "chance_nodes": chance_nodes,
+            "fingerprint": digest.hexdigest()}
 
 
 #: the PettingZoo env whose AEC loop is the yardstick of ``--reference``
@@ -303,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"ruleset id (registered: {', '.join(list_rulesets())})")
     parser.add_argument("--scenario", default=None,
                         help="built-in scenario name or TOML path (default: the ruleset's default)")
-    parser.add_argument("--seconds", type=_positive_float, default=5.0,
+    parser.add_argument("--seconds", type=_positive_float, default=None,
                         help="wall-clock budget in seconds (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", metavar="OUT", type=Path, default=None,
@@ -313,9 +374,19 @@ def main(argv: list[str] | None = None) -> int:
                              "through pettingzoo.test.performance_benchmark's loop (--seconds "
                              "each) and add the keys reference, aec_turns_per_s and "
                              "decisions_per_reference_turn (needs pettingzoo and pygame)")
+    parser.add_argument("--fingerprint", metavar="GAMES", type=int, default=None,
+                        help="time nothing: print a SHA-256 of how GAMES seeded random games "
+                             "play (legal lists, final states, event logs), to check that a "
+                             "speed change is exact")
     args = parser.parse_args(argv)
     if args.seed < 0:
         parser.error(f"--seed must be >= 0, got {args.seed}")
+    if args.fingerprint is not None:
+        if args.fingerprint < 1:
+            parser.error(f"--fingerprint must be >= 1 games, got {args.fingerprint}")
+        if args.reference or args.seconds is not None:
+            parser.error("--fingerprint times nothing: it takes no --seconds or --reference")
+    seconds = 5.0 if args.seconds is None else args.seconds
     try:
         if args.json is not None:  # before the run, not after it
             check_output_path(args.json)
@@ -329,10 +400,13 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"error: cannot write {args.json}: {e}", file=sys.stderr)
         return 2
-    result = run_benchmark(game, args.seconds, args.seed)
+    if args.fingerprint is not None:
+        result = behaviour_fingerprint(game, args.fingerprint, args.seed)
+    else:
+        result = run_benchmark(game, seconds, args.seed)
     if args.reference:
-        ref = aec_benchmark(reference_env, args.seconds, args.seed)
-        ours = aec_benchmark(aec_env, args.seconds, args.seed)
+        ref = aec_benchmark(reference_env, seconds, args.seed)
+        ours = aec_benchmark(aec_env, seconds, args.seed)
         result = add_reference(result, ref["turns_per_s"], ours["turns_per_s"])
     text = json.dumps(result, indent=2)
     print(text)

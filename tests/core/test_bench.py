@@ -258,3 +258,107 @@ def test_riposte_aec_env_by_ruleset_id(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(env, OrderEnforcingWrapper) and isinstance(env.unwrapped, RiposteAECEnv)
     assert env.unwrapped.game.ruleset_id == "toy"
     assert env.unwrapped.game.scenario_name == ToyGame().scenario_name
+
+
+# -- --fingerprint -----------------------------------------------------------------------------
+FINGERPRINT_KEYS = {"ruleset", "scenario", "seed", "games", "decisions", "chance_nodes",
+                    "fingerprint"}
+
+
+def _fingerprint_by_hand(game: Any, games: int, seed: int) -> tuple[str, int, int]:
+    """The documented recipe, written out independently of envs.bench."""
+    import hashlib
+
+    from envs.core.chance import sample_chance_outcome
+    from envs.core.protocol import CHANCE, TERMINAL
+
+    h = hashlib.sha256()
+    decisions = chance = 0
+    for i in range(games):
+        rng = np.random.default_rng([seed, i])
+        s = game.new_initial_state()
+        while s.current_player() != TERMINAL:
+            if s.current_player() == CHANCE:
+                s.apply_action(sample_chance_outcome(s, rng))
+                chance += 1
+                continue
+            legal = s.legal_actions()
+            h.update(f"{s.current_player()}|{s.decision_name()}|{legal}\n".encode())
+            s.apply_action(legal[int(rng.integers(len(legal)))])
+            decisions += 1
+        h.update(s.to_json().encode())
+    return h.hexdigest(), decisions, chance
+
+
+def test_fingerprint_follows_its_recipe() -> None:
+    r = bench.behaviour_fingerprint(ToyGame(), 5, seed=3)
+    assert set(r) == FINGERPRINT_KEYS
+    assert (r["ruleset"], r["scenario"], r["seed"], r["games"]) == ("toy", "duel", 3, 5)
+    digest, decisions, chance = _fingerprint_by_hand(ToyGame(), 5, 3)
+    assert (r["fingerprint"], r["decisions"], r["chance_nodes"]) == (digest, decisions, chance)
+    assert len(r["fingerprint"]) == 64 and r["decisions"] >= 5 * 10
+
+
+def test_fingerprint_is_repeatable_and_tells_games_apart() -> None:
+    a = bench.behaviour_fingerprint(ToyGame(), 4, seed=0)["fingerprint"]
+    assert bench.behaviour_fingerprint(ToyGame(), 4, seed=0)["fingerprint"] == a
+    assert bench.behaviour_fingerprint(ToyGame(), 4, seed=1)["fingerprint"] != a
+    assert bench.behaviour_fingerprint(ToyGame(), 5, seed=0)["fingerprint"] != a
+    assert bench.behaviour_fingerprint(ToyGame(params={"hp": 4}), 4, seed=0)["fingerprint"] != a
+
+
+def test_fingerprint_sees_a_changed_rule_and_a_changed_event_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.toy_ruleset as toy
+
+    before = bench.behaviour_fingerprint(ToyGame(), 6, seed=2)["fingerprint"]
+    real_apply, real_log = toy.ToyState._apply_action, toy.ToyState.log
+
+    def dodge_needs_six(self: Any, action: int) -> None:  # a rule change: dodging needs a 6
+        if self.phase == "roll" and self.dodged and action == 4:
+            action = 3
+        real_apply(self, action)
+
+    monkeypatch.setattr(toy.ToyState, "_apply_action", dodge_needs_six)
+    assert bench.behaviour_fingerprint(ToyGame(), 6, seed=2)["fingerprint"] != before
+    monkeypatch.setattr(toy.ToyState, "_apply_action", real_apply)
+    assert bench.behaviour_fingerprint(ToyGame(), 6, seed=2)["fingerprint"] == before
+
+    def louder(self: Any, kind: str, rules: Any, text: str, side: Any = None, **data: Any) -> None:
+        real_log(self, kind, rules, text.upper(), side, **data)  # same play, other log text
+
+    monkeypatch.setattr(toy.ToyState, "log", louder)
+    assert bench.behaviour_fingerprint(ToyGame(), 6, seed=2)["fingerprint"] != before
+
+
+def test_fingerprint_rejects_no_games() -> None:
+    with pytest.raises(ValueError, match="games must be >= 1"):
+        bench.behaviour_fingerprint(ToyGame(), 0)
+
+
+def test_cli_fingerprint_prints_and_writes_the_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "fp.json"
+    assert main(["--ruleset", "acw_regimental", "--fingerprint", "2", "--seed", "5",
+                 "--json", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(out.read_text())
+    assert set(printed) == FINGERPRINT_KEYS
+    assert (printed["ruleset"], printed["scenario"], printed["games"]) == (
+        "acw_regimental", "default", 2)
+    from envs.rulesets import load_game
+    assert printed["fingerprint"] == _fingerprint_by_hand(load_game("acw_regimental"), 2, 5)[0]
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--fingerprint", "0"], "--fingerprint must be >= 1 games, got 0"),
+    (["--fingerprint", "2", "--seconds", "1"], "takes no --seconds or --reference"),
+    (["--fingerprint", "2", "--reference"], "takes no --seconds or --reference"),
+    (["--fingerprint", "two"], "invalid int value: 'two'"),
+])
+def test_cli_fingerprint_bad_flags_exit_2(argv: list[str], needle: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as ei:
+        main(["--ruleset", "toy", *argv])
+    assert ei.value.code == 2
+    assert needle in capsys.readouterr().err
