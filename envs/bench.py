@@ -7,6 +7,7 @@ optionally writes) a JSON record::
     python -m envs.bench --ruleset acw_regimental --seconds 5 --json bench.json
     python -m envs.bench --ruleset acw_regimental --scenario example_a_closing_volley --seed 3
     python -m envs.bench --ruleset acw_regimental --seconds 5 --reference
+    valgrind --tool=callgrind python -m envs.bench --ruleset acw_regimental --games 10
 
 Keys: ``decisions_per_s``, ``chance_nodes_per_s``, ``games_per_s``, ``mean_decisions_per_game``
 (rates per wall-clock second; games counted when finished), and ``ruleset``, ``scenario``,
@@ -51,6 +52,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import math
 import os
 import platform
 import sys
@@ -67,35 +69,46 @@ from envs.core.files import atomic_write_text, check_output_path
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
 
-def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Play random games of ``game`` for about ``seconds`` of wall-clock time.
+def run_benchmark(game: Game, seconds: float | None, seed: int = 0,
+                  games: int | None = None) -> dict[str, Any]:
+    """Play random games of ``game`` for about ``seconds`` of wall-clock time, or exactly
+    ``games`` games.
 
-    The clock is checked between games and every 256 actions inside a game, so the run stops
-    within one such slice of the budget; an unfinished last game adds its decisions and chance
-    nodes to the counts but not to ``games``.
+    With a time budget the clock is checked between games and every 256 actions inside a game,
+    so the run stops within one such slice of the budget; an unfinished last game adds its
+    decisions and chance nodes to the counts but not to ``games``. A fixed number of games is
+    for instruction counts (``valgrind --tool=callgrind``): the first ``n`` games of a seed are
+    the same whatever the number asked for.
 
     Args:
         game: the game to play.
-        seconds: wall-clock budget (> 0).
+        seconds: wall-clock budget (> 0), or ``None`` with ``games``.
         seed: seed of the ``numpy.random.default_rng`` drawing decisions and chance outcomes
             (uniform floats drawn in blocks, see :func:`_uniform_stream`: a decision takes
             ``legal[int(u * len(legal))]``, a chance node the outcome whose cumulative
             probability first exceeds ``u``).
+        games: number of games to play (>= 1) instead of a time budget.
 
     Returns:
         The JSON-serialisable record described in the module docstring.
 
     Raises:
-        ValueError: when ``seconds`` is not positive.
+        ValueError: when ``seconds`` is not positive, ``games`` < 1, or not exactly one of the
+            two is given.
     """
-    if not seconds > 0:
+    if (seconds is None) == (games is None):
+        raise ValueError("give either seconds or games")
+    if games is not None and games < 1:
+        raise ValueError(f"games must be >= 1, got {games!r}")
+    if seconds is not None and not seconds > 0:
         raise ValueError(f"seconds must be > 0, got {seconds!r}")
     random = _uniform_stream(np.random.default_rng(seed))
     clock = time.perf_counter
+    max_games = games if games is not None else -1
     games = decisions = chance_nodes = 0
     finished_decisions = 0
     t0 = clock()
-    deadline = t0 + seconds
+    deadline = t0 + seconds if seconds is not None else math.inf
     done = False
     while not done:
         state = game.new_initial_state()
@@ -130,7 +143,7 @@ def run_benchmark(game: Game, seconds: float, seed: int = 0) -> dict[str, Any]:
                 done = True
                 break
         decisions += game_decisions
-        if clock() >= deadline:
+        if games == max_games or clock() >= deadline:
             done = True
     elapsed = clock() - t0
     return {
@@ -366,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="built-in scenario name or TOML path (default: the ruleset's default)")
     parser.add_argument("--seconds", type=_positive_float, default=None,
                         help="wall-clock budget in seconds (default 5)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="play exactly this many games instead of a time budget (for "
+                             "instruction counts under valgrind)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--json", metavar="OUT", type=Path, default=None,
                         help="also write the JSON record to OUT")
@@ -384,9 +400,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.fingerprint is not None:
         if args.fingerprint < 1:
             parser.error(f"--fingerprint must be >= 1 games, got {args.fingerprint}")
-        if args.reference or args.seconds is not None:
-            parser.error("--fingerprint times nothing: it takes no --seconds or --reference")
-    seconds = 5.0 if args.seconds is None else args.seconds
+        if args.reference or args.seconds is not None or args.games is not None:
+            parser.error("--fingerprint times nothing: it takes no --seconds, --games or "
+                         "--reference")
+    if args.games is not None:
+        if args.games < 1:
+            parser.error(f"--games must be >= 1, got {args.games}")
+        if args.seconds is not None or args.reference:
+            parser.error("--games replaces the time budget: it takes no --seconds or "
+                         "--reference")
+    seconds = 5.0 if args.seconds is None and args.games is None else args.seconds
     try:
         if args.json is not None:  # before the run, not after it
             check_output_path(args.json)
@@ -403,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fingerprint is not None:
         result = behaviour_fingerprint(game, args.fingerprint, args.seed)
     else:
-        result = run_benchmark(game, seconds, args.seed)
+        result = run_benchmark(game, seconds, args.seed, games=args.games)
     if args.reference:
         ref = aec_benchmark(reference_env, seconds, args.seed)
         ours = aec_benchmark(aec_env, seconds, args.seed)

@@ -352,12 +352,76 @@ def test_cli_fingerprint_prints_and_writes_the_record(
 
 @pytest.mark.parametrize("argv,needle", [
     (["--fingerprint", "0"], "--fingerprint must be >= 1 games, got 0"),
-    (["--fingerprint", "2", "--seconds", "1"], "takes no --seconds or --reference"),
-    (["--fingerprint", "2", "--reference"], "takes no --seconds or --reference"),
+    (["--fingerprint", "2", "--seconds", "1"], "takes no --seconds, --games or --reference"),
+    (["--fingerprint", "2", "--reference"], "takes no --seconds, --games or --reference"),
     (["--fingerprint", "two"], "invalid int value: 'two'"),
 ])
 def test_cli_fingerprint_bad_flags_exit_2(argv: list[str], needle: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as ei:
+        main(["--ruleset", "toy", *argv])
+    assert ei.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+# -- --games -----------------------------------------------------------------------------------
+def test_run_benchmark_fixed_number_of_games() -> None:
+    r3 = run_benchmark(ToyGame(), None, seed=2, games=3)
+    assert set(r3) == KEYS and r3["games"] == 3
+    # no unfinished game: the decisions are exactly the finished games'
+    assert r3["decisions"] == pytest.approx(3 * r3["mean_decisions_per_game"], abs=0.015)
+    assert run_benchmark(ToyGame(), None, seed=2, games=3)["decisions"] == r3["decisions"]
+    r5 = run_benchmark(ToyGame(), None, seed=2, games=5)
+    assert r5["games"] == 5 and r5["decisions"] >= r3["decisions"] + 2 * 10  # >= 10 per game
+
+
+def test_run_benchmark_first_games_do_not_depend_on_how_many(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first n games of a seed are the same whatever number is asked for (what makes
+    instruction counts of --games 10 and --games 20 comparable)."""
+    import tests.toy_ruleset as toy
+
+    played: list[int] = []
+    real = toy.ToyState.apply_action_unchecked
+
+    def record(self: Any, action: int) -> None:
+        played.append(action)
+        real(self, action)
+
+    monkeypatch.setattr(toy.ToyState, "apply_action_unchecked", record)
+    run_benchmark(ToyGame(), None, seed=7, games=2)
+    two = list(played)
+    played.clear()
+    run_benchmark(ToyGame(), None, seed=7, games=3)
+    assert len(played) > len(two) >= 2 * 10
+    assert played[:len(two)] == two
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    ({"seconds": None}, "either seconds or games"),
+    ({"seconds": 1.0, "games": 2}, "either seconds or games"),
+    ({"seconds": None, "games": 0}, "games must be >= 1"),
+])
+def test_run_benchmark_budget_errors(kwargs: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ValueError, match=needle):
+        run_benchmark(ToyGame(), **kwargs)
+
+
+def test_cli_games_prints_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ruleset", "toy", "--games", "4", "--seed", "1"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert set(r) == KEYS and r["games"] == 4
+    assert r["decisions"] == run_benchmark(ToyGame(), None, seed=1, games=4)["decisions"]
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--games", "0"], "--games must be >= 1, got 0"),
+    (["--games", "2", "--seconds", "1"], "takes no --seconds or --reference"),
+    (["--games", "2", "--reference"], "takes no --seconds or --reference"),
+    (["--games", "2", "--fingerprint", "2"], "takes no --seconds, --games or --reference"),
+])
+def test_cli_games_bad_flags_exit_2(argv: list[str], needle: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as ei:
         main(["--ruleset", "toy", *argv])
     assert ei.value.code == 2
