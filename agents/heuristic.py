@@ -32,6 +32,7 @@ actions with its own generator.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import numpy as np
 
@@ -115,7 +116,10 @@ class ACWHeuristic(BasePolicy):
     # -- policy -----------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = legal_ids(action_mask)
-        legal_labels = {self.labels[i] for i in legal}
+        # in action-id order (a dict, not a set): ties between equally good choices go to the
+        # lowest id, the same in every process (a set of strings iterates in an order that
+        # changes with PYTHONHASHSEED)
+        legal_labels = dict.fromkeys(self.labels[i] for i in legal)
         p = self.layout.split(np.asarray(observation, dtype=np.float32))
         if any(lab.startswith("react:") for lab in legal_labels):
             choice = self._react(p, legal_labels)
@@ -136,7 +140,7 @@ class ACWHeuristic(BasePolicy):
         return self._uniform(legal)
 
     # -- reactions ----------------------------------------------------------------------------
-    def _react(self, p: dict, legal: set[str]) -> str:
+    def _react(self, p: dict, legal: Collection[str]) -> str:
         if "react:closing_volley" in legal:
             return "react:closing_volley"
         if "react:opportunity_fire" in legal:
@@ -164,7 +168,7 @@ class ACWHeuristic(BasePolicy):
         return sorted(legal)[0]
 
     # -- phase 3 fire ----------------------------------------------------------------------------
-    def _fire(self, p: dict, legal: set[str]) -> str:
+    def _fire(self, p: dict, legal: Collection[str]) -> str:
         targets = [lab for lab in legal if lab.startswith("fire:e")]
         if not targets:
             return "hold_fire"
@@ -179,7 +183,7 @@ class ACWHeuristic(BasePolicy):
         return min(targets, key=score)
 
     # -- phase 2 ------------------------------------------------------------------------------
-    def _pick_unit(self, p: dict, legal: set[str]) -> str:
+    def _pick_unit(self, p: dict, legal: Collection[str]) -> str:
         own = p["own_units"]
         cands = [lab for lab in legal if lab.startswith("activate:u")]
         return max(cands, key=lambda lab: (self._pos(own[int(lab[len("activate:u"):])])[1],
@@ -202,7 +206,7 @@ class ACWHeuristic(BasePolicy):
         score += 0.5 * self._is(me, "rebel_yell")
         return score - 1.5
 
-    def _activation(self, p: dict, legal: set[str]) -> str:
+    def _activation(self, p: dict, legal: Collection[str]) -> str:
         own, enemy = p["own_units"], p["enemy_units"]
         asked = self._ctx_slot(p["ctx_unit"])
         if asked is None or asked[0] != "own":

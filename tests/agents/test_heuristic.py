@@ -63,3 +63,54 @@ def test_heuristic_beats_random(acw_game):
     assert set(stats) >= {"maneuver", "fire", "command"}
     assert "react:wait_short" not in stats.get("reaction", {})
     assert sum(stats["command"].values()) > 0
+
+
+_TIE_GAME = r"""
+import hashlib, json, sys
+import numpy as np
+from agents import make_agent
+from agents.policy import as_callable, reset_policy
+from envs.core.chance import sample_chance_outcome
+from envs.core.protocol import CHANCE, TERMINAL
+from envs.rulesets import load_game
+
+game = load_game("acw_regimental")
+root = np.random.SeedSequence(0)
+for _ in range(29):  # game 29 of the warm start's collection (agents.bc), which ties
+    root.spawn(3)
+g_chance, g0, g1 = root.spawn(3)
+seats = [make_agent("random", game, 0), make_agent("heuristic", game, 0)]
+reset_policy(seats[0], g0)
+reset_policy(seats[1], g1)
+acts = [as_callable(a) for a in seats]
+rng = np.random.default_rng(g_chance)
+st = game.new_initial_state()
+while st.current_player() != TERMINAL:
+    p = st.current_player()
+    if p == CHANCE:
+        st.apply_action(sample_chance_outcome(st, rng))
+        continue
+    st.apply_action(int(acts[p](game.observation(st, p), st.legal_action_mask())))
+print(len(st.history), hashlib.sha256(json.dumps(st.history).encode()).hexdigest())
+"""
+
+
+def test_heuristic_plays_the_same_in_every_process():
+    """The heuristic breaks ties between equally good choices by action id, not by the order
+    a set of label strings happens to iterate in (which changes with PYTHONHASHSEED): this game
+    has a charge decision with two equally scored targets, and it used to end differently
+    from one interpreter to the next."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = []
+    for h in ("0", "1", "7"):
+        r = subprocess.run([sys.executable, "-c", _TIE_GAME], cwd=root, capture_output=True,
+                           text=True, env={**os.environ, "PYTHONHASHSEED": h}, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+        out.append(r.stdout.strip())
+    assert out[0] == out[1] == out[2]
+    assert int(out[0].split()[0]) > 100  # a whole game
