@@ -67,6 +67,17 @@ def test_cli_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     (["--ruleset", "toy", "--seconds", "abc"], "not a number"),
     (["--ruleset", "toy", "--frobnicate"], "unrecognized arguments: --frobnicate"),
     ([], "the following arguments are required: --ruleset"),
+    (["--ruleset", "toy", "--fingerprint", "0"], "--fingerprint must be >= 1 games, got 0"),
+    (["--ruleset", "toy", "--fingerprint", "2", "--seconds", "1"],
+     "takes no --seconds, --games or --reference"),
+    (["--ruleset", "toy", "--fingerprint", "2", "--reference"],
+     "takes no --seconds, --games or --reference"),
+    (["--ruleset", "toy", "--fingerprint", "two"], "invalid int value: 'two'"),
+    (["--ruleset", "toy", "--games", "0"], "--games must be >= 1, got 0"),
+    (["--ruleset", "toy", "--games", "2", "--seconds", "1"], "takes no --seconds or --reference"),
+    (["--ruleset", "toy", "--games", "2", "--reference"], "takes no --seconds or --reference"),
+    (["--ruleset", "toy", "--games", "2", "--fingerprint", "2"],
+     "takes no --seconds, --games or --reference"),
 ])
 def test_cli_bad_flags_exit_2(argv: list[str], needle: str,
                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -350,20 +361,6 @@ def test_cli_fingerprint_prints_and_writes_the_record(
     assert printed["fingerprint"] == _fingerprint_by_hand(load_game("acw_regimental"), 2, 5)[0]
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["--fingerprint", "0"], "--fingerprint must be >= 1 games, got 0"),
-    (["--fingerprint", "2", "--seconds", "1"], "takes no --seconds, --games or --reference"),
-    (["--fingerprint", "2", "--reference"], "takes no --seconds, --games or --reference"),
-    (["--fingerprint", "two"], "invalid int value: 'two'"),
-])
-def test_cli_fingerprint_bad_flags_exit_2(argv: list[str], needle: str,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as ei:
-        main(["--ruleset", "toy", *argv])
-    assert ei.value.code == 2
-    assert needle in capsys.readouterr().err
-
-
 # -- --games -----------------------------------------------------------------------------------
 def test_run_benchmark_fixed_number_of_games() -> None:
     r3 = run_benchmark(ToyGame(), None, seed=2, games=3)
@@ -412,17 +409,3 @@ def test_cli_games_prints_the_record(capsys: pytest.CaptureFixture[str]) -> None
     r = json.loads(capsys.readouterr().out)
     assert set(r) == KEYS and r["games"] == 4
     assert r["decisions"] == run_benchmark(ToyGame(), None, seed=1, games=4)["decisions"]
-
-
-@pytest.mark.parametrize("argv,needle", [
-    (["--games", "0"], "--games must be >= 1, got 0"),
-    (["--games", "2", "--seconds", "1"], "takes no --seconds or --reference"),
-    (["--games", "2", "--reference"], "takes no --seconds or --reference"),
-    (["--games", "2", "--fingerprint", "2"], "takes no --seconds, --games or --reference"),
-])
-def test_cli_games_bad_flags_exit_2(argv: list[str], needle: str,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as ei:
-        main(["--ruleset", "toy", *argv])
-    assert ei.value.code == 2
-    assert needle in capsys.readouterr().err
