@@ -177,19 +177,22 @@ def main(argv: list[str] | None = None) -> int:
     except (RiposteError, AgentError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
+    if args.games % 2:
+        print(f"note: --games {args.games} is odd: in each pair the first agent has one more "
+              f"game in the first seat than the second agent", file=sys.stderr)
     t0 = time.perf_counter()
     result = round_robin(game, agents, args.games, seed=args.seed,
                          max_decisions=args.max_decisions)
     seconds = time.perf_counter() - t0
     doc = results_json(args, game.scenario_name, result)
+    if not args.quiet:  # the report first: a file that cannot be written loses nothing shown
+        print_report(doc, result, seconds)
     if args.json:
         try:
             atomic_write_text(Path(args.json), json.dumps(doc, indent=2))
         except OSError as exc:
-            return _fail(f"cannot write {args.json!r}: {exc}")
-    if not args.quiet:
-        print_report(doc, result, seconds)
-        if args.json:
+            return _fail(f"cannot write {args.json!r}: {exc.strerror or exc}")
+        if not args.quiet:
             print(f"wrote {args.json}")
     return 0
 

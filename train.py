@@ -288,7 +288,14 @@ def train(args: Args, given: set[str]) -> int:
             raise UsageError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r}")
         cfg_path = run_dir / "config.json"
         if cfg_path.is_file():  # the run's own configuration wins, except what was given now
-            saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+            try:
+                saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+                if not isinstance(saved, dict):
+                    raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
+            except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+                what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
+                raise UsageError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
+                                 f"configuration): {what}") from None
             names = {f.name for f in dataclasses.fields(Args)}
             merged = {k: v for k, v in saved.items() if k in names}
             # the run continues as configured: only these may change on --resume
@@ -342,7 +349,11 @@ def train(args: Args, given: set[str]) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
 
-    run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
+                         f"({exc.strerror})") from None
     venv = TimedVecEnv(make_vec_env(args.ruleset, args.scenario, pool, args.n_envs,
                                     args.max_decisions, args.shaped_reward))
     tb = str(run_dir / "tb") if args.tensorboard else None
@@ -353,7 +364,11 @@ def train(args: Args, given: set[str]) -> int:
         except Exception as exc:  # noqa: BLE001 - a corrupt checkpoint is a usage error here
             raise UsageError(f"cannot load checkpoint {str(ckpt)!r}: {exc}") from None
         if (run_dir / "pool.json").is_file():
-            pool.load_state(run_dir / "pool.json")
+            try:
+                pool.load_state(run_dir / "pool.json")
+            except AgentError as exc:
+                venv.close()
+                raise UsageError(f"--resume: {exc}") from None
         if model.num_timesteps >= args.total_timesteps:
             venv.close()
             print(f"{str(run_dir)!r} is already at {model.num_timesteps} timesteps (>= "
@@ -399,6 +414,11 @@ def train(args: Args, given: set[str]) -> int:
         eval_freq=args.eval_freq, eval_games=args.eval_games, eval_seed=args.seed + 1,
         keep_checkpoints=KEEP_CHECKPOINTS, max_decisions=args.max_decisions, timed_env=venv)
     remaining = args.total_timesteps - model.num_timesteps
+    rollout = args.n_steps * args.n_envs
+    if remaining > 0 and remaining % rollout:
+        total = model.num_timesteps + -(-remaining // rollout) * rollout
+        print(f"note: PPO trains in whole rollouts of {rollout} timesteps (n_steps x n_envs): "
+              f"{total} timesteps in all, not {args.total_timesteps}")
     t0 = time.perf_counter()
     steps0 = model.num_timesteps
     if remaining > 0:

@@ -57,6 +57,9 @@ class MaskablePPOPolicy(BasePolicy):
                 MaskablePPO zip, or does not fit ``game``.
         """
         p = Path(path)
+        if p.is_dir():
+            raise AgentLoadError(f"checkpoint {str(path)!r} is a directory, not a checkpoint "
+                                 f"file (.zip)")
         if not p.is_file():
             raise AgentLoadError(f"checkpoint not found: {str(path)!r}")
         if not zipfile.is_zipfile(p):
@@ -67,9 +70,15 @@ class MaskablePPOPolicy(BasePolicy):
 
             model = MaskablePPO.load(str(p), device="cpu")
         except Exception as exc:  # noqa: BLE001 - any failure of the loader is a load error
+            text = str(exc)
+            if "Weights only load failed" in text:
+                # torch's advice (load with weights_only=False, i.e. run the file's pickled
+                # code) is not what a damaged file needs: say what is wrong instead
+                why = "its weights cannot be read (a damaged file, or not saved by MaskablePPO)"
+            else:
+                why = f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
             raise AgentLoadError(
-                f"cannot load MaskablePPO checkpoint {str(path)!r}: {type(exc).__name__}: {exc}"
-            ) from None
+                f"cannot load MaskablePPO checkpoint {str(path)!r}: {why}") from None
         if game is not None:
             obs_shape = tuple(model.observation_space.shape or ())
             n_act = int(getattr(model.action_space, "n", -1))

@@ -19,6 +19,7 @@ gets the same pool back.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -56,16 +57,22 @@ def parse_bot_spec(spec: str) -> tuple[str, float]:
     suffix has weight 1.
 
     Raises:
-        AgentError: for a negative weight.
+        AgentError: for a weight that is negative or not finite, or a built-in bot name
+            followed by a ``:weight`` that is not a number.
     """
+    from . import BUILTIN_AGENTS
+
     name, sep, tail = str(spec).rpartition(":")
     if sep:
         try:
             w = float(tail)
         except ValueError:
+            if name in BUILTIN_AGENTS:
+                raise AgentError(f"opponent pool bot {spec!r}: weight {tail!r} is not a "
+                                 f"number (NAME:WEIGHT, e.g. {name}:2)") from None
             return str(spec), 1.0
-        if w < 0:
-            raise AgentError(f"opponent pool bot {spec!r}: weight must be >= 0")
+        if not 0.0 <= w < math.inf:
+            raise AgentError(f"opponent pool bot {spec!r}: weight must be finite and >= 0")
         return name, w
     return str(spec), 1.0
 

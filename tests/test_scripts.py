@@ -106,6 +106,7 @@ def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
     (["--agents", "random", "deep-blue"], "unknown agent 'deep-blue'"),
     (["--agents", "random", "missing/model.zip"], "checkpoint not found: 'missing/model.zip'"),
     (["--agents", "random", "CORRUPT"], "corrupt.zip"),
+    (["--agents", "random", "DIR"], "is a directory, not a checkpoint file (.zip)"),
     (["--games", "many"], "argument --games: invalid int value"),
     (["--bogus-flag"], "unrecognized arguments: --bogus-flag"),
     (["--ruleset", "chess"], "unknown ruleset 'chess'"),
@@ -113,13 +114,40 @@ def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
 def test_evaluate_bad_input_is_one_line_error(tmp_path, args, message):
     corrupt = tmp_path / "corrupt.zip"
     corrupt.write_bytes(b"PK\x03\x04 truncated")
-    args = [str(corrupt) if a == "CORRUPT" else a for a in args]
+    args = [str(corrupt) if a == "CORRUPT" else str(tmp_path) if a == "DIR" else a
+            for a in args]
     r = run("evaluate.py", "--ruleset", "toy", *args, "--json", str(tmp_path / "x.json"))
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
     assert "Traceback" not in r.stderr
     assert not (tmp_path / "x.json").exists()
+
+
+def test_evaluate_notes_an_odd_number_of_games(tmp_path):
+    r = run("evaluate.py", "--ruleset", "toy", "--agents", "random", "never-react", "--games",
+            "3", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "note: --games 3 is odd: in each pair the first agent has one more game in the first "
+        "seat than the second agent"]
+
+
+def test_evaluate_damaged_weights_is_one_line_error_without_unsafe_advice(trained, tmp_path):
+    """A checkpoint whose weights file is damaged: the message says so, and does not relay
+    torch's advice to load it with ``weights_only=False`` (running the file's pickled code)."""
+    damaged = tmp_path / "damaged.zip"
+    with zipfile.ZipFile(trained / "final_model.zip") as src, \
+            zipfile.ZipFile(damaged, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            dst.writestr(item, b"not a torch file" if item.filename == "policy.pth" else data)
+    r = run("evaluate.py", "--ruleset", "toy", "--agents", str(damaged), "random", "--games",
+            "2")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert lines == [f"error: cannot load MaskablePPO checkpoint {str(damaged)!r}: its weights "
+                     "cannot be read (a damaged file, or not saved by MaskablePPO)"], r.stderr
 
 
 def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
@@ -151,6 +179,50 @@ def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
+
+
+def test_train_run_dir_that_cannot_be_a_directory_is_one_line_error(tmp_path):
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file, not a directory")
+    for run_dir in (blocker, blocker / "sub"):
+        r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--total-timesteps",
+                "64", *TINY, *TOY_POOL)
+        assert r.returncode == 2, r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: --run-dir {str(run_dir)!r}: "
+                                                       "cannot create the directory"), r.stderr
+    assert blocker.read_text() == "a file, not a directory"
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("config.json", "{bad json", "--resume: cannot read"),
+    ("config.json", '{"game": {}}', "(the run's configuration): no key 'args'"),
+    ("pool.json", "{bad json", "--resume: cannot read opponent pool state"),
+])
+def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, name, text,
+                                                          message):
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    (run_dir / name).write_text(text)
+    before = {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir() if p.is_file()}
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--total-timesteps", "512",
+            "--no-progress-bar")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
+    assert (run_dir / name).read_text() == text  # nothing rewritten
+    assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir() if p.is_file()} == before
+
+
+def test_train_notes_whole_rollouts(tmp_path):
+    r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"),
+            "--total-timesteps", "100", "--seed", "3", *TINY, *TOY_POOL, "--eval-games", "0")
+    assert r.returncode == 0, r.stderr
+    assert ("note: PPO trains in whole rollouts of 64 timesteps (n_steps x n_envs): 128 "
+            "timesteps in all, not 100") in r.stdout
+    assert "trained 128 timesteps" in r.stdout
 
 
 def test_killed_run_resumes_from_last_checkpoint(tmp_path):

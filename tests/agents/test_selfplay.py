@@ -96,6 +96,13 @@ def test_bot_weights(toy_game):
     assert parse_bot_spec("runs/x/model.zip") == ("runs/x/model.zip", 1.0)
     with pytest.raises(AgentError, match="weight"):
         parse_bot_spec("random:-1")
+    for bad in ("random:nan", "random:inf"):
+        with pytest.raises(AgentError, match="weight must be finite and >= 0"):
+            parse_bot_spec(bad)
+    with pytest.raises(AgentError, match=r"'heuristic:abc': weight 'abc' is not a number"):
+        parse_bot_spec("heuristic:abc")
+    # a name that is not built in keeps its colon (a checkpoint path may contain one)
+    assert parse_bot_spec("runs/a:b/model.zip") == ("runs/a:b/model.zip", 1.0)
     pool = OpponentPool(toy_game, bots=("random:3", "never-react:1", "always-react:0"), seed=0)
     rng = np.random.default_rng(5)
     names = Counter(pool.sample_opponent(rng).name for _ in range(800))
