@@ -82,7 +82,7 @@ def run_benchmark(game: Game, seconds: float | None, seed: int = 0,
 
     Args:
         game: the game to play.
-        seconds: wall-clock budget (> 0), or ``None`` with ``games``.
+        seconds: wall-clock budget (finite, > 0), or ``None`` with ``games``.
         seed: seed of the ``numpy.random.default_rng`` drawing decisions and chance outcomes
             (uniform floats drawn in blocks, see :func:`_uniform_stream`: a decision takes
             ``legal[int(u * len(legal))]``, a chance node the outcome whose cumulative
@@ -93,15 +93,15 @@ def run_benchmark(game: Game, seconds: float | None, seed: int = 0,
         The JSON-serialisable record described in the module docstring.
 
     Raises:
-        ValueError: when ``seconds`` is not positive, ``games`` < 1, or not exactly one of the
-            two is given.
+        ValueError: when ``seconds`` is not finite and positive, ``games`` < 1, or not exactly
+            one of the two is given.
     """
     if (seconds is None) == (games is None):
         raise ValueError("give either seconds or games")
     if games is not None and games < 1:
         raise ValueError(f"games must be >= 1, got {games!r}")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"seconds must be > 0, got {seconds!r}")
+    if seconds is not None and not 0 < seconds < math.inf:
+        raise ValueError(f"seconds must be finite and > 0, got {seconds!r}")
     random = _uniform_stream(np.random.default_rng(seed))
     clock = time.perf_counter
     max_games = games if games is not None else -1
@@ -245,18 +245,18 @@ def aec_benchmark(env: Any, seconds: float, seed: int = 0) -> dict[str, Any]:
 
     Args:
         env: a PettingZoo AEC env whose observations are dicts with an ``"action_mask"``.
-        seconds: wall-clock budget (> 0).
+        seconds: wall-clock budget (finite, > 0).
         seed: seed of the action choices and of the first ``env.reset``.
 
     Returns:
         ``{"turns": ..., "seconds": ... (measured), "turns_per_s": ...}``.
 
     Raises:
-        ValueError: when ``seconds`` is not positive, or for an observation without an action
-            mask (``performance_benchmark`` would sample the action space instead).
+        ValueError: when ``seconds`` is not finite and positive, or for an observation without an
+            action mask (``performance_benchmark`` would sample the action space instead).
     """
-    if not seconds > 0:
-        raise ValueError(f"seconds must be > 0, got {seconds!r}")
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"seconds must be finite and > 0, got {seconds!r}")
     uniform = _uniform_stream(np.random.default_rng(seed))
     flatnonzero = np.flatnonzero
     clock = time.perf_counter
@@ -357,18 +357,25 @@ def add_reference(result: dict[str, Any], reference_turns_per_s: float,
                 result["decisions_per_s"] / reference_turns_per_s, 3)}
 
 
+def _output_path(text: str) -> Path:
+    if not text:
+        raise argparse.ArgumentTypeError("empty file name")
+    return Path(text)
+
+
 def _positive_float(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    if not 0 < v < math.inf:
+        raise argparse.ArgumentTypeError(f"must be finite and > 0, got {text!r}")
     return v
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line entry point; returns the exit status (2 on bad input)."""
+    """Command line entry point; returns the exit status (2 on bad input, 130 when
+    interrupted)."""
     from envs.rulesets import list_rulesets, load_game
 
     parser = argparse.ArgumentParser(prog="python -m envs.bench",
@@ -383,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="play exactly this many games instead of a time budget (for "
                              "instruction counts under valgrind)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--json", metavar="OUT", type=Path, default=None,
+    parser.add_argument("--json", metavar="OUT", type=_output_path, default=None,
                         help="also write the JSON record to OUT")
     parser.add_argument("--reference", action="store_true",
                         help="also time PettingZoo's connect_four_v3 and this ruleset's AEC env "
@@ -423,14 +430,18 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"error: cannot write {args.json}: {e}", file=sys.stderr)
         return 2
-    if args.fingerprint is not None:
-        result = behaviour_fingerprint(game, args.fingerprint, args.seed)
-    else:
-        result = run_benchmark(game, seconds, args.seed, games=args.games)
-    if args.reference:
-        ref = aec_benchmark(reference_env, seconds, args.seed)
-        ours = aec_benchmark(aec_env, seconds, args.seed)
-        result = add_reference(result, ref["turns_per_s"], ours["turns_per_s"])
+    try:
+        if args.fingerprint is not None:
+            result = behaviour_fingerprint(game, args.fingerprint, args.seed)
+        else:
+            result = run_benchmark(game, seconds, args.seed, games=args.games)
+        if args.reference:
+            ref = aec_benchmark(reference_env, seconds, args.seed)
+            ours = aec_benchmark(aec_env, seconds, args.seed)
+            result = add_reference(result, ref["turns_per_s"], ours["turns_per_s"])
+    except KeyboardInterrupt:
+        print("interrupted: nothing measured, nothing written", file=sys.stderr)
+        return 130
     text = json.dumps(result, indent=2)
     print(text)
     if args.json is not None:

@@ -7,6 +7,7 @@ Used by ``python -m envs.bench --json``, ``evaluate.py --json`` and ``train.py``
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 __all__ = ["atomic_write_text", "check_output_path"]
@@ -18,19 +19,36 @@ def check_output_path(path: str | Path) -> Path:
     Returns:
         ``path`` as a :class:`~pathlib.Path`.
 
+    Besides the permission bits, the nearest existing ancestor directory is asked to take a
+    new (empty, at once removed) file: some file systems refuse files whatever the bits say
+    (``/sys``, ``/proc``, read-only mounts, immutable directories).
+
     Raises:
-        OSError: (``IsADirectoryError`` / ``PermissionError``) when ``path`` is a directory or
-            its nearest existing ancestor directory is not writable.
+        OSError: (``FileNotFoundError``) for an empty name; (``IsADirectoryError`` /
+            ``PermissionError``) when ``path`` is a directory or
+            an existing file that is not a regular one (a device, a ``/proc`` entry), or its
+            nearest existing ancestor directory does not accept new files.
     """
+    if not str(path):
+        raise FileNotFoundError("empty file name")
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{str(path)!r} is a directory, not a file")
+    if path.exists() and not path.is_file():
+        raise PermissionError(f"cannot write {str(path)!r}: it exists and is not a regular file")
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise PermissionError(f"cannot create {str(path)!r}: {str(parent)!r} is not a "
                               "writable directory")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=parent)
+    except OSError as e:
+        raise PermissionError(f"cannot create {str(path)!r}: {str(parent)!r} does not accept "
+                              f"new files ({e.strerror})") from None
+    os.close(fd)
+    os.unlink(probe)
     return path
 
 
@@ -51,6 +69,10 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        # named after the target, not the temporary file
+        raise type(e)(e.errno, e.strerror, str(path)) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -89,6 +89,8 @@ def resolve_scenario_path(name_or_path: str | Path, builtin_dir: Path) -> Path:
     s = str(name_or_path)
     p = Path(s)
     if p.suffix == ".toml" or p.exists():
+        if p.is_dir():
+            raise ScenarioError(f"{p}: is a directory, not a scenario file")
         if not p.is_file():
             raise ScenarioError(f"{p}: scenario file not found")
         return p

@@ -49,7 +49,7 @@ def test_run_benchmark_record_is_consistent() -> None:
 
 
 def test_run_benchmark_rejects_non_positive_budget() -> None:
-    with pytest.raises(ValueError, match="seconds must be > 0"):
+    with pytest.raises(ValueError, match="seconds must be finite and > 0"):
         run_benchmark(ToyGame(), 0)
 
 
@@ -63,7 +63,9 @@ def test_cli_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["--ruleset", "toy", "--seconds", "-1"], "must be > 0"),
+    (["--ruleset", "toy", "--seconds", "-1"], "must be finite and > 0"),
+    (["--ruleset", "toy", "--seconds", "inf"], "must be finite and > 0, got 'inf'"),
+    (["--ruleset", "toy", "--seconds", "nan"], "must be finite and > 0, got 'nan'"),
     (["--ruleset", "toy", "--seconds", "abc"], "not a number"),
     (["--ruleset", "toy", "--frobnicate"], "unrecognized arguments: --frobnicate"),
     ([], "the following arguments are required: --ruleset"),
@@ -242,7 +244,7 @@ def test_aec_benchmark_is_seeded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_aec_benchmark_refuses_bad_input() -> None:
-    with pytest.raises(ValueError, match="seconds must be > 0"):
+    with pytest.raises(ValueError, match="seconds must be finite and > 0"):
         aec_benchmark(_ScriptedAEC(), 0)
 
     class NoMask(_ScriptedAEC):
@@ -409,3 +411,24 @@ def test_cli_games_prints_the_record(capsys: pytest.CaptureFixture[str]) -> None
     r = json.loads(capsys.readouterr().out)
     assert set(r) == KEYS and r["games"] == 4
     assert r["decisions"] == run_benchmark(ToyGame(), None, seed=1, games=4)["decisions"]
+
+
+def test_cli_interrupted_run_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "run_benchmark", interrupted)
+    out = tmp_path / "bench.json"
+    assert main(["--ruleset", "toy", "--seconds", "1", "--json", str(out)]) == 130
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "interrupted: nothing measured, nothing written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_empty_json_path_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as ei:
+        main(["--ruleset", "toy", "--seconds", "0.1", "--json", ""])
+    assert ei.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith("argument --json: empty file name")

@@ -44,3 +44,66 @@ def test_bench_refuses_a_directory_for_json_before_running(tmp_path, capsys):
     assert main(["--ruleset", "acw_regimental", "--seconds", "30", "--json",
                  str(tmp_path)]) == 2
     assert "is a directory" in capsys.readouterr().err
+
+
+def test_an_existing_file_that_is_not_a_regular_file_is_refused(tmp_path):
+    """A device or /proc entry is never replaced by the atomic rename (``--json /dev/null``
+    would otherwise swap the device for a regular file)."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/null"):
+        with pytest.raises(PermissionError, match="exists and is not a regular file"):
+            check_output_path(path)
+    with pytest.raises(PermissionError):
+        atomic_write_text(fifo, "x")
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+
+
+def test_a_directory_that_refuses_new_files_is_found_before_any_work(tmp_path, monkeypatch):
+    """Permission bits are not the whole story (/sys, read-only mounts, immutable
+    directories): the check asks the directory to take a file, and removes it again."""
+    import tempfile
+
+    check_output_path(tmp_path / "r.json")
+    assert os.listdir(tmp_path) == []  # the probe is gone
+
+    def refuse(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(PermissionError, match=r"does not accept new files \(Read-only file "
+                                              r"system\)"):
+        check_output_path(tmp_path / "sub" / "r.json")
+    assert os.listdir(tmp_path) == []  # no directory was created for it
+
+
+def test_a_failed_write_names_the_target_not_the_temporary_file(tmp_path, monkeypatch):
+    out = tmp_path / "r.json"
+
+    def fail(src, dst):
+        raise PermissionError(13, "Permission denied", str(src))
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(PermissionError) as ei:
+        atomic_write_text(out, "new")
+    assert ei.value.filename == str(out) and ".tmp" not in str(ei.value)
+    assert os.listdir(tmp_path) == []
+
+
+def test_evaluate_prints_its_report_before_a_failed_write(tmp_path, monkeypatch, capsys):
+    """A result file that cannot be written at the end loses nothing already computed: the
+    report is printed first, then the one-line error."""
+    import evaluate
+
+    def fail(src, dst):
+        raise PermissionError(13, "Permission denied", str(src))
+
+    monkeypatch.setattr(os, "replace", fail)
+    out = tmp_path / "e.json"
+    assert evaluate.main(["--agents", "random", "never-react", "--games", "2", "--json",
+                          str(out)]) == 2
+    captured = capsys.readouterr()
+    assert "never-react" in captured.out and "a score" in captured.out
+    assert captured.err.strip().splitlines() == [
+        f"error: cannot write {str(out)!r}: Permission denied"]
+    assert os.listdir(tmp_path) == []

@@ -147,6 +147,8 @@ def test_resolve_scenario_path(tmp_path: Path) -> None:
                              "(built-in: ford, ridge)")
     with pytest.raises(ScenarioError, match="missing.toml: scenario file not found"):
         resolve_scenario_path(tmp_path / "missing.toml", builtin)
+    with pytest.raises(ScenarioError, match="is a directory, not a scenario file"):
+        resolve_scenario_path(builtin, builtin)
 
 
 # -- input-validation fixes ----------------------------------------------------------------------
