@@ -292,7 +292,7 @@ def train(args: Args, given: set[str]) -> int:
                 saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
                 if not isinstance(saved, dict):
                     raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
-            except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+            except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
                 what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
                 raise UsageError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
                                  f"configuration): {what}") from None

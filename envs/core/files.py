@@ -16,18 +16,18 @@ __all__ = ["atomic_write_text", "check_output_path"]
 def check_output_path(path: str | Path) -> Path:
     """Fail early, before a long job, if ``path`` cannot be written as a file.
 
-    Returns:
-        ``path`` as a :class:`~pathlib.Path`.
-
     Besides the permission bits, the nearest existing ancestor directory is asked to take a
     new (empty, at once removed) file: some file systems refuse files whatever the bits say
     (``/sys``, ``/proc``, read-only mounts, immutable directories).
 
+    Returns:
+        ``path`` as a :class:`~pathlib.Path`.
+
     Raises:
-        OSError: (``FileNotFoundError``) for an empty name; (``IsADirectoryError`` /
-            ``PermissionError``) when ``path`` is a directory or
-            an existing file that is not a regular one (a device, a ``/proc`` entry), or its
-            nearest existing ancestor directory does not accept new files.
+        OSError: ``FileNotFoundError`` for an empty name; ``IsADirectoryError`` /
+            ``PermissionError`` when ``path`` is a directory or an existing file that is not
+            a regular one (a device, a ``/proc`` entry), or when its nearest existing
+            ancestor directory does not accept new files.
     """
     if not str(path):
         raise FileNotFoundError("empty file name")

@@ -41,6 +41,8 @@ class ObservationLayout:
             self.slices[p.name] = slice(off, off + p.size)
             off += p.size
         self.size = off
+        #: first index of each piece in the flat vector
+        self.offsets: dict[str, int] = {name: sl.start for name, sl in self.slices.items()}
 
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)

@@ -90,14 +90,14 @@ _WEAPON = {w: i for i, w in enumerate(WEAPONS)}
 _ZONE = {z: i for i, z in enumerate(ZONES)}
 _CTX_KIND = {k: i for i, k in enumerate(CTX_KINDS)}
 _DECISION = {d: i for i, d in enumerate(DECISION_TYPES)}
-# offsets of the feature groups in a unit row (UNIT_FEATURES order)
-_O_KIND = 1
-_O_FORM = _O_KIND + len(KINDS)
-_O_NUM = _O_FORM + len(FORMS)  # x/W ... refused_n/2 (13 numbers)
-_O_HEALTH = _O_NUM + 13
-_O_EXP = _O_HEALTH + len(HEALTHS)
-_O_WEAPON = _O_EXP + len(EXPS)
-_O_FLAGS = _O_WEAPON + len(WEAPONS)  # activated ... rebel_yell (6 flags)
+# offsets of the feature groups in a unit row, read off UNIT_FEATURES
+_O_KIND = UNIT_FEATURES.index(f"kind={KINDS[0]}")
+_O_FORM = UNIT_FEATURES.index(f"formation={FORMS[0]}")
+_O_NUM = UNIT_FEATURES.index("x/W")  # x/W ... refused_n/2
+_O_HEALTH = UNIT_FEATURES.index(f"health={HEALTHS[0]}")
+_O_EXP = UNIT_FEATURES.index(f"experience={EXPS[0]}")
+_O_WEAPON = UNIT_FEATURES.index(f"weapon={WEAPONS[0]}")
+_O_FLAGS = UNIT_FEATURES.index("activated")  # activated ... rebel_yell
 
 
 def _unit_row(u, side: int, W: float, D: float) -> list[float]:
@@ -131,7 +131,7 @@ def observation(game, state, side: int) -> np.ndarray:
     Filled as one Python list and converted once (numpy's per-element stores cost more than
     the features themselves); the pieces and their order are :func:`build_layout`'s."""
     lay = game.layout
-    at = {name: sl.start for name, sl in lay.slices.items()}
+    at = lay.offsets
     v = [0.0] * lay.size
     m = game.max_units_per_side
     W, D = game.terrain.width, game.terrain.depth

@@ -257,8 +257,10 @@ class ACWState(State):
         # has changed since it was built: the state is only changed by applying actions)
         self._handoff = self._lact_pred
         self._lact_pred = None
-        _A_FN[fr["k"]](self, fr, action)
-        self._handoff = None
+        try:
+            _A_FN[fr["k"]](self, fr, action)
+        finally:
+            self._handoff = None
         if self.ndec >= self.game.max_decisions and not self.done:
             self.log("decision_cap", ("ACW-PD-35",),
                      f"decision cap {self.game.max_decisions} reached: game scored on VP")
