@@ -44,7 +44,8 @@ class Args:
     scenario: str | None = None
     """scenario name or TOML path (default: the ruleset's default battle)"""
     agents: list[str] = field(default_factory=lambda: ["heuristic", "random"])
-    """agents: built-in names (random, heuristic, never-react, always-react) or checkpoint paths"""
+    """agents: built-in names (random, heuristic, never-react, always-react, stand-and-fire,
+    rush) or checkpoint paths"""
     games: int = 20
     """games per pair (even: both seatings equally often)"""
     seed: int = 0
@@ -65,7 +66,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p.add_argument("--scenario", default=None, help="scenario name or TOML path (default: the "
                    "ruleset's default battle)")
     p.add_argument("--agents", nargs="+", default=d.agents, metavar="AGENT",
-                   help="built-in names (random, heuristic, never-react, always-react) or "
+                   help="built-in names (random, heuristic, never-react, always-react, "
+                        "stand-and-fire, rush) or "
                         "MaskablePPO checkpoint paths")
     p.add_argument("--games", type=int, default=d.games, help="games per pair")
     p.add_argument("--seed", type=int, default=d.seed, help="tournament seed")

@@ -66,7 +66,8 @@ class ACWHeuristic(BasePolicy):
     def __init__(self, game: Game, seed: SeedLike = None):
         super().__init__(seed)
         if game.ruleset_id != "acw_regimental":
-            raise UnknownAgentError(f"ACWHeuristic plays acw_regimental, not {game.ruleset_id!r}")
+            raise UnknownAgentError(
+                f"{self.name!r} plays acw_regimental only, not {game.ruleset_id!r}")
         from envs.rulesets.acw_regimental.observer import CTX_KINDS, UNIT_FEATURES, ZONES
 
         self.layout = game.layout
@@ -121,23 +122,38 @@ class ACWHeuristic(BasePolicy):
         # changes with PYTHONHASHSEED)
         legal_labels = dict.fromkeys(self.labels[i] for i in legal)
         p = self.layout.split(np.asarray(observation, dtype=np.float32))
-        if any(lab.startswith("react:") for lab in legal_labels):
-            choice = self._react(p, legal_labels)
-        elif any(lab.startswith("rally:") for lab in legal_labels):
-            pips = float(p["resources"][0]) * 6.0
-            choice = "rally:pay_pip" if pips >= 1.5 else "rally:roll"
-        elif any(lab.startswith("reserve:") for lab in legal_labels):
-            choice = "reserve:1" if "reserve:1" in legal_labels else min(
-                lab for lab in legal_labels if lab.startswith("reserve:"))
-        elif "hold_fire" in legal_labels or any(lab.startswith("fire:") for lab in legal_labels):
-            choice = self._fire(p, legal_labels)
-        elif any(lab.startswith("activate:") for lab in legal_labels):
-            choice = self._pick_unit(p, legal_labels)
-        else:
-            choice = self._activation(p, legal_labels)
+        choice = self._choose(p, legal_labels)
         if choice in legal_labels:
             return self.ids[choice]
         return self._uniform(legal)
+
+    def _choose(self, p: dict, legal_labels: Collection[str]) -> str:
+        """The label to play (the caller falls back to a uniform legal id if it is illegal)."""
+        if any(lab.startswith("react:") for lab in legal_labels):
+            return self._react(p, legal_labels)
+        if any(lab.startswith("rally:") for lab in legal_labels):
+            return self._rally(p, legal_labels)
+        if any(lab.startswith("reserve:") for lab in legal_labels):
+            return self._reserve(p, legal_labels)
+        if "hold_fire" in legal_labels or any(lab.startswith("fire:") for lab in legal_labels):
+            return self._fire(p, legal_labels)
+        if "melee:advance" in legal_labels or "melee:hold" in legal_labels:
+            return self._melee_advance(p, legal_labels)
+        if any(lab.startswith("activate:") for lab in legal_labels):
+            return self._pick_unit(p, legal_labels)
+        return self._activation(p, legal_labels)
+
+    # -- phase 1 ------------------------------------------------------------------------------
+    def _rally(self, p: dict, legal: Collection[str]) -> str:
+        pips = float(p["resources"][0]) * 6.0
+        return "rally:pay_pip" if pips >= 1.5 else "rally:roll"
+
+    def _reserve(self, p: dict, legal: Collection[str]) -> str:
+        return "reserve:1" if "reserve:1" in legal else min(
+            lab for lab in legal if lab.startswith("reserve:"))
+
+    def _melee_advance(self, p: dict, legal: Collection[str]) -> str:
+        return "melee:advance"
 
     # -- reactions ----------------------------------------------------------------------------
     def _react(self, p: dict, legal: Collection[str]) -> str:
@@ -238,13 +254,22 @@ class ACWHeuristic(BasePolicy):
         else:
             tx, ty = self._pos(min((enemy[k] for k in enemies),
                                    key=lambda row: self._dist(me, row)))
+        return self._steer(me, tx, ty, legal)
+
+    def _steer(self, me: np.ndarray, tx: float, ty: float, legal: Collection[str],
+               once: bool = True) -> str:
+        """Wheel toward the point ``(tx, ty)`` (inches, egocentric table) when it lies more than
+        15° off the unit's heading, else advance on it (all of the allowance from 5" away, two
+        thirds from 3", a third from 1"); ``end_activation`` when it is reached or, with
+        ``once``, when the unit has already moved this activation."""
+        x, y = self._pos(me)
         diff = _wrap(math.atan2(ty - y, tx - x) - self._heading(me))
         side = "left" if diff > 0 else "right"
         if abs(diff) > TURN_THRESHOLD and f"wheel:{side}" in legal:
             return f"wheel:{side}"
         if abs(diff) > HALF_TURN_THRESHOLD and f"wheel:{side}_half" in legal:
             return f"wheel:{side}_half"
-        if self._is(me, "moved"):
+        if once and self._is(me, "moved"):
             return "end_activation"
         dist = math.hypot(tx - x, ty - y)
         for need, lab in ((5.0, "advance:all"), (3.0, "advance:two_thirds"),

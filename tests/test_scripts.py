@@ -103,7 +103,9 @@ def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--agents", "random", "deep-blue"], "unknown agent 'deep-blue'"),
+    (["--agents", "random", "deep-blue"], "unknown agent 'deep-blue': expected one of random, "
+                                           "heuristic, never-react, always-react, "
+                                           "stand-and-fire, rush"),
     (["--agents", "random", "missing/model.zip"], "checkpoint not found: 'missing/model.zip'"),
     (["--agents", "random", "CORRUPT"], "corrupt.zip"),
     (["--agents", "random", "DIR"], "is a directory, not a checkpoint file (.zip)"),
