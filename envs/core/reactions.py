@@ -1,0 +1,168 @@
+"""Reaction windows: one side is asked about one trigger, and may always decline.
+
+A ruleset writes each reaction once, as a :class:`Reaction` (its label, the rule ids it cites,
+why it is not allowed now, what it costs, and how it resolves), and one
+:class:`ReactionWindow` subclass per kind of window listing the reactions that window can
+offer. The window frame asks ``side`` about ``trigger``: the legal actions are the offered
+reactions that are allowed and affordable, plus the decline action, which is always legal.
+
+Costs are paid through the state: a state that has reactions with costs implements
+``can_pay(side, cost) -> bool`` and ``pay(side, cost) -> None`` once (Staff Pips, a card from a
+Reserve, action points); a reaction the side cannot pay for is masked with the cost's rule ids.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .procedure import DecisionContext, Done, Frame, Step, Wait
+from .protocol import Illegality
+
+__all__ = ["Cost", "FREE", "Reaction", "ReactionContext", "ReactionWindow"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What choosing a reaction spends: ``amount`` of ``resource`` (a name the state's
+    ``can_pay`` / ``pay`` understand), citing ``rules``."""
+
+    resource: str
+    amount: int
+    rules: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.amount} {self.resource}"
+
+
+#: the cost of a free reaction
+FREE = Cost("", 0)
+
+
+class Reaction(abc.ABC):
+    """One reaction of a ruleset, written once.
+
+    Attributes:
+        label: the decision label that chooses it (``"react:closing_volley"``).
+        rules: the rule ids it applies (cited by its events and refusals).
+    """
+
+    label: ClassVar[str]
+    rules: ClassVar[tuple[str, ...]] = ()
+
+    @abc.abstractmethod
+    def why_not(self, state: Any, window: "ReactionWindow") -> Illegality | None:
+        """Why the asked side may not take this reaction now (``None``: allowed). The cost is
+        checked separately (:meth:`cost`)."""
+
+    def cost(self, state: Any, window: "ReactionWindow") -> Cost:
+        """What taking it would spend (default: free)."""
+        return FREE
+
+    @abc.abstractmethod
+    def resolve(self, state: Any, window: "ReactionWindow") -> tuple[Frame, ...]:
+        """Apply the reaction (its cost is already paid); return the frames to run in the
+        window's place (dice, a move), or ``()``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionContext(DecisionContext):
+    """A reaction window as any side sees it (triggers are public)."""
+
+    trigger: str = ""
+    subject: int = -1
+    offered: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ReactionWindow(Frame):
+    """Ask ``side`` whether to react to ``trigger`` (about ``subject``, e.g. the unit asked).
+
+    Subclasses set ``kind`` (and are registered), ``reactions`` (label -> :class:`Reaction`),
+    ``decline_label``, and optionally ``decision`` (the decision type, default
+    ``"reaction"``), ``skip_when_only_decline`` (close without asking when nothing but decline
+    is legal) and override :meth:`on_open` / :meth:`on_decline` to log their own events.
+
+    Fields: ``offered`` — labels of the reactions this trigger can offer, in order; ``opened``
+    — whether :meth:`on_open` has run; ``chosen`` — the label chosen (``None`` while open).
+    """
+
+    reactions: ClassVar[Mapping[str, Reaction]] = {}
+    decline_label: ClassVar[str] = "react:decline"
+    decision: ClassVar[str] = "reaction"
+    skip_when_only_decline: ClassVar[bool] = False
+
+    side: int
+    trigger: str
+    subject: int
+    offered: tuple[str, ...]
+    opened: bool = False
+    chosen: str | None = None
+
+    # -- hooks ----------------------------------------------------------------------------
+    def on_open(self, state: Any) -> None:
+        """Log the window's opening (default: a ``window_opened`` event)."""
+        state.log("window_opened", (), f"side {self.side} may react to {self.trigger}",
+                  self.side, trigger=self.trigger, subject=self.subject)
+
+    def on_decline(self, state: Any) -> None:
+        """Log a decline (default: a ``declined`` event)."""
+        state.log("declined", (), f"side {self.side} does not react to {self.trigger}",
+                  self.side, trigger=self.trigger, subject=self.subject)
+
+    # -- the frame ------------------------------------------------------------------------
+    def why_not(self, state: Any, reaction: Reaction) -> Illegality | None:
+        """The reaction's own refusal, else a refusal for a cost the side cannot pay."""
+        why = reaction.why_not(state, self)
+        if why is not None:
+            return why
+        cost = reaction.cost(state, self)
+        if cost.amount and not state.can_pay(self.side, cost):
+            return Illegality(cost.rules or reaction.rules, f"cannot pay {cost}")
+        return None
+
+    def _allowed(self, state: Any) -> list[str]:
+        return [lab for lab in self.offered
+                if self.why_not(state, self.reactions[lab]) is None]
+
+    def run(self, state: Any) -> Step:
+        if self.chosen is not None:
+            return Done()
+        if not self.opened:
+            if self.skip_when_only_decline and not self._allowed(state):
+                return Done()
+            self.opened = True
+            self.on_open(state)
+        return Wait(self.side, self.decision)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        ids = state.game.actions
+        return sorted([ids.id(lab) for lab in self._allowed(state)]
+                      + [ids.id(self.decline_label)])
+
+    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+        label = state.game.actions.labels[action]
+        if label in self.offered:
+            return self.why_not(state, self.reactions[label])
+        if label in self.reactions:
+            return Illegality(self.reactions[label].rules,
+                              f"{label} is not offered against {self.trigger}")
+        return None
+
+    def apply(self, state: Any, action: int) -> Done:
+        label = state.game.actions.labels[action]
+        self.chosen = label
+        if label == self.decline_label:
+            self.on_decline(state)
+            return Done()
+        reaction = self.reactions[label]
+        cost = reaction.cost(state, self)
+        if cost.amount:
+            state.pay(self.side, cost)
+        return Done(*reaction.resolve(state, self))
+
+    def context(self, state: Any, viewer: int) -> ReactionContext:
+        return ReactionContext(self.kind, self.side, self.decision, self.trigger,
+                               self.subject, tuple(self.offered))
