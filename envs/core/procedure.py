@@ -199,8 +199,10 @@ def _decoder(tp: Any):
 
 def _copy(value: Any) -> Any:
     if isinstance(value, list):
-        return [_copy(v) for v in value] if value and isinstance(value[0], (list, dict, Record)) \
-            else list(value)
+        for v in value:
+            if isinstance(v, (list, dict, Record)):
+                return [_copy(x) for x in value]
+        return list(value)
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, Record):

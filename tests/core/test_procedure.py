@@ -287,3 +287,22 @@ def test_initiative_order_in_play_skips_units_that_are_out() -> None:
     s = play_labels(s, ["pass"])
     assert (s.current_player(), s.stack.top.unit) == (0, 1)  # red 1 (2); blue 1 skipped
     assert s.terminal_decision == "terminal" and TERMINAL == -4
+
+
+def test_copy_is_deep_for_nested_lists_of_any_shape() -> None:
+    track = InitiativeTrack([[0, 0, 5], [1, 0, 4]])
+    other = track.copy()
+    other.entries[1][2] = 9
+    assert track.entries == [[0, 0, 5], [1, 0, 4]]
+
+    @register
+    @dataclass(slots=True)
+    class Mixed(Frame):
+        kind = "test.mixed"
+        groups: list[list] = None  # type: ignore[assignment]
+
+    m = Mixed([[3, [1, 2]], [4, [5]]])
+    c = m.copy()
+    c.groups[0][1].append(9)
+    assert m.groups == [[3, [1, 2]], [4, [5]]]
+    assert record_from_dict(m.to_dict()).groups == m.groups
