@@ -155,7 +155,88 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
         print(f"note: {result.truncated} games hit the decision cap and were scored as draws")
 
 
+def exploit_command(argv: list[str]) -> int:
+    """``evaluate.py exploit MODEL [--timesteps N] [--seed S] [--games G] [--json OUT]``: train
+    a fresh MaskablePPO best response against the frozen MODEL (both seats, the same env and
+    reward as train.py), then play ``--games`` games best response vs MODEL (seats swapped,
+    common chance seeds) and report the best response's score with its Wilson 95% interval and
+    decision statistics (see :mod:`agents.exploit`). Exit 2 with one ``error:`` line for a
+    missing or foreign checkpoint or a bad flag, before any training."""
+    p = _ArgumentParser(prog="evaluate.py exploit", description=exploit_command.__doc__)
+    p.add_argument("model", help="MaskablePPO checkpoint (.zip) to exploit")
+    p.add_argument("--timesteps", type=int, default=200_000,
+                   help="best-response training timesteps (default: 200000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of training and games")
+    p.add_argument("--games", type=int, default=200, help="games best response vs MODEL")
+    p.add_argument("--ruleset", default="acw_regimental", help="ruleset id")
+    p.add_argument("--scenario", default=None, help="scenario name or TOML path")
+    p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
+    p.add_argument("--json", default=None, help="write the result JSON here (atomically)")
+    p.add_argument("--progress-bar", action="store_true", help="show a training progress bar")
+    try:
+        ns = p.parse_args(argv)
+        if ns.timesteps < 1:
+            p.error(f"--timesteps must be >= 1, got {ns.timesteps}")
+        if ns.games < 1:
+            p.error(f"--games must be >= 1, got {ns.games}")
+        if ns.seed < 0:
+            p.error(f"--seed must be >= 0, got {ns.seed}")
+        if ns.max_decisions is not None and ns.max_decisions < 1:
+            p.error(f"--max-decisions must be >= 1, got {ns.max_decisions}")
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+    from agents.policy import AgentError
+    from agents.ppo import MaskablePPOPolicy
+    from envs import load_game
+    from envs.core.errors import RiposteError
+    from envs.core.files import atomic_write_text, check_output_path
+
+    try:
+        if ns.json:
+            check_output_path(ns.json)
+        game = load_game(ns.ruleset, ns.scenario)
+        MaskablePPOPolicy.load(ns.model, game)  # a bad checkpoint fails here, before training
+    except (RiposteError, AgentError, OSError) as exc:
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+    import torch
+
+    from agents.exploit import exploit
+
+    torch.set_num_threads(1)
+    print(f"training a best response to {ns.model} for {ns.timesteps} timesteps "
+          f"(seed {ns.seed})", flush=True)
+    res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
+                  games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar)
+    doc = res.to_dict()
+    print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
+          f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "
+          f"[{res.ci95[0]:.3f}, {res.ci95[1]:.3f}] (Wilson 95%); trained "
+          f"{res.timesteps} timesteps in {res.train_seconds:.0f} s")
+    print("best response's decisions (share of that decision type):")
+    for dtype, counts in res.decision_stats.items():
+        total = sum(counts.values())
+        top = sorted(counts.items(), key=lambda kv: -kv[1])[:6]
+        print(f"  {dtype}: " + ", ".join(f"{lab} {c / total:.1%}" for lab, c in top))
+    if ns.json:
+        try:
+            atomic_write_text(Path(ns.json), json.dumps(doc, indent=2))
+        except OSError as exc:
+            return _fail(f"cannot write {ns.json!r}: {exc.strerror or exc}")
+        print(f"wrote {ns.json}")
+    return 0
+
+
+#: ``evaluate.py NAME ...`` runs ``SUBCOMMANDS[NAME](argv_after_NAME)``; anything else is the
+#: tournament
+SUBCOMMANDS: dict[str, Any] = {"exploit": exploit_command}
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # --help exits 0; bad flags were reported by _ArgumentParser
