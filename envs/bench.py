@@ -41,6 +41,15 @@ the game unchanged on those games::
 
     python -m envs.bench --ruleset acw_regimental --fingerprint 60
 
+``--fingerprint GAMES --behaviour`` plays the same games but hashes only what a player or a
+replay can see — legal labels, chance outcomes with their probabilities, every event (kind,
+rule ids, side, data, text), every side's observation vector at every decision, returns — and
+not the state's JSON or any frame (:func:`observable_fingerprint`; its record has the extra keys
+``events`` and ``covers``). A change of form (frames, names, JSON layout) that leaves it
+unchanged changes nothing a player sees on those games::
+
+    python -m envs.bench --ruleset acw_regimental --scenario crossroads --fingerprint 300 --behaviour
+
 ``--reference`` needs ``pettingzoo`` and ``pygame`` (connect four imports it; both are in the
 ``test`` extra); they are imported only under the flag, and a missing one is a one-line
 ``error:`` naming the package, exit status 2, before anything is measured. Without the flag the
@@ -212,6 +221,91 @@ def behaviour_fingerprint(game: Game, games: int, seed: int = 0) -> dict[str, An
     return {"ruleset": game.ruleset_id, "scenario": game.scenario_name, "seed": seed,
             "games": games, "decisions": decisions, "chance_nodes": chance_nodes,
             "fingerprint": digest.hexdigest()}
+
+
+def observable_fingerprint(game: Game, games: int, seed: int = 0) -> dict[str, Any]:
+    """A digest of what a player or a replay can see of how ``game`` plays, blind to the
+    state's internal layout (``--fingerprint GAMES --behaviour``).
+
+    The games are those of :func:`behaviour_fingerprint` (game ``i`` from
+    ``numpy.random.default_rng([seed, i])``, decisions uniform over ``legal_actions()``, chance
+    sampled by ``chance_outcomes()``, checked ``apply_action``). The SHA-256 covers, in order:
+
+    * at every decision: the player, the decision type, the legal *labels*, the SHA-256 of every
+      side's observation vector (``game.observation(state, side)`` for ``side`` in
+      ``range(num_players)``: dtype, shape and bytes) and the chosen label;
+    * at every chance node: the ``(label, probability)`` pairs of ``chance_outcomes()``
+      (probabilities written with 12 significant digits) and the drawn label;
+    * every event, as it is logged: kind, rule ids, side, data (JSON, sorted keys) and text;
+    * at the end of every game: ``returns()``.
+
+    It does not read ``to_json()``, ``history`` ids or any frame: renaming a frame key, changing
+    the JSON layout or reordering action ids behind the same labels leaves it unchanged, while
+    any change to a legal list, a chance distribution, an event, an observation or a result
+    changes it.
+
+    Args:
+        game: the game to play.
+        games: number of games (>= 1).
+        seed: first entry of each game's generator seed.
+
+    Returns:
+        ``{"ruleset", "scenario", "seed", "games", "decisions", "chance_nodes", "events",
+        "fingerprint", "covers"}``: ``fingerprint`` is 64 hex digits, ``covers`` is
+        ``"behaviour"``.
+
+    Raises:
+        ValueError: when ``games`` < 1.
+    """
+    from envs.core.chance import sample_chance_outcome
+
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games!r}")
+    digest = hashlib.sha256()
+    update = digest.update
+    sides = range(game.num_players)
+    actions, chance = game.actions, game.chance
+    decisions = chance_nodes = events = 0
+
+    def observation_digest(state: Any, side: int) -> str:
+        vec = np.asarray(game.observation(state, side))
+        return hashlib.sha256(f"{vec.dtype.str}{vec.shape}".encode()
+                              + vec.tobytes()).hexdigest()
+
+    for i in range(games):
+        rng = np.random.default_rng([seed, i])
+        state = game.new_initial_state()
+        update(json.dumps(["G", i]).encode() + b"\n")
+        logged = 0
+        while True:
+            for event in state.events[logged:]:
+                update(json.dumps([event.kind, list(event.rules), event.side, event.data,
+                                   event.text], sort_keys=True).encode() + b"\n")
+            events += len(state.events) - logged
+            logged = len(state.events)
+            p = state.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                outcomes = state.chance_outcomes()
+                action = sample_chance_outcome(state, rng)
+                update(json.dumps(["C", [[chance.labels[o], f"{prob:.12g}"]
+                                         for o, prob in outcomes],
+                                   chance.labels[action]]).encode() + b"\n")
+                chance_nodes += 1
+            else:
+                legal = state.legal_actions()
+                action = legal[int(rng.integers(len(legal)))]
+                update(json.dumps(["D", p, state.decision_name(),
+                                   [actions.labels[a] for a in legal],
+                                   [observation_digest(state, side) for side in sides],
+                                   actions.labels[action]]).encode() + b"\n")
+                decisions += 1
+            state.apply_action(action)
+        update(json.dumps(["R", [float(r) for r in state.returns()]]).encode() + b"\n")
+    return {"ruleset": game.ruleset_id, "scenario": game.scenario_name, "seed": seed,
+            "games": games, "decisions": decisions, "chance_nodes": chance_nodes,
+            "events": events, "fingerprint": digest.hexdigest(), "covers": "behaviour"}
 
 
 #: the PettingZoo env whose AEC loop is the yardstick of ``--reference``
@@ -401,6 +495,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="time nothing: print a SHA-256 of how GAMES seeded random games "
                              "play (legal lists, final states, event logs), to check that a "
                              "speed change is exact")
+    parser.add_argument("--behaviour", action="store_true",
+                        help="with --fingerprint: hash only what a player or a replay sees "
+                             "(legal labels, chance outcomes with probabilities, events with "
+                             "rule ids and data, both sides' observations, returns), not the "
+                             "state's JSON, to check that a change of form is exact")
     args = parser.parse_args(argv)
     if args.seed < 0:
         parser.error(f"--seed must be >= 0, got {args.seed}")
@@ -410,6 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.reference or args.seconds is not None or args.games is not None:
             parser.error("--fingerprint times nothing: it takes no --seconds, --games or "
                          "--reference")
+    if args.behaviour and args.fingerprint is None:
+        parser.error("--behaviour is a kind of --fingerprint: give --fingerprint GAMES too")
     if args.games is not None:
         if args.games < 1:
             parser.error(f"--games must be >= 1, got {args.games}")
@@ -432,7 +533,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if args.fingerprint is not None:
-            result = behaviour_fingerprint(game, args.fingerprint, args.seed)
+            fingerprint = observable_fingerprint if args.behaviour else behaviour_fingerprint
+            result = fingerprint(game, args.fingerprint, args.seed)
         else:
             result = run_benchmark(game, seconds, args.seed, games=args.games)
         if args.reference:
