@@ -1,0 +1,246 @@
+"""Command lines of the research tools, dispatched by ``evaluate.py`` (``SUBCOMMANDS``):
+
+* ``python evaluate.py whatif REPLAY --at K ...`` (:func:`whatif_main`)
+* ``python evaluate.py ablate --param NAME=VALUE ...`` (:func:`ablate_main`)
+* ``python evaluate.py masking --timesteps N ...`` (:func:`masking_main`)
+
+Each takes ``argv`` (the arguments after the subcommand name) and returns an exit status. Bad
+input — a flag, a file, a parameter, an agent — is one ``error: ...`` line on stderr and exit
+status 2, reported before any rollout, game or training starts; output files are probed
+before the run and written atomically after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+import numpy as np
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        raise SystemExit(fail(f"{self.prog}: {message}"))
+
+
+def fail(message: str) -> int:
+    """Print ``error: message`` (first line only) on stderr; returns 2."""
+    print(f"error: {str(message).splitlines()[0] if str(message) else message}", file=sys.stderr)
+    return 2
+
+
+def _run(parse: Callable[[list[str]], argparse.Namespace], body: Callable[[argparse.Namespace],
+         int], argv: list[str]) -> int:
+    try:
+        ns = parse(argv)
+    except SystemExit as exc:  # --help exits 0; bad flags were reported
+        return int(exc.code or 0)
+    return body(ns)
+
+
+def _check_outputs(*paths: str | None) -> None:
+    from envs.core.files import check_output_path
+
+    for p in paths:
+        if p is not None:
+            check_output_path(p)
+
+
+# -- masking -----------------------------------------------------------------------------------
+def _masking_parser() -> _Parser:
+    from .masking import MaskingConfig
+
+    d = MaskingConfig()
+    p = _Parser(prog="evaluate.py masking",
+                description="MaskablePPO with the action mask against PPO with an "
+                            "illegal-action loss: same budget, several seeds, learning curves "
+                            "against the heuristic.")
+    p.add_argument("--ruleset", default=d.ruleset)
+    p.add_argument("--scenario", default=None)
+    p.add_argument("--timesteps", type=int, default=d.timesteps, help="per run")
+    p.add_argument("--seeds", type=int, nargs="+", default=d.seeds)
+    p.add_argument("--eval-every", type=int, default=d.eval_every)
+    p.add_argument("--eval-games", type=int, default=d.eval_games)
+    p.add_argument("--opponent", default=d.opponent, help="training opponent")
+    p.add_argument("--eval-opponent", default=d.eval_opponent)
+    p.add_argument("--eval-seed", type=int, default=d.eval_seed)
+    p.add_argument("--n-steps", type=int, default=d.n_steps)
+    p.add_argument("--batch-size", type=int, default=d.batch_size)
+    p.add_argument("--n-epochs", type=int, default=d.n_epochs)
+    p.add_argument("--json", default=None)
+    p.add_argument("--plot", default=None)
+    p.add_argument("--quiet", action="store_true")
+    return p
+
+
+def masking_main(argv: list[str]) -> int:
+    """``evaluate.py masking``: see :mod:`agents.research.masking`."""
+    p = _masking_parser()
+
+    def parse(a: list[str]) -> argparse.Namespace:
+        ns = p.parse_args(a)
+        for flag, v, lo in (("--timesteps", ns.timesteps, 1), ("--eval-every", ns.eval_every, 1),
+                            ("--eval-games", ns.eval_games, 1), ("--n-steps", ns.n_steps, 2),
+                            ("--batch-size", ns.batch_size, 2), ("--n-epochs", ns.n_epochs, 1)):
+            if v < lo:
+                p.error(f"{flag} must be >= {lo}, got {v}")
+        if min(ns.seeds) < 0 or len(set(ns.seeds)) != len(ns.seeds):
+            p.error(f"--seeds must be distinct and >= 0, got {ns.seeds}")
+        if ns.batch_size > ns.n_steps:
+            p.error("--batch-size must be <= --n-steps")
+        return ns
+
+    def body(ns: argparse.Namespace) -> int:
+        from agents import make_agent
+        from agents.policy import AgentError
+        from envs import load_game
+        from envs.core.errors import RiposteError
+
+        from .common import write_json
+        from .masking import MaskingConfig, plot, run
+
+        cfg = MaskingConfig(ruleset=ns.ruleset, scenario=ns.scenario, timesteps=ns.timesteps,
+                            seeds=ns.seeds, eval_every=ns.eval_every, eval_games=ns.eval_games,
+                            opponent=ns.opponent, eval_opponent=ns.eval_opponent,
+                            eval_seed=ns.eval_seed, n_steps=ns.n_steps,
+                            batch_size=ns.batch_size, n_epochs=ns.n_epochs)
+        try:
+            _check_outputs(ns.json, ns.plot)
+            game = load_game(cfg.ruleset, cfg.scenario, cfg.params)
+            for a in (cfg.opponent, cfg.eval_opponent):
+                make_agent(a, game, 0)
+        except (RiposteError, AgentError, OSError) as exc:
+            return fail(str(exc) or type(exc).__name__)
+        doc = run(cfg, show_progress=not ns.quiet)
+        if not ns.quiet:
+            print(f"masking vs penalty on {cfg.ruleset}/{game.scenario_name}: "
+                  f"{cfg.timesteps} timesteps x seeds {cfg.seeds}, {doc['seconds']} s")
+            print(f"{'timesteps':>9}  {'mask score [95% CI]':>24}  {'penalty score [95% CI]':>24}"
+                  f"  {'penalty illegal':>15}")
+            for rm, rp in zip(doc["summary"]["mask"], doc["summary"]["penalty"]):
+                print(f"{rm['timesteps']:>9}  {rm['mean_score']:.3f} "
+                      f"[{rm['ci95'][0]:.3f}, {rm['ci95'][1]:.3f}]".rjust(35)
+                      + f"  {rp['mean_score']:.3f} [{rp['ci95'][0]:.3f}, {rp['ci95'][1]:.3f}]"
+                      .rjust(26) + f"  {rp['mean_illegal_rate']:>15.2f}")
+        try:
+            if ns.json:
+                write_json(ns.json, doc)
+            if ns.plot:
+                plot(doc, ns.plot)
+        except OSError as exc:
+            return fail(f"cannot write output: {exc}")
+        return 0
+
+    return _run(parse, body, argv)
+
+
+# -- whatif ------------------------------------------------------------------------------------
+def whatif_main(argv: list[str]) -> int:
+    """``evaluate.py whatif REPLAY --at K``: see :mod:`agents.research.whatif`."""
+    p = _Parser(prog="evaluate.py whatif",
+                description="Value of every legal option at the decision just before label K "
+                            "of a replay, by rollouts on common random numbers.")
+    p.add_argument("replay", help="replay script (TOML)")
+    p.add_argument("--at", type=int, required=True, help="index (0-based) of a decision label")
+    p.add_argument("--agents", nargs=2, default=["heuristic", "heuristic"],
+                   metavar=("SIDE0", "SIDE1"), help="policies of sides 0 and 1 in the rollouts")
+    p.add_argument("--rollouts", type=int, default=100, help="rollouts per option")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--baseline", default=None,
+                   help="baseline label (default: react:decline if legal, else the first)")
+    p.add_argument("--compare-independent", action="store_true",
+                   help="also run with independent seeds and report the variance ratio")
+    p.add_argument("--max-decisions", type=int, default=None, help="per-rollout cap")
+    p.add_argument("--json", default=None)
+    p.add_argument("--plot", default=None, help="bar chart PNG")
+    p.add_argument("--quiet", action="store_true")
+
+    def parse(a: list[str]) -> argparse.Namespace:
+        ns = p.parse_args(a)
+        if ns.rollouts < 2:
+            p.error(f"--rollouts must be >= 2 (for an interval), got {ns.rollouts}")
+        if ns.seed < 0:
+            p.error(f"--seed must be >= 0, got {ns.seed}")
+        if ns.max_decisions is not None and ns.max_decisions < 1:
+            p.error(f"--max-decisions must be >= 1, got {ns.max_decisions}")
+        return ns
+
+    def body(ns: argparse.Namespace) -> int:
+        from agents import make_agent
+        from agents.policy import AgentError
+        from envs.core.errors import RiposteError
+        from envs.core.replay import ReplayScript
+
+        from .common import git_commit, write_json
+        from .whatif import (decision_point, evaluate_options, format_table, plot,
+                             resolve_baseline, variance_ratio)
+
+        try:
+            _check_outputs(ns.json, ns.plot)
+            script = ReplayScript.load(ns.replay)
+            state = decision_point(script, ns.at)
+            resolve_baseline(state, ns.baseline)
+            seeds = np.random.SeedSequence(ns.seed).spawn(2)
+            agents = [make_agent(a, state.game, s) for a, s in zip(ns.agents, seeds)]
+        except (RiposteError, AgentError, OSError) as exc:
+            return fail(str(exc) or type(exc).__name__)
+        res = evaluate_options(state, agents, ns.rollouts, seed=ns.seed, baseline=ns.baseline,
+                               max_decisions=ns.max_decisions, show_progress=not ns.quiet)
+        ratio = None
+        if ns.compare_independent:
+            ind = evaluate_options(state, agents, ns.rollouts, seed=ns.seed, crn=False,
+                                   baseline=ns.baseline, max_decisions=ns.max_decisions,
+                                   show_progress=not ns.quiet)
+            ratio = variance_ratio(ind, res)
+        g = state.game
+        doc = {"kind": "whatif", "commit": git_commit(), "replay": ns.replay, "at": ns.at,
+               "label_in_replay": script.actions[ns.at], "game": g.config(),
+               "params": {"agents": ns.agents, "rollouts": ns.rollouts, "seed": ns.seed,
+                          "baseline": res.baseline, "max_decisions": ns.max_decisions,
+                          "crn": True},
+               "seeds": {"seed": ns.seed, "chance": "SeedSequence(seed, spawn_key=(0, k))",
+                         "agents": "SeedSequence(seed, spawn_key=(1, k, side))"},
+               "side": res.side, "side_name": g.side_names[res.side],
+               "decision": res.decision, "truncated_rollouts": res.truncated,
+               "options": [o.to_dict() for o in res.options]}
+        if ratio is not None:
+            doc["independent_options"] = [o.to_dict() for o in ind.options]
+            doc["variance_ratio"] = ratio
+        title = (f"{script.source} @ {ns.at}: side {res.side} ({g.side_names[res.side]}) "
+                 f"{res.decision}; {ns.agents[0]} vs {ns.agents[1]}, N={ns.rollouts}")
+        if not ns.quiet:
+            print(title)
+            print(format_table(res))
+            if ratio is not None:
+                print("variance ratio of the difference (independent seeds / common random "
+                      "numbers): " + ", ".join(f"{k} {v:.2f}" for k, v in ratio.items()))
+            if res.truncated:
+                print(f"note: {res.truncated} rollouts hit the decision cap (scored 0)")
+        try:
+            if ns.json:
+                write_json(ns.json, doc)
+            if ns.plot:
+                plot(res, ns.plot, title)
+        except OSError as exc:
+            return fail(f"cannot write output: {exc}")
+        return 0
+
+    return _run(parse, body, argv)
+
+
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "whatif": whatif_main,
+    "masking": masking_main,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in SUBCOMMANDS:
+        return fail(f"expected a subcommand: {', '.join(SUBCOMMANDS)}")
+    return SUBCOMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""evaluate.py whatif's estimator (agents.research.whatif) against an exact solution of the toy
+duel, common random numbers against independent seeds, and the bad-input cases."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.policy import RandomPolicy
+from agents.research.whatif import (WhatIfError, decision_point, evaluate_options,
+                                    variance_ratio)
+from envs.core.protocol import CHANCE, TERMINAL
+from envs.core.replay import ReplayScript
+
+TOY = {"ruleset": "toy", "scenario": None, "params": {"turns": 2, "hp": 3},
+       "actions": ["attack", "react:dodge", "d6=4", "pass"]}
+
+
+def exact_values(state) -> dict[str, float]:
+    """Exact expected return of the deciding side after each legal action when both sides play
+    uniformly at random: value iteration over the toy's reachable states (attack/miss loops
+    make the graph cyclic), iterated to a fixed point (change < 1e-14)."""
+    key = lambda s: json.dumps(s._to_dict(), sort_keys=True)  # noqa: E731
+    nodes, edges, todo = {}, {}, [state.clone()]
+    while todo:
+        s = todo.pop()
+        k = key(s)
+        if k in nodes:
+            continue
+        nodes[k] = s
+        p = s.current_player()
+        if p == TERMINAL:
+            edges[k] = []
+            continue
+        probs = s.chance_outcomes() if p == CHANCE else [
+            (a, 1.0 / len(s.legal_actions())) for a in s.legal_actions()]
+        out = []
+        for a, pr in probs:
+            c = s.clone()
+            c.apply_action(a)
+            out.append((pr, key(c)))
+            todo.append(c)
+        edges[k] = out
+    side = state.current_player()
+    v = {k: (s.returns()[side] if s.current_player() == TERMINAL else 0.0)
+         for k, s in nodes.items()}
+    for _ in range(10_000):
+        delta = 0.0
+        for k, out in edges.items():
+            if out:
+                nv = sum(pr * v[c] for pr, c in out)
+                delta = max(delta, abs(nv - v[k]))
+                v[k] = nv
+        if delta < 1e-14:
+            break
+    res = {}
+    for a in state.legal_actions():
+        c = state.clone()
+        c.apply_action(a)
+        res[state.game.actions.labels[a]] = v[key(c)]
+    return res
+
+
+@pytest.fixture()
+def toy_point():
+    return decision_point(ReplayScript.from_mapping(TOY, "toy.toml"), 1)
+
+
+def test_decision_point_is_the_state_before_label_k(toy_point):
+    assert toy_point.current_player() == 1
+    assert toy_point.decision_name() == "reaction"
+    assert toy_point.legal_labels() == ["react:dodge", "react:decline"]
+
+
+def test_estimate_matches_exact_values_within_its_interval(toy_point):
+    exact = exact_values(toy_point)
+    # dodging makes the first attack hit on 5+ instead of 4+: worth something to the defender
+    assert exact["react:dodge"] > exact["react:decline"]
+    res = evaluate_options(toy_point, [RandomPolicy(), RandomPolicy()], rollouts=800, seed=3)
+    assert res.side == 1 and res.baseline == "react:decline"
+    for o in res.options:
+        d = o.to_dict()
+        assert d["ci95"][0] <= exact[o.label] <= d["ci95"][1], (o.label, d, exact)
+        assert d["ci95"][1] - d["ci95"][0] < 0.15
+    dd = res.option("react:dodge").to_dict()
+    true_diff = exact["react:dodge"] - exact["react:decline"]
+    assert dd["diff_ci95"][0] <= true_diff <= dd["diff_ci95"][1], (dd, true_diff)
+    assert res.option("react:decline").to_dict()["diff_to_baseline"] == 0.0
+    # the state itself is untouched
+    assert toy_point.legal_labels() == ["react:dodge", "react:decline"]
+
+
+def test_common_random_numbers_narrow_the_difference_interval(toy_point):
+    agents = [RandomPolicy(), RandomPolicy()]
+    crn = evaluate_options(toy_point, agents, rollouts=600, seed=5, crn=True)
+    ind = evaluate_options(toy_point, agents, rollouts=600, seed=5, crn=False)
+    ratio = variance_ratio(ind, crn)["react:dodge"]
+    w = lambda r: np.subtract(*r.option("react:dodge").to_dict()["diff_ci95"][::-1])  # noqa
+    print(f"variance ratio (independent / CRN) of dodge - decline: {ratio:.2f}")
+    assert ratio > 2.0
+    assert w(crn) < w(ind)
+    # the per-option means are estimates of the same values either way
+    for lab in ("react:dodge", "react:decline"):
+        a, b = crn.option(lab).returns.mean(), ind.option(lab).returns.mean()
+        assert abs(a - b) < 0.2
+
+
+def test_same_seed_same_numbers(toy_point):
+    agents = [RandomPolicy(), RandomPolicy()]
+    a = evaluate_options(toy_point, agents, rollouts=30, seed=9)
+    b = evaluate_options(toy_point, agents, rollouts=30, seed=9)
+    for oa, ob in zip(a.options, b.options):
+        assert np.array_equal(oa.returns, ob.returns)
+
+
+@pytest.mark.parametrize("at,message", [
+    (4, "outside the replay's 4 labels"),
+    (-1, "outside the replay's 4 labels"),
+    (2, "is a chance outcome, not a decision"),
+])
+def test_bad_decision_points(at, message):
+    with pytest.raises(WhatIfError, match=message):
+        decision_point(ReplayScript.from_mapping(TOY, "toy.toml"), at)
+
+
+def test_bad_baseline(toy_point):
+    with pytest.raises(WhatIfError, match="not legal"):
+        evaluate_options(toy_point, [RandomPolicy(), RandomPolicy()], rollouts=2,
+                         baseline="attack")
