@@ -11,7 +11,9 @@ and ``2k+1`` of every pair share one chance seed. ``a_score = (a_wins + draws/2)
 Wilson 95% interval (draws count half); ratings are openskill Plackett–Luce (``rating`` = mu,
 ``ci95`` = mu ± 1.96 sigma). The JSON (written atomically) has exactly the keys ``ruleset``,
 ``scenario``, ``games_per_pair``, ``seed``, ``agents``, ``pairs``, ``ratings`` and
-``decision_stats``. Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
+``decision_stats``, then ``reaction_analytics`` (per agent and reaction label: offered, taken,
+stands lost by the trigger's unit, Disorder caused, charges stopped, scores when taken vs
+declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
 """
 
 from __future__ import annotations
@@ -101,7 +103,16 @@ def results_json(args: Args, scenario: str, result: Any) -> dict[str, Any]:
         "ratings": {n: {"rating": r["rating"], "ci95": list(r["ci95"])}
                     for n, r in result.ratings.items()},
         "decision_stats": result.decision_stats,
+        "reaction_analytics": result.reaction_analytics,
+        "params": {"max_decisions": args.max_decisions},
+        "commit": _commit(),
     }
+
+
+def _commit() -> str:
+    from agents.research.common import git_commit
+
+    return git_commit()
 
 
 def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
@@ -151,6 +162,9 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
             for r in rows:
                 print("  ".join(r))
             print()
+    from agents.research.analytics import format_summary
+
+    print(format_summary(doc["reaction_analytics"]))
     if result.truncated:
         print(f"note: {result.truncated} games hit the decision cap and were scored as draws")
 

@@ -33,6 +33,7 @@ from envs.core.errors import IllegalActionError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
 from .policy import as_callable, reset_policy
+from .research.analytics import ReactionAnalytics
 from .ratings import game_scores, plackett_luce_ratings, wilson_interval
 
 REACT_PREFIX = "react:"
@@ -63,16 +64,20 @@ class GameRecord:
         decisions: ``(side, decision_type, action_label)`` of every decision, in order.
         chance: the chance outcome ids drawn, in order.
         truncated: the game hit the decision cap.
+        final_state: the state the game ended in (its ``events`` log; reaction analytics).
     """
 
     returns: list[float]
     decisions: list[tuple[int, str, str]]
     chance: list[int]
     truncated: bool
+    final_state: Any = None
 
 
 def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator,
-              max_decisions: int | None = None) -> GameRecord:
+              max_decisions: int | None = None,
+              on_decision: Callable[[Any, int, np.ndarray, int], None] | None = None
+              ) -> GameRecord:
     """Play one game, ``agents[side]`` deciding for ``side``.
 
     Args:
@@ -80,6 +85,7 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
         agents: one policy (``act(obs, mask) -> int`` or a bare callable) per side.
         chance_rng: the generator that resolves every chance node.
         max_decisions: decision cap (default ``game.max_game_length``); reaching it is a draw.
+        on_decision: called as ``(state, side, mask, action)`` before each decision is applied.
 
     Raises:
         IllegalActionError: when an agent returns an action the mask does not allow (the
@@ -96,14 +102,15 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
     while True:
         p = state.current_player()
         if p == TERMINAL:
-            return GameRecord([float(r) for r in state.returns()], decisions, chance, False)
+            return GameRecord([float(r) for r in state.returns()], decisions, chance, False,
+                              state)
         if p == CHANCE:
             o = sample_chance_outcome(state, chance_rng)
             chance.append(o)
             state.apply_action_unchecked(o)
             continue
         if len(decisions) >= cap:
-            return GameRecord([0.0] * game.num_players, decisions, chance, True)
+            return GameRecord([0.0] * game.num_players, decisions, chance, True, state)
         mask = state.legal_action_mask()
         a = acts[p](game.observation(state, p), mask)
         if not (isinstance(a, (int, np.integer)) and 0 <= int(a) < mask.size and mask[int(a)]):
@@ -112,6 +119,8 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
                 f"action {a!r} at decision {state.decision_type()!s}; legal: "
                 f"{state.legal_labels()}")
         a = int(a)
+        if on_decision is not None:
+            on_decision(state, p, mask, a)
         decisions.append((p, decision_name(state), labels[a]))
         state.apply_action_unchecked(a)
 
@@ -158,6 +167,8 @@ class TournamentResult:
             the games in which the agent took that reaction at least once.
         chance_keys: ``(a, b, game_index, a_seat, chance_pair_index)`` per game played.
         truncated: number of games that hit the decision cap.
+        reaction_analytics: per agent and reaction label: offered, taken, outcomes and scores
+            (:meth:`agents.research.analytics.ReactionAnalytics.to_dict`).
     """
 
     agents: list[str]
@@ -168,6 +179,7 @@ class TournamentResult:
     reaction_outcomes: dict[str, dict[str, dict[str, float]]]
     chance_keys: list[tuple[str, str, int, int, int]] = field(default_factory=list)
     truncated: int = 0
+    reaction_analytics: dict[str, Any] = field(default_factory=dict)
 
 
 def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed: int = 0,
@@ -203,6 +215,7 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
                                                       for n in names}
     chance_keys = []
     truncated = 0
+    analytics = ReactionAnalytics()
     for pi, pr in enumerate(pairs):
         for i in range(games_per_pair):
             a_seat = i % 2
@@ -210,7 +223,9 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
             for seat, n in enumerate(seats):
                 reset_policy(agents[n], agent_seed(seed, pi, i, seat))
             rng = np.random.default_rng(chance_seed(seed, i // 2))
-            rec = play_game(game, [agents[n] for n in seats], rng, max_decisions)
+            tracker = analytics.new_game(seats)
+            rec = play_game(game, [agents[n] for n in seats], rng, max_decisions,
+                            on_decision=tracker.on_decision)
             chance_keys.append((pr.a, pr.b, i, a_seat, i // 2))
             truncated += rec.truncated
             a_score, b_score = game_scores(rec.returns[a_seat])
@@ -222,6 +237,8 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
             else:
                 pr.draws += 1
             per_game[(i, pi)] = (pr.a, pr.b, a_score)
+            analytics.add_game(tracker, rec.final_state,
+                               [a_score, b_score] if a_seat == 0 else [b_score, a_score])
             taken: dict[int, set[str]] = {0: set(), 1: set()}
             for side, dtype, label in rec.decisions:
                 stats[seats[side]][dtype][label] += 1
@@ -243,4 +260,5 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
                         for n, s in stats.items()},
         reaction_outcomes={n: {lab: {"games": int(v[0]), "score": v[1] / v[0]}
                                for lab, v in sorted(o.items())} for n, o in outcome_sum.items()},
-        chance_keys=chance_keys, truncated=truncated)
+        chance_keys=chance_keys, truncated=truncated,
+        reaction_analytics=analytics.to_dict(names))

@@ -35,8 +35,10 @@ def run(script: str, *args: str, timeout: float = 300) -> subprocess.CompletedPr
 
 
 def check_json(doc: dict, agents: list[str], games: int) -> None:
-    assert list(doc) == ["ruleset", "scenario", "games_per_pair", "seed", "agents", "pairs",
-                         "ratings", "decision_stats"]
+    assert list(doc)[:8] == ["ruleset", "scenario", "games_per_pair", "seed", "agents", "pairs",
+                             "ratings", "decision_stats"]
+    assert set(list(doc)[8:]) >= {"reaction_analytics", "params", "commit"}
+    assert set(doc["reaction_analytics"]) == set(agents)
     assert doc["agents"] == agents and doc["games_per_pair"] == games
     n = len(agents)
     assert len(doc["pairs"]) == n * (n - 1) // 2

@@ -1,0 +1,96 @@
+"""Reaction analytics (agents.research.analytics) on the worked example and in tournaments."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.research.analytics import ReactionAnalytics, format_summary
+from agents.tournament import round_robin
+from envs import load_game
+from envs.core.protocol import CHANCE
+from envs.core.replay import ReplayScript
+
+
+def _replay_with_tracker(path, agent_names=("union", "confederate")):
+    script = ReplayScript.load(path)
+    state = script.new_state()
+    an = ReactionAnalytics()
+    tr = an.new_game(agent_names)
+    for lab in script.actions:
+        a = state.string_to_action(lab)
+        if state.current_player() != CHANCE:
+            tr.on_decision(state, state.current_player(), state.legal_action_mask(), a)
+        state.apply_action(a)
+    return an, tr, state
+
+
+@pytest.mark.rule("RULE-04-2.5")
+def test_closing_volley_of_example_a_stops_the_charge_and_costs_two_stands():
+    an, tr, state = _replay_with_tracker("tests/acw/golden/example_a.toml")
+    an.add_game(tr, state, [0.5, 0.5])
+    (offer,) = tr.offers
+    assert offer.taken == "react:closing_volley" and offer.charge
+    assert offer.offered == ("react:closing_volley", "react:decline")
+    d = an.to_dict(["union", "confederate"])["confederate"]["react:closing_volley"]
+    assert d["offered"] == 1 and d["taken"] == 1 and d["taken_rate"] == 1.0
+    out = d["taken_outcomes"]
+    # seed Example A: 4 hits, 2 stands lost, Disorder, the charge stalls 2.0" away
+    assert out["stands_lost"]["mean"] == 2.0
+    assert out["disorder_caused"]["mean"] == 1.0
+    assert out["charge_stopped"]["mean"] == 1.0
+    assert d["declined_outcomes"] == {}
+    assert d["score_when_taken"]["n"] == 1 and d["score_when_declined"]["n"] == 0
+    assert an.to_dict(["union"]) == {"union": {}}
+
+
+def test_declining_the_volley_lets_the_charge_contact():
+    script = ReplayScript.load("tests/acw/golden/example_a.toml")
+    state = script.new_state()
+    an = ReactionAnalytics()
+    tr = an.new_game(["u", "c"])
+    for lab in script.actions[:2]:
+        state.apply_action(state.string_to_action(lab))
+    a = state.string_to_action("react:decline")
+    tr.on_decision(state, 1, state.legal_action_mask(), a)
+    state.apply_action(a)
+    rng = np.random.default_rng(0)
+    from envs.core.chance import resolve_chance
+    resolve_chance(state, rng)
+    an.add_game(tr, state, [1.0, 0.0])
+    d = an.to_dict(["u", "c"])["c"]["react:closing_volley"]
+    assert d["taken"] == 0 and d["offered"] == 1
+    assert d["declined_outcomes"]["charge_stopped"]["mean"] == 0.0
+    assert d["declined_outcomes"]["stands_lost"]["mean"] == 0.0
+    assert d["score_when_declined"]["mean"] == 0.0
+
+
+def test_tournament_analytics_agree_with_decision_stats():
+    game = load_game("acw_regimental")
+    agents = {n: make_agent(n, game, i) for i, n in enumerate(["heuristic", "always-react"])}
+    res = round_robin(game, agents, 4, seed=1)
+    ra = res.reaction_analytics
+    assert set(ra) == {"heuristic", "always-react"}
+    for name, per in ra.items():
+        stats = res.decision_stats[name].get("reaction", {})
+        for lab, count in stats.items():
+            assert ra[name][lab]["taken"] == count
+        for lab, d in per.items():
+            assert 0 <= d["taken"] <= d["offered"]
+    json.dumps(ra, allow_nan=False)  # strict JSON
+    assert "Reaction analytics" in format_summary(ra)
+
+
+def test_toy_tournament_counts_every_reaction_decision():
+    game = load_game("toy")
+    agents = {n: make_agent(n, game, i) for i, n in enumerate(["random", "never-react"])}
+    res = round_robin(game, agents, 6, seed=0)
+    for name in agents:
+        per = res.reaction_analytics[name]
+        n_react = sum(res.decision_stats[name].get("reaction", {}).values())
+        if n_react:
+            assert per["react:decline"]["offered"] == n_react == per["react:dodge"]["offered"]
+    assert res.reaction_analytics["never-react"].get("react:dodge", {"taken": 0})["taken"] == 0
