@@ -6,6 +6,14 @@ Usage::
     python evaluate.py --ruleset acw_regimental --agents runs/default/final_model.zip heuristic \
         random --games 200 --seed 0 --json runs/default/evaluation.json
 
+Subcommands (research tools, :mod:`agents.research`)::
+
+    python evaluate.py whatif REPLAY --at K --agents A B --rollouts N --seed S --json OUT
+    python evaluate.py ablate --agents A B --param NAME=VALUE --games N --seed S --json OUT
+    python evaluate.py masking --timesteps N --seeds 0 1 2 --json OUT --plot OUT.png
+
+and ``exploit MODEL`` (a best response trained against a frozen model, :mod:`agents.exploit`).
+
 Each pair plays ``--games`` games, alternating seats, with common random numbers: games ``2k``
 and ``2k+1`` of every pair share one chance seed. ``a_score = (a_wins + draws/2) / games`` with a
 Wilson 95% interval (draws count half); ratings are openskill Plackett–Luce (``rating`` = mu,
@@ -13,7 +21,8 @@ Wilson 95% interval (draws count half); ratings are openskill Plackett–Luce (`
 ``scenario``, ``games_per_pair``, ``seed``, ``agents``, ``pairs``, ``ratings`` and
 ``decision_stats``, then ``reaction_analytics`` (per agent and reaction label: offered, taken,
 stands lost by the trigger's unit, Disorder caused, charges stopped, scores when taken vs
-declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
+declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. Bad input exits with status 2 and a one-line ``error: ...`` on
+stderr.
 """
 
 from __future__ import annotations
@@ -245,6 +254,28 @@ def exploit_command(argv: list[str]) -> int:
 #: ``evaluate.py NAME ...`` runs ``SUBCOMMANDS[NAME](argv_after_NAME)``; anything else is the
 #: tournament
 SUBCOMMANDS: dict[str, Any] = {"exploit": exploit_command}
+
+
+def _whatif(argv: list[str]) -> int:
+    from agents.research.cli import whatif_main
+
+    return whatif_main(argv)
+
+
+def _ablate(argv: list[str]) -> int:
+    from agents.research.cli import ablate_main
+
+    return ablate_main(argv)
+
+
+def _masking(argv: list[str]) -> int:
+    from agents.research.cli import masking_main
+
+    return masking_main(argv)
+
+
+# research tools (agents.research)
+SUBCOMMANDS.update(whatif=_whatif, ablate=_ablate, masking=_masking)
 
 
 def main(argv: list[str] | None = None) -> int:

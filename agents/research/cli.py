@@ -229,8 +229,84 @@ def whatif_main(argv: list[str]) -> int:
     return _run(parse, body, argv)
 
 
+# -- ablate ------------------------------------------------------------------------------------
+def ablate_main(argv: list[str]) -> int:
+    """``evaluate.py ablate --param NAME=VALUE ...``: see :mod:`agents.research.ablate`."""
+    p = _Parser(prog="evaluate.py ablate",
+                description="Rule-variant ablation: the same agents on the same chance seeds "
+                            "under the default rules and under each --param variant.")
+    p.add_argument("--ruleset", default="acw_regimental")
+    p.add_argument("--scenario", default=None)
+    p.add_argument("--agents", nargs="+", default=["heuristic", "always-react"])
+    p.add_argument("--param", action="append", required=True, metavar="NAME=VALUE[,NAME=VALUE]",
+                   help="one variant (repeat for more); comma-join to change several "
+                        "parameters in one variant")
+    p.add_argument("--games", type=int, default=40, help="games per pair and variant")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-decisions", type=int, default=None)
+    p.add_argument("--train", type=int, default=None, metavar="TIMESTEPS",
+                   help="also train one MaskablePPO model per rule set and compare the learned "
+                        "reaction frequencies")
+    p.add_argument("--train-opponent", default="heuristic")
+    p.add_argument("--json", default=None)
+    p.add_argument("--plot", default=None)
+    p.add_argument("--quiet", action="store_true")
+
+    def parse(a: list[str]) -> argparse.Namespace:
+        ns = p.parse_args(a)
+        if ns.games < 2:
+            p.error(f"--games must be >= 2, got {ns.games}")
+        if len(ns.agents) < 2 or len(set(ns.agents)) != len(ns.agents):
+            p.error(f"--agents needs at least two distinct agents, got {ns.agents}")
+        if ns.seed < 0:
+            p.error(f"--seed must be >= 0, got {ns.seed}")
+        if ns.train is not None and ns.train < 1:
+            p.error(f"--train must be >= 1 timesteps, got {ns.train}")
+        if ns.max_decisions is not None and ns.max_decisions < 1:
+            p.error(f"--max-decisions must be >= 1, got {ns.max_decisions}")
+        return ns
+
+    def body(ns: argparse.Namespace) -> int:
+        from agents import make_agent
+        from agents.policy import AgentError
+        from envs.core.errors import RiposteError
+
+        from .ablate import (AblationConfig, build_agents, format_table, load_variant_games,
+                             parse_variant, plot, run)
+        from .common import write_json
+
+        try:
+            _check_outputs(ns.json, ns.plot)
+            variants = [parse_variant(v) for v in ns.param]
+            cfg = AblationConfig(ruleset=ns.ruleset, scenario=ns.scenario, agents=ns.agents,
+                                 variants=variants, games=ns.games, seed=ns.seed,
+                                 max_decisions=ns.max_decisions, train_timesteps=ns.train,
+                                 train_opponent=ns.train_opponent)
+            games = load_variant_games(cfg)
+            for g in games:
+                build_agents(cfg, g)
+                if ns.train:
+                    make_agent(ns.train_opponent, g, 0)
+        except (RiposteError, AgentError, OSError) as exc:
+            return fail(str(exc) or type(exc).__name__)
+        doc = run(cfg, games, show_progress=not ns.quiet)
+        if not ns.quiet:
+            print(format_table(doc))
+        try:
+            if ns.json:
+                write_json(ns.json, doc)
+            if ns.plot:
+                plot(doc, ns.plot)
+        except OSError as exc:
+            return fail(f"cannot write output: {exc}")
+        return 0
+
+    return _run(parse, body, argv)
+
+
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "whatif": whatif_main,
+    "ablate": ablate_main,
     "masking": masking_main,
 }
 
