@@ -112,7 +112,11 @@ def masking_main(argv: list[str]) -> int:
                 make_agent(a, game, 0)
         except (RiposteError, AgentError, OSError) as exc:
             return fail(str(exc) or type(exc).__name__)
-        doc = run(cfg, show_progress=not ns.quiet)
+        def save_partial(d: dict) -> None:  # a long run keeps what it has finished
+            if ns.json:
+                write_json(ns.json, d)
+
+        doc = run(cfg, show_progress=not ns.quiet, on_run=save_partial)
         if not ns.quiet:
             print(f"masking vs penalty on {cfg.ruleset}/{game.scenario_name}: "
                   f"{cfg.timesteps} timesteps x seeds {cfg.seeds}, {doc['seconds']} s")

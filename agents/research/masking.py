@@ -19,7 +19,7 @@ illegal action a loss (the mask learner never makes one). Score = (wins + draws 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -143,11 +143,14 @@ def evaluate(model: Any, masked: bool, cfg: MaskingConfig, envs: Sequence[Any],
             "score": s, "score_ci95": [lo, hi]}
 
 
-def run(cfg: MaskingConfig, show_progress: bool = True) -> dict[str, Any]:
+def run(cfg: MaskingConfig, show_progress: bool = True,
+        on_run: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Train and evaluate every (method, seed); returns the result document (JSON-ready):
     ``commit``, ``params`` (the config), ``seeds``, ``curves`` ({method: {seed: [point]}},
     point = evaluation dict + ``timesteps`` + ``seconds``), ``summary`` (per method and
-    checkpoint: mean score over seeds with a 95% interval), ``seconds``."""
+    checkpoint: mean score over seeds with a 95% interval), ``seconds``, ``complete``.
+    ``on_run`` gets the document after every finished (method, seed) run (``complete`` False
+    until the last; e.g. to save partial results)."""
     import torch
 
     from agents import make_agent
@@ -180,20 +183,28 @@ def run(cfg: MaskingConfig, show_progress: bool = True) -> dict[str, Any]:
                 points.append(pt)
                 bar.set_postfix_str(f"{method} seed {seed} @ {c}: {pt['score']:.2f}")
             curves[method][str(seed)] = points
+            if on_run is not None:
+                on_run(_document(cfg, curves, checkpoints, t0, complete=False))
     bar.close()
+    return _document(cfg, curves, checkpoints, t0, complete=True)
+
+
+def _document(cfg: MaskingConfig, curves: dict[str, dict[str, list[dict[str, Any]]]],
+              checkpoints: list[int], t0: float, complete: bool) -> dict[str, Any]:
     summary: dict[str, list[dict[str, Any]]] = {}
     for method in METHODS:
+        done = [s for s in cfg.seeds if str(s) in curves[method]]
         rows = []
-        for j, c in enumerate(checkpoints):
-            scores = [curves[method][str(s)][j]["score"] for s in cfg.seeds]
-            ill = [curves[method][str(s)][j]["illegal"] / cfg.eval_games for s in cfg.seeds]
+        for j, c in enumerate(checkpoints if done else []):
+            scores = [curves[method][str(s)][j]["score"] for s in done]
+            ill = [curves[method][str(s)][j]["illegal"] / cfg.eval_games for s in done]
             m, lo, hi = mean_ci95(scores)
-            rows.append({"timesteps": c, "mean_score": m, "ci95": [lo, hi],
+            rows.append({"timesteps": c, "seeds": len(done), "mean_score": m, "ci95": [lo, hi],
                          "mean_illegal_rate": float(np.mean(ill))})
         summary[method] = rows
     return {"kind": "masking_vs_penalty", "commit": git_commit(), "params": asdict(cfg),
             "seeds": list(cfg.seeds), "curves": curves, "summary": summary,
-            "seconds": round(time.perf_counter() - t0, 1)}
+            "seconds": round(time.perf_counter() - t0, 1), "complete": complete}
 
 
 def plot(doc: dict[str, Any], path: str) -> None:

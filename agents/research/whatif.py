@@ -8,19 +8,27 @@ shaped return) is averaged, with a 95% interval, and compared with a baseline ac
 (``react:decline`` when legal, else the first legal action) by the paired difference
 ``R(a, k) − R(baseline, k)`` over rollouts ``k``, with its 95% interval.
 
-Common random numbers (default): rollout ``k`` of *every* action draws its chance outcomes from
-the same generator (``SeedSequence(seed, spawn_key=(0, k))``) and resets the policies with the
-same seeds (``spawn_key=(1, k, side)``), so the ``i``-th die of rollout ``k`` is the same uniform
-number for every action — the same dice where the games stay comparable, and luck cancels in
-the paired difference. With ``crn=False`` every (action, rollout) gets its own seeds
-(``spawn_key=(0, k, j + 1)``), the independent-seeds reference the variance ratio compares with.
+Common random numbers (default): rollout ``k`` of *every* action uses the same chance seeds and
+resets the policies with the same seeds (``SeedSequence(seed, spawn_key=(1, k, side))``), so luck
+cancels in the paired difference. How the dice are lined up (``align``):
+
+* ``"decision"`` (default): the chance nodes after the ``d``-th decision of the rollout draw from
+  their own generator ``SeedSequence(seed, spawn_key=(0, k, d))``. An option that rolls dice of
+  its own (a volley: five dice; a decline: none) shifts only the dice until the next decision;
+  after it the two games see the same dice again for as long as they take the same number of
+  decisions — the same dice where the games stay comparable.
+* ``"stream"``: one generator per rollout (``spawn_key=(0, k)``), the ``i``-th chance node of
+  every option gets the ``i``-th uniform; a different number of dice shifts every later die.
+
+With ``crn=False`` every (action ``j``, rollout) gets its own seeds (``j + 1`` appended to each
+spawn key), the independent-seeds reference the variance ratio compares with.
 
 Intervals are normal approximations (mean ± 1.96 · sd / sqrt(N)).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,10 +73,13 @@ def decision_point(script: ReplayScript, at: int) -> State:
     return state
 
 
-def rollout(state: State, agents: Sequence[Any], chance_rng: np.random.Generator,
+def rollout(state: State, agents: Sequence[Any],
+            chance_rng: np.random.Generator | Callable[[int], np.random.Generator],
             max_decisions: int) -> tuple[list[float], int, bool]:
     """Play ``state`` (in place) to the end: ``agents[side]`` decides for each side, chance is
-    drawn from ``chance_rng`` (one uniform per chance node).
+    drawn from ``chance_rng`` (one uniform per chance node): a generator, or a function of the
+    number of decisions played so far that returns the generator for the chance nodes after
+    that decision (called once per decision index that has chance nodes).
 
     Returns:
         ``(returns per side, decisions played, truncated)``; a rollout that reaches
@@ -83,12 +94,16 @@ def rollout(state: State, agents: Sequence[Any], chance_rng: np.random.Generator
     acts = [as_callable(a) for a in agents]
     game = state.game
     n = 0
+    per_decision = callable(chance_rng) and not isinstance(chance_rng, np.random.Generator)
+    rng, rng_at = (None, -1) if per_decision else (chance_rng, 0)
     while True:
         p = state.current_player()
         if p == TERMINAL:
             return [float(r) for r in state.returns()], n, False
         if p == CHANCE:
-            state.apply_action_unchecked(sample_chance_outcome(state, chance_rng))
+            if per_decision and rng_at != n:
+                rng, rng_at = chance_rng(n), n
+            state.apply_action_unchecked(sample_chance_outcome(state, rng))
             continue
         if n >= max_decisions:
             return [0.0] * game.num_players, n, True
@@ -132,6 +147,7 @@ class WhatIfResult:
     options: list[OptionValue]
     crn: bool
     truncated: int
+    align: str = "decision"
 
     def option(self, label: str) -> OptionValue:
         for o in self.options:
@@ -140,9 +156,16 @@ class WhatIfResult:
         raise KeyError(label)
 
 
-def _seeds(seed: int, k: int, j: int, crn: bool, sides: int):
+ALIGNS = ("decision", "stream")
+
+
+def _seeds(seed: int, k: int, j: int, crn: bool, sides: int, align: str):
     tail = () if crn else (j + 1,)
-    chance = np.random.SeedSequence(seed, spawn_key=(0, k) + tail)
+    if align == "stream":
+        chance: Any = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0, k) + tail))
+    else:
+        def chance(d: int) -> np.random.Generator:
+            return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0, k, d) + tail))
     agents = [np.random.SeedSequence(seed, spawn_key=(1, k, s) + tail) for s in range(sides)]
     return chance, agents
 
@@ -165,8 +188,8 @@ def resolve_baseline(state: State, baseline: str | None) -> str:
 
 def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: int = 0,
                      crn: bool = True, baseline: str | None = None,
-                     max_decisions: int | None = None, show_progress: bool = False
-                     ) -> WhatIfResult:
+                     max_decisions: int | None = None, show_progress: bool = False,
+                     align: str = "decision") -> WhatIfResult:
     """Estimate every legal option at the decision node ``state`` (left unchanged).
 
     Args:
@@ -178,6 +201,8 @@ def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: i
         baseline: label of the baseline option (default: ``react:decline`` or the first legal).
         max_decisions: per-rollout decision cap (default ``game.max_game_length``).
         show_progress: a tqdm bar over the ``N * options`` rollouts.
+        align: how the dice are lined up across options, ``"decision"`` or ``"stream"`` (see
+            the module docstring).
 
     Raises:
         WhatIfError: ``state`` is not a decision node, or a bad baseline.
@@ -192,6 +217,8 @@ def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: i
         raise ValueError(f"{len(agents)} agents for {game.num_players} sides")
     if rollouts < 1:
         raise ValueError(f"rollouts must be >= 1, got {rollouts}")
+    if align not in ALIGNS:
+        raise ValueError(f"align must be one of {ALIGNS}, got {align!r}")
     base = resolve_baseline(state, baseline)
     cap = game.max_game_length if max_decisions is None else max_decisions
     legal = list(state.legal_actions())
@@ -201,12 +228,12 @@ def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: i
     bar = progress(len(legal) * rollouts, "what-if rollouts", show_progress)
     for k in range(rollouts):
         for j, a in enumerate(legal):
-            chance_seed, agent_seeds = _seeds(seed, k, j, crn, game.num_players)
+            chance, agent_seeds = _seeds(seed, k, j, crn, game.num_players, align)
             for ag, s in zip(agents, agent_seeds):
                 reset_policy(ag, s)
             s = state.clone()
             s.apply_action(a)
-            r, _, cut = rollout(s, agents, np.random.default_rng(chance_seed), cap)
+            r, _, cut = rollout(s, agents, chance, cap)
             rets[j, k] = r[p]
             truncated += cut
             bar.update(1)
@@ -215,7 +242,7 @@ def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: i
     options = [OptionValue(lab, int(a), rets[j], rets[j] - rets[b])
                for j, (lab, a) in enumerate(zip(labels, legal))]
     return WhatIfResult(side=p, decision=state.decision_name(), baseline=base, options=options,
-                        crn=crn, truncated=truncated)
+                        crn=crn, truncated=truncated, align=align)
 
 
 def variance_ratio(indep: WhatIfResult, crn: WhatIfResult) -> dict[str, float]:
