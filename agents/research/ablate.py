@@ -313,5 +313,6 @@ def plot(doc: dict[str, Any], path: str) -> None:
         ax.set_yticks(range(len(ys)), [k for k, _ in items], fontsize=8)
         ax.axvline(0, color="black", lw=0.8)
         ax.set_xlabel("shift of times taken per game")
+    fig.tight_layout()
     save_figure(fig, path)
     plt.close(fig)

@@ -153,6 +153,8 @@ def whatif_main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--baseline", default=None,
                    help="baseline label (default: react:decline if legal, else the first)")
+    p.add_argument("--align", choices=("stream", "decision"), default="stream",
+                   help="how dice are lined up across options (agents.research.whatif)")
     p.add_argument("--compare-independent", action="store_true",
                    help="also run with independent seeds and report the variance ratio")
     p.add_argument("--max-decisions", type=int, default=None, help="per-rollout cap")
@@ -190,7 +192,8 @@ def whatif_main(argv: list[str]) -> int:
         except (RiposteError, AgentError, OSError) as exc:
             return fail(str(exc) or type(exc).__name__)
         res = evaluate_options(state, agents, ns.rollouts, seed=ns.seed, baseline=ns.baseline,
-                               max_decisions=ns.max_decisions, show_progress=not ns.quiet)
+                               max_decisions=ns.max_decisions, show_progress=not ns.quiet,
+                               align=ns.align)
         ratio = None
         if ns.compare_independent:
             ind = evaluate_options(state, agents, ns.rollouts, seed=ns.seed, crn=False,
@@ -202,8 +205,10 @@ def whatif_main(argv: list[str]) -> int:
                "label_in_replay": script.actions[ns.at], "game": g.config(),
                "params": {"agents": ns.agents, "rollouts": ns.rollouts, "seed": ns.seed,
                           "baseline": res.baseline, "max_decisions": ns.max_decisions,
-                          "crn": True},
-               "seeds": {"seed": ns.seed, "chance": "SeedSequence(seed, spawn_key=(0, k))",
+                          "crn": True, "align": ns.align},
+               "seeds": {"seed": ns.seed,
+                         "chance": "SeedSequence(seed, spawn_key=(0, k))" if ns.align == "stream"
+                         else "SeedSequence(seed, spawn_key=(0, k, decision index))",
                          "agents": "SeedSequence(seed, spawn_key=(1, k, side))"},
                "side": res.side, "side_name": g.side_names[res.side],
                "decision": res.decision, "truncated_rollouts": res.truncated,

@@ -12,13 +12,17 @@ Common random numbers (default): rollout ``k`` of *every* action uses the same c
 resets the policies with the same seeds (``SeedSequence(seed, spawn_key=(1, k, side))``), so luck
 cancels in the paired difference. How the dice are lined up (``align``):
 
-* ``"decision"`` (default): the chance nodes after the ``d``-th decision of the rollout draw from
-  their own generator ``SeedSequence(seed, spawn_key=(0, k, d))``. An option that rolls dice of
-  its own (a volley: five dice; a decline: none) shifts only the dice until the next decision;
-  after it the two games see the same dice again for as long as they take the same number of
-  decisions — the same dice where the games stay comparable.
-* ``"stream"``: one generator per rollout (``spawn_key=(0, k)``), the ``i``-th chance node of
-  every option gets the ``i``-th uniform; a different number of dice shifts every later die.
+* ``"stream"`` (default): one generator per rollout (``SeedSequence(seed, spawn_key=(0, k))``):
+  the ``i``-th chance node of every option gets the ``i``-th uniform number, so options that
+  roll the same number of dice see the same dice; a different number shifts every later die.
+* ``"decision"``: the chance nodes after the ``d``-th decision of the rollout draw from their
+  own generator ``SeedSequence(seed, spawn_key=(0, k, d))``. An option that rolls dice of its
+  own (a volley: five dice; a decline: none) shifts only the dice until the next decision; after
+  it the games see the same dice again while they take the same number of decisions.
+
+Measured (README, "Research tools"): on the toy duel the variance ratio of the difference is
+14.4 with ``"stream"`` and 10.1 with ``"decision"``; at an Opportunity Fire decision of the ACW
+default battle both are about 1 (the games drift apart within a few decisions).
 
 With ``crn=False`` every (action ``j``, rollout) gets its own seeds (``j + 1`` appended to each
 spawn key), the independent-seeds reference the variance ratio compares with.
@@ -147,7 +151,7 @@ class WhatIfResult:
     options: list[OptionValue]
     crn: bool
     truncated: int
-    align: str = "decision"
+    align: str = "stream"
 
     def option(self, label: str) -> OptionValue:
         for o in self.options:
@@ -156,7 +160,7 @@ class WhatIfResult:
         raise KeyError(label)
 
 
-ALIGNS = ("decision", "stream")
+ALIGNS = ("stream", "decision")
 
 
 def _seeds(seed: int, k: int, j: int, crn: bool, sides: int, align: str):
@@ -189,7 +193,7 @@ def resolve_baseline(state: State, baseline: str | None) -> str:
 def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: int = 0,
                      crn: bool = True, baseline: str | None = None,
                      max_decisions: int | None = None, show_progress: bool = False,
-                     align: str = "decision") -> WhatIfResult:
+                     align: str = "stream") -> WhatIfResult:
     """Estimate every legal option at the decision node ``state`` (left unchanged).
 
     Args:
@@ -293,5 +297,6 @@ def plot(result: WhatIfResult, path: str, title: str) -> None:
         ax.set_xticks(range(len(ds)), names, rotation=35, ha="right")
         ax.set_ylabel(ylab)
     fig.suptitle(title)
+    fig.tight_layout()
     save_figure(fig, path)
     plt.close(fig)

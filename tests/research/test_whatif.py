@@ -100,6 +100,8 @@ def test_common_random_numbers_narrow_the_difference_interval(toy_point):
     w = lambda r: np.subtract(*r.option("react:dodge").to_dict()["diff_ci95"][::-1])  # noqa
     print(f"variance ratio (independent / CRN) of dodge - decline: {ratio:.2f}")
     assert ratio > 2.0
+    dec = evaluate_options(toy_point, agents, rollouts=600, seed=5, align="decision")
+    assert variance_ratio(ind, dec)["react:dodge"] > 2.0
     assert w(crn) < w(ind)
     # the per-option means are estimates of the same values either way
     for lab in ("react:dodge", "react:decline"):
