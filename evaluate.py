@@ -67,6 +67,8 @@ class Args:
     """write the results as JSON to this path (atomically)"""
     quiet: bool = False
     """do not print the tables"""
+    plot: str | None = None
+    """draw the pairwise score matrix with the ratings beside it into this PNG (atomically)"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -85,6 +87,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
     p.add_argument("--json", default=None, help="write results JSON here (atomically)")
     p.add_argument("--quiet", action="store_true", help="do not print tables")
+    p.add_argument("--plot", default=None, metavar="OUT.png",
+                   help="draw the score matrix heatmap and ratings into this PNG")
     ns = p.parse_args(argv)
     args = Args(**vars(ns))
     if args.games < 1:
@@ -297,8 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     from envs.core.errors import RiposteError
 
     try:
-        if args.json:  # before the tournament, not after it
-            check_output_path(args.json)
+        for out in (args.json, args.plot):  # before the tournament, not after it
+            if out:
+                check_output_path(out)
         game = load_game(args.ruleset, args.scenario)
         seeds = np.random.SeedSequence(args.seed).spawn(len(args.agents))
         agents = {a: make_agent(a, game, s) for a, s in zip(args.agents, seeds)}
@@ -322,6 +327,15 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"cannot write {args.json!r}: {exc.strerror or exc}")
         if not args.quiet:
             print(f"wrote {args.json}")
+    if args.plot:
+        from agents.plots import plot_score_matrix
+
+        try:
+            plot_score_matrix(doc, args.plot)
+        except OSError as exc:
+            return _fail(f"cannot write {args.plot!r}: {exc.strerror or exc}")
+        if not args.quiet:
+            print(f"wrote {args.plot}")
     return 0
 
 

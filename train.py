@@ -51,9 +51,8 @@ class Args:
     """ruleset id to train on"""
     scenario: str | None = None
     """scenario name or TOML path (None: the ruleset's default battle)"""
-    total_timesteps: int = 100_000
-    """learner decisions to train for in total (a resumed run counts the earlier ones); the
-    default, with the warm start, takes about 10 minutes on a 2-core machine"""
+    total_timesteps: int = 200_000
+    """learner decisions to train for in total (a resumed run counts the earlier ones)"""
     seed: int = 0
     """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
     run_dir: str = "runs/default"
@@ -95,12 +94,16 @@ class Args:
     """pay the ruleset's shaped reward per step instead of only the final result"""
     max_decisions: int | None = None
     """decision cap per episode (None: the game's max_game_length); capped games are draws"""
-    pool_bots: list[str] = field(
-        default_factory=lambda: ["heuristic:10", "random", "always-react"])
+    pool_bots: list[str] = field(default_factory=lambda: _panel())
     """scripted bots in the opponent pool, each NAME or NAME:WEIGHT (built-in names or
-    checkpoint paths)"""
-    pool_latest_weight: float = 0.1
-    """sampling weight of the latest policy as opponent"""
+    checkpoint paths; default: the whole bot panel)"""
+    pfsp: bool = True
+    """league self-play: sample past snapshots and pool bots by prioritized fictitious
+    self-play, weight (1 - p)^2 on the learner's recent score p against each (agents/league.py);
+    --no-pfsp samples by the fixed --pool-*-weight categories instead"""
+    pool_latest_weight: float = 0.2
+    """sampling weight of the latest policy as opponent (with --pfsp: the probability of plain
+    self-play against the live learner)"""
     pool_snapshot_weight: float = 0.1
     """sampling weight of past snapshots (uniform over the window)"""
     pool_bot_weight: float = 0.8
@@ -111,12 +114,17 @@ class Args:
     """timesteps between opponent snapshots"""
     checkpoint_freq: int = 20_000
     """timesteps between checkpoints (the last 3 are kept)"""
-    eval_freq: int = 25_000
-    """timesteps between evaluations (0: only at the end)"""
-    eval_games: int = 20
-    """games per evaluation opponent (both seatings, common random numbers)"""
-    eval_agents: list[str] = field(default_factory=lambda: ["heuristic", "random"])
-    """opponents of the periodic evaluation"""
+    eval_freq: int = 50_000
+    """timesteps between evaluations (0: only at the end); each evaluated policy (also the
+    warm start at 0 timesteps) is a candidate for final_model.zip"""
+    eval_games: int = 60
+    """games per evaluation opponent (both seatings, common random numbers); also the
+    checkpoint selection's evaluation"""
+    eval_agents: list[str] = field(default_factory=lambda: _panel())
+    """opponents of the periodic evaluation (default: the whole bot panel)"""
+    select_best: bool = True
+    """final_model.zip is the evaluated policy with the best worst-case score over eval_agents
+    (ties: the better mean, then the later); the last weights are DIR/last_model.zip"""
     bc_games: int = 150
     """behaviour-cloning warm start: games of bc_teacher whose decisions pre-train the fresh
     policy and value net before PPO (0 disables; ignored on --resume; see agents/bc.py)"""
@@ -134,6 +142,13 @@ class Args:
     """show a progress bar (tqdm/rich)"""
     tensorboard: bool = True
     """write TensorBoard logs under run_dir/tb"""
+
+
+def _panel() -> list[str]:
+    """The built-in bot panel (every built-in agent name)."""
+    from agents import BUILTIN_AGENTS
+
+    return list(BUILTIN_AGENTS)
 
 
 KEEP_CHECKPOINTS = 3
@@ -277,6 +292,7 @@ def train(args: Args, given: set[str]) -> int:
 
     from agents import make_agent
     from agents.policy import AgentError
+    from agents.league import League
     from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
     from envs import load_game
     from envs.core.errors import RiposteError
@@ -316,17 +332,20 @@ def train(args: Args, given: set[str]) -> int:
     elif args.overwrite:  # start afresh: drop the previous run's checkpoints, pool and metrics
         for sub in ("checkpoints", "snapshots"):
             shutil.rmtree(run_dir / sub, ignore_errors=True)
-        for name in ("pool.json", "metrics.csv", "metrics.json", "final_model.zip"):
+        for name in ("pool.json", "metrics.csv", "metrics.json", "final_model.zip",
+                     "best_model.zip", "last_model.zip", "learning_curves.png"):
             (run_dir / name).unlink(missing_ok=True)
 
     pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
     try:
         game = load_game(args.ruleset, args.scenario)
-        pool = OpponentPool(game, bots=tuple(args.pool_bots),
-                            weights=PoolWeights(args.pool_latest_weight,
-                                                args.pool_snapshot_weight, args.pool_bot_weight),
-                            max_snapshots=args.max_snapshots, snapshot_dir=run_dir / "snapshots",
-                            seed=pool_seed)
+        pool_kw = dict(bots=tuple(args.pool_bots),
+                       weights=PoolWeights(args.pool_latest_weight, args.pool_snapshot_weight,
+                                           args.pool_bot_weight),
+                       max_snapshots=args.max_snapshots, snapshot_dir=run_dir / "snapshots",
+                       seed=pool_seed)
+        pool = (League(game, self_play=min(args.pool_latest_weight, 1.0), **pool_kw)
+                if args.pfsp else OpponentPool(game, **pool_kw))
         eval_opponents = {n: make_agent(n, game, s) for n, s in
                           zip(args.eval_agents, eval_seed.spawn(len(args.eval_agents)))}
         bc_agents = {}
@@ -430,9 +449,16 @@ def train(args: Args, given: set[str]) -> int:
 
     # -- final artefacts -----------------------------------------------------------------------
     callback.save_checkpoint(model.num_timesteps)
-    atomic_save_model(model, run_dir / "final_model.zip")
     scores = evaluate_model(model, game, eval_opponents, args.eval_games, args.seed + 1,
                             args.max_decisions) if args.eval_games else {}
+    atomic_save_model(model, run_dir / "last_model.zip")
+    callback.consider(model.num_timesteps, scores)  # the last weights are a candidate too
+    selected = callback.best if args.select_best and callback.best else None
+    if selected is not None:
+        shutil.copyfile(run_dir / "best_model.zip", run_dir / ".final_model.tmp.zip")
+        os.replace(run_dir / ".final_model.tmp.zip", run_dir / "final_model.zip")
+    else:
+        atomic_save_model(model, run_dir / "final_model.zip")
     summary = {
         "timesteps": int(model.num_timesteps),
         "session_timesteps": int(steps),
@@ -444,14 +470,27 @@ def train(args: Args, given: set[str]) -> int:
         "final_scores": scores,
         "opponent_picks": dict(pool.picks),
         "warm_start": bc_stats,
+        "selected": selected,
+        "league_win_rates": ({n: pool.win_rate(n) for n in pool.results}
+                             if isinstance(pool, League) else {}),
     }
     callback.write_metrics_row(model.num_timesteps, scores, wall, steps)
+    if scores:
+        from agents.plots import plot_learning_curves
+
+        plot_learning_curves(run_dir / "metrics.csv", run_dir / "learning_curves.png",
+                             title=f"{args.ruleset} / {game.scenario_name}, seed {args.seed}",
+                             selected=selected["timesteps"] if selected else None)
     atomic_write_text(run_dir / "metrics.json", json.dumps(summary, indent=2, sort_keys=True))
     venv.close()
     print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
           f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
     for name, s in scores.items():
         print(f"final score vs {name}: {s:.3f} over {args.eval_games} games")
+    if selected is not None:
+        print(f"kept the policy of {selected['timesteps']} timesteps (worst-case score "
+              f"{selected['worst']:.3f} over {args.eval_games} games per opponent) as "
+              f"final_model.zip; the last weights are last_model.zip")
     print(f"wrote {run_dir / 'final_model.zip'}")
     return 0
 

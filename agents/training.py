@@ -20,6 +20,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
 from envs.core.protocol import Game
 
+from .league import OpponentTag
 from .ppo import MaskablePPOPolicy
 from .selfplay import OpponentPool, atomic_save_model
 from .tournament import round_robin
@@ -29,13 +30,14 @@ def make_vec_env(ruleset: str, scenario: str | None, opponent: Any, n_envs: int 
                  max_decisions: int | None = None, shaped_reward: bool = False,
                  params: Mapping[str, Any] | None = None) -> DummyVecEnv:
     """``n_envs`` ``RiposteGymEnv`` (seat drawn every episode, ``opponent`` a policy or an
-    :class:`~agents.selfplay.OpponentPool`), each in a ``Monitor``, in one ``DummyVecEnv``."""
+    :class:`~agents.selfplay.OpponentPool`), each in an :class:`~agents.league.OpponentTag`
+    (``info["opponent"]``) and a ``Monitor``, in one ``DummyVecEnv``."""
     from envs.adapters.single_agent import RiposteGymEnv
 
     def make():
-        return Monitor(RiposteGymEnv(ruleset=ruleset, scenario=scenario, params=params,
-                                     seat="random", opponent=opponent,
-                                     max_decisions=max_decisions, shaped_reward=shaped_reward))
+        return Monitor(OpponentTag(RiposteGymEnv(
+            ruleset=ruleset, scenario=scenario, params=params, seat="random", opponent=opponent,
+            max_decisions=max_decisions, shaped_reward=shaped_reward)))
 
     return DummyVecEnv([make for _ in range(n_envs)])
 
@@ -94,7 +96,14 @@ class SelfPlayCallback(BaseCallback):
     writes ``run_dir/checkpoints/ckpt_<timesteps>.zip`` and ``run_dir/pool.json`` (atomically,
     keeping the last ``keep_checkpoints``), every ``eval_freq`` (0: never) plays
     ``eval_games`` against each evaluation opponent, logs ``eval/score_vs_<name>`` to
-    TensorBoard and appends a row to ``run_dir/metrics.csv``."""
+    TensorBoard and appends a row to ``run_dir/metrics.csv``.
+
+    Checkpoint selection: every evaluated policy (the warm start at 0 timesteps, the periodic
+    ones, and whatever ``train.py`` passes to :meth:`consider`) is a candidate; the one with the
+    best worst-case score over the evaluation opponents (ties: better mean, then later) is kept
+    as ``run_dir/best_model.zip`` and described by :attr:`best`. When the pool is a
+    :class:`~agents.league.League`, every finished training episode is recorded in it (PFSP win
+    rates)."""
 
     def __init__(self, run_dir: Path, pool: OpponentPool, game: Game,
                  eval_opponents: Mapping[str, Any], snapshot_freq: int, checkpoint_freq: int,
@@ -116,12 +125,39 @@ class SelfPlayCallback(BaseCallback):
         self._t0 = time.perf_counter()
         self._steps0 = 0
         self._marks: dict[str, int] = {}
+        self.best: dict[str, Any] | None = None
 
     def _on_training_start(self) -> None:
         self._t0 = time.perf_counter()
         self._steps0 = self.num_timesteps
         self._marks = {"snap": self.num_timesteps, "ckpt": self.num_timesteps,
                        "eval": self.num_timesteps}
+        if self.eval_games and self.eval_freq and self.num_timesteps == 0:
+            self._evaluate(0)  # the warm start: the first point of the curves, a candidate
+
+    def _evaluate(self, steps: int) -> dict[str, float]:
+        scores = evaluate_model(self.model, self.game, self.eval_opponents, self.eval_games,
+                                self.eval_seed, self.max_decisions)
+        for name, s in scores.items():
+            self.logger.record(f"eval/score_vs_{name}", s)
+        wall = time.perf_counter() - self._t0
+        self.write_metrics_row(steps, scores, wall, steps - self._steps0)
+        self.consider(steps, scores)
+        return scores
+
+    def consider(self, steps: int, scores: Mapping[str, float]) -> bool:
+        """Make the current model the kept one (``run_dir/best_model.zip``, atomically) when
+        its evaluation ``scores`` beat the best so far on the worst case (ties: the mean, then
+        later wins). True when it was kept."""
+        if not scores:
+            return False
+        worst, mean = min(scores.values()), sum(scores.values()) / len(scores)
+        if self.best is not None and (worst, mean) < (self.best["worst"], self.best["mean"]):
+            return False
+        atomic_save_model(self.model, self.run_dir / "best_model.zip")
+        self.best = {"timesteps": int(steps), "worst": worst, "mean": mean,
+                     "scores": dict(scores)}
+        return True
 
     def _due(self, key: str, freq: int) -> bool:
         if freq <= 0:
@@ -133,18 +169,19 @@ class SelfPlayCallback(BaseCallback):
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
+        record = getattr(self.pool, "record_episode", None)
+        if record is not None:
+            for done, info in zip(self.locals.get("dones", ()), self.locals.get("infos", ())):
+                if done:
+                    record(info)
         if self._due("snap", self.snapshot_freq):
             self.pool.add_snapshot(self.model, steps)
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
         if self._due("ckpt", self.checkpoint_freq):
             self.save_checkpoint(steps)
-        if self.eval_games and self._due("eval", self.eval_freq):
-            scores = evaluate_model(self.model, self.game, self.eval_opponents, self.eval_games,
-                                    self.eval_seed, self.max_decisions)
-            for name, s in scores.items():
-                self.logger.record(f"eval/score_vs_{name}", s)
-            wall = time.perf_counter() - self._t0
-            self.write_metrics_row(steps, scores, wall, steps - self._steps0)
+        if self.eval_games and self._due("eval", self.eval_freq) \
+                and steps < getattr(self.model, "_total_timesteps", steps + 1):
+            self._evaluate(steps)  # (not at the last step: train.py evaluates the end)
         return True
 
     def save_checkpoint(self, steps: int) -> Path:

@@ -75,7 +75,7 @@ def test_train_writes_model_config_metrics(trained):
     from sb3_contrib import MaskablePPO
 
     assert zipfile.is_zipfile(trained / "final_model.zip")
-    assert MaskablePPO.load(trained / "final_model.zip").num_timesteps == 256
+    assert MaskablePPO.load(trained / "last_model.zip").num_timesteps == 256
     cfg = json.loads((trained / "config.json").read_text())
     assert cfg["args"]["total_timesteps"] == 256 and cfg["game"]["ruleset"] == "toy"
     metrics = json.loads((trained / "metrics.json").read_text())
@@ -85,7 +85,17 @@ def test_train_writes_model_config_metrics(trained):
     assert metrics["warm_start"]["games"] == 4 and metrics["warm_start"]["samples"] > 0
     rows = (trained / "metrics.csv").read_text().splitlines()
     assert rows[0].startswith("timesteps,wall_seconds,timesteps_per_second,env_time_share")
-    assert [r.split(",")[0] for r in rows[1:]] == ["128", "256", "256"]
+    # the warm start, the periodic evaluation, the end (not twice at 256)
+    assert [r.split(",")[0] for r in rows[1:]] == ["0", "128", "256"]
+    # final_model.zip is the evaluated policy with the best worst-case score (ties: later)
+    sel = metrics["selected"]
+    vals = [[float(x) for x in r.split(",")[5:]] for r in rows[1:]]
+    cands = [(min(v), sum(v) / len(v), int(r.split(",")[0])) for v, r in zip(vals, rows[1:])]
+    assert (sel["worst"], sel["timesteps"]) == (max(cands)[0], max(cands)[2])
+    assert sel["worst"] == min(sel["scores"].values())
+    assert MaskablePPO.load(trained / "final_model.zip").num_timesteps == sel["timesteps"]
+    assert (trained / "learning_curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert set(metrics["league_win_rates"]) >= {"random", "never-react", "always-react"}
     assert sorted(p.name for p in (trained / "checkpoints").iterdir()) == [
         "ckpt_0000000128.zip", "ckpt_0000000256.zip"]
     assert len(json.loads((trained / "pool.json").read_text())["snapshots"]) == 4

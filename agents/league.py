@@ -1,0 +1,169 @@
+"""League self-play: the learner's past snapshots plus the whole bot panel, sampled by
+prioritized fictitious self-play (PFSP), as in AlphaStar's league (Vinyals et al. 2019).
+
+:class:`League` is an :class:`~agents.selfplay.OpponentPool` whose ``sample_opponent`` draws
+
+* the live learner (``latest``, plain self-play) with probability ``self_play``, else
+* one *member* — a snapshot in the window or a panel bot — with probability proportional to
+  ``base_weight * f(p)``, where ``p`` is the learner's recent score against that member
+  (wins + draws/2 over the last ``window_games`` games, with a prior of one draw) and
+  ``f(p) = (1 - p) ** exponent + floor`` (AlphaStar's "hard" weighting ``(1 - p)^2``; the
+  small ``floor`` keeps beaten members in the rotation so they are not forgotten).
+
+The results come from the training episodes themselves: :class:`OpponentTag` writes the name
+of the opponent of the episode into the env's ``info``, and :meth:`League.record_episode` (called
+by the training callback for every finished episode) adds the learner's score to that
+opponent's record. A bot's base weight is its ``NAME:WEIGHT`` (default 1), a snapshot's is 1.
+The records round-trip through :meth:`state_dict` / :meth:`load_state` (``pool.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from .policy import AgentError, policy_name
+from .ratings import game_scores
+from .selfplay import OpponentPool, parse_bot_spec
+
+#: the ACW bot panel (every built-in bot) the league and the checkpoint selection use
+PANEL_BOTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always-react")
+
+
+def pfsp_weight(p: float, exponent: float = 2.0, floor: float = 0.02) -> float:
+    """AlphaStar's PFSP weighting of an opponent the learner scores ``p`` against:
+    ``(1 - p) ** exponent + floor`` (``p`` in ``[0, 1]``)."""
+    return (1.0 - min(max(p, 0.0), 1.0)) ** exponent + floor
+
+
+@dataclass
+class League(OpponentPool):
+    """Opponent pool sampled by PFSP (see the module docstring).
+
+    Args (besides :class:`~agents.selfplay.OpponentPool`'s):
+        self_play: probability of playing the live learner.
+        exponent, floor: of :func:`pfsp_weight`.
+        window_games: results kept per opponent for its win rate.
+
+    Raises:
+        AgentError: as :class:`~agents.selfplay.OpponentPool`, or for ``self_play`` outside
+            ``[0, 1]``, ``exponent < 0``, ``floor <= 0`` or ``window_games < 1``.
+    """
+
+    self_play: float = 0.2
+    exponent: float = 2.0
+    floor: float = 0.02
+    window_games: int = 100
+    results: dict[str, deque] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 0.0 <= self.self_play <= 1.0:
+            raise AgentError(f"league self_play probability must be in [0, 1], "
+                             f"got {self.self_play}")
+        if self.exponent < 0 or not self.floor > 0 or self.window_games < 1:
+            raise AgentError("league needs exponent >= 0, floor > 0 and window_games >= 1")
+        self._bot_base = {n: w for n, w in (parse_bot_spec(b) for b in self.bots)}
+
+    # -- win rates ----------------------------------------------------------------------------
+    def record(self, opponent: str, score: float) -> None:
+        """Add one result (the learner's score 1, 0.5 or 0) against ``opponent``."""
+        q = self.results.get(opponent)
+        if q is None:
+            q = self.results[opponent] = deque(maxlen=self.window_games)
+        q.append(float(score))
+
+    def record_episode(self, info: Mapping[str, Any]) -> bool:
+        """Record a finished episode from its final ``info`` (``returns``, ``side`` and the
+        ``opponent`` added by :class:`OpponentTag`); False when ``info`` is not a finished,
+        tagged episode (truncated games count as draws)."""
+        name = info.get("opponent")
+        if name is None or name == "latest":
+            return False
+        if "returns" in info:
+            score = game_scores(float(info["returns"][int(info["side"])]))[0]
+        elif info.get("TimeLimit.truncated") or info.get("truncated"):
+            score = 0.5
+        else:
+            return False
+        self.record(str(name), score)
+        return True
+
+    def win_rate(self, opponent: str) -> float:
+        """The learner's recent score against ``opponent`` (prior: one draw)."""
+        q = self.results.get(opponent, ())
+        return (sum(q) + 0.5) / (len(q) + 1)
+
+    def members(self) -> dict[str, float]:
+        """``{name: base weight}`` of the members PFSP samples from (window snapshots, bots)."""
+        out = {f"snapshot:{Path(s).stem}": 1.0 for s in self.window()}
+        out.update({n: w for n, w in self._bot_base.items() if w > 0})
+        return out
+
+    def member_probabilities(self) -> dict[str, float]:
+        """PFSP probability of each member when a member (not self-play) is drawn."""
+        raw = {n: w * pfsp_weight(self.win_rate(n), self.exponent, self.floor)
+               for n, w in self.members().items()}
+        total = sum(raw.values())
+        if total <= 0:
+            raise AgentError("league is empty: no snapshot or bot to sample")
+        return {n: v / total for n, v in raw.items()}
+
+    # -- sampling -----------------------------------------------------------------------------
+    def sample_opponent(self, rng: np.random.Generator):
+        """Self-play with probability ``self_play`` (when a live model is set), else a member
+        drawn by PFSP.
+
+        Raises:
+            AgentError: when there is nothing to sample.
+        """
+        if self._latest is not None and (rng.random() < self.self_play or not self.members()):
+            opp = self._latest
+        else:
+            probs = self.member_probabilities()
+            names = list(probs)
+            name = names[int(rng.choice(len(names), p=[probs[n] for n in names]))]
+            if name.startswith("snapshot:"):
+                stem = name.split(":", 1)[1]
+                path = next(s for s in self.window() if Path(s).stem == stem)
+                opp = self._snapshot_policy(path)
+            else:
+                opp = self._bots[name]
+        self.picks[opp.name] += 1
+        return opp
+
+    # -- persistence --------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        d = super().state_dict()
+        d["pfsp"] = {"self_play": self.self_play, "exponent": self.exponent,
+                     "floor": self.floor, "window_games": self.window_games,
+                     "results": {n: list(q) for n, q in self.results.items()}}
+        return d
+
+    def load_state(self, path: str | Path) -> None:
+        super().load_state(path)
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8")).get("pfsp", {})
+            results = {str(n): [float(x) for x in v]
+                       for n, v in dict(data.get("results", {})).items()}
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            raise AgentError(f"cannot read league results in {str(path)!r}: {exc}") from None
+        self.results = {n: deque(v, maxlen=self.window_games) for n, v in results.items()}
+
+
+class OpponentTag(gym.Wrapper):
+    """Adds ``info["opponent"]`` — the name of the opponent playing this episode — to every
+    ``step`` info, so the league can credit results to the right member (a VecEnv resets the
+    env, and so draws the next opponent, before its callback sees the final info)."""
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        info["opponent"] = policy_name(self.env.unwrapped.opponent, "random")
+        return obs, reward, terminated, truncated, info
