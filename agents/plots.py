@@ -108,7 +108,7 @@ def plot_score_matrix(doc: Mapping[str, Any], out: str | Path) -> Path:
     m = np.array(score_matrix(agents, doc["pairs"]), dtype=float)
     n = len(agents)
     fig, (ax, axr) = plt.subplots(1, 2, figsize=(4 + 1.1 * n, 1.2 + 0.6 * n),
-                                  gridspec_kw={"width_ratios": [max(n, 2), 2.5]})
+                                  gridspec_kw={"width_ratios": [max(n, 2), 2.5], "wspace": 0.7})
     im = ax.imshow(np.ma.masked_invalid(m), cmap="RdYlGn", vmin=0.0, vmax=1.0)
     for i in range(n):
         for j in range(n):
