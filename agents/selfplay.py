@@ -31,6 +31,7 @@ import numpy as np
 from envs.core.files import atomic_write_text
 from envs.core.protocol import Game
 
+from .builtin import BUILTIN_AGENTS, make_agent
 from .policy import AgentError, SeedLike
 from .ppo import MaskablePPOPolicy
 
@@ -60,8 +61,6 @@ def parse_bot_spec(spec: str) -> tuple[str, float]:
         AgentError: for a weight that is negative or not finite, or a built-in bot name
             followed by a ``:weight`` that is not a number.
     """
-    from . import BUILTIN_AGENTS
-
     name, sep, tail = str(spec).rpartition(":")
     if sep:
         try:
@@ -115,8 +114,6 @@ class OpponentPool:
     picks: Counter = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
-        from . import make_agent  # local import: agents/__init__ imports this module
-
         w = self.weights.as_dict()
         if any(v < 0 for v in w.values()) or sum(w.values()) <= 0:
             raise AgentError(f"opponent pool weights must be >= 0 and not all zero, got {w}")

@@ -68,8 +68,8 @@ from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
-from .single_agent import (SHAPED_REWARD_PARAM, as_action_id, check_seed, decision_name,
-                           illegal_message, render_text, winner_of)
+from ._common import (SHAPED_REWARD_PARAM, as_action_id, check_seed, decision_name,
+                      illegal_message, render_text, winner_of)
 from .spaces import mask_box, observation_box
 
 

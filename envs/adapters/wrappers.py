@@ -20,7 +20,7 @@ from pettingzoo.utils import BaseWrapper
 from envs.core.errors import ParameterError
 
 from .aec import RiposteAECEnv
-from .single_agent import as_action_id, illegal_message
+from ._common import as_action_id, illegal_message
 
 
 class IllegalActionLoss(BaseWrapper):

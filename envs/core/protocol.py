@@ -29,6 +29,7 @@ import numpy as np
 from .actions import ActionCatalogue
 from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .events import Event, make_event
+from .registry import load_game
 
 #: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
 CHANCE: int = -1
@@ -331,8 +332,6 @@ class State(abc.ABC):
                 serialised state (names the missing or malformed key).
             UnknownRulesetError, ScenarioError, ParameterError: for a bad ``game`` config.
         """
-        from envs.rulesets import load_game  # local import: core must not depend on rulesets
-
         where = "State.from_json"
         if isinstance(text, (str, bytes, bytearray)):
             try:

@@ -22,6 +22,7 @@ from typing import Any
 
 from .errors import IllegalActionError, ReplayError, RiposteError
 from .protocol import TERMINAL, State
+from .registry import load_game
 from .scenario import read_toml
 
 
@@ -72,8 +73,6 @@ class ReplayScript:
         return cls(ruleset, scenario, dict(params), list(actions), source)
 
     def new_state(self) -> State:
-        from envs.rulesets import load_game
-
         try:
             game = load_game(self.ruleset, self.scenario, self.params)
         except RiposteError as e:

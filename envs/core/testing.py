@@ -784,7 +784,7 @@ def check_determinism(game: GameOrFactory, seed: int, other_seeds: int = 4) -> N
 
 _CROSS_PROCESS = """
 import hashlib, json, sys
-from envs.rulesets import load_game
+from envs.core.registry import load_game
 from envs.core.testing import game_rng, play_random_game
 from envs.core.replay import transcript
 cfg = json.loads(sys.argv[1])

@@ -7,9 +7,8 @@ All distances are in inches. Look-ups are plain dict/tuple indexing so they can 
 hot path.
 
 The dice arithmetic (checks, hit counting, hit counter, Disorder, melee) lives in
-:mod:`envs.rulesets.acw_regimental.combat`. For convenience every public name of ``combat`` can
-also be imported from this module (resolved lazily, PEP 562), and ``combat`` re-exports every
-public name of this module, so either import path works.
+:mod:`envs.rulesets.acw_regimental.combat`, which imports this module and re-exports its public
+names; this module imports nothing of ``combat`` (one way only).
 
 Errors: bad input (unknown enum value, die outside 1..6, negative distance, impossible
 kind/formation pair) raises :class:`envs.core.errors.ParameterError` naming the argument.
@@ -582,22 +581,3 @@ def rally_modifier(health: Health, enemy_threat_within_6: bool) -> int:
     order within 6" has the unit in its forward arc (ACW-PD-15). Raises ParameterError for
     Broken or an unknown health."""
     return _health_mod(health) - int(enemy_threat_within_6)
-
-
-# --------------------------------------------------------------------------------------------
-# Lazy access to the combat module's names (PEP 562), so either module can be imported from.
-# --------------------------------------------------------------------------------------------
-
-_COMBAT_NAMES = frozenset({
-    "check_passes", "emergency_drill_passes", "count_hits", "naturals_six", "count_saves",
-    "apply_hits", "volley_disorders", "charge_check_needed", "MeleeSide", "melee_modifier",
-    "melee_modifier_breakdown", "MeleeResult", "melee_result",
-})
-
-
-def __getattr__(name: str):  # pragma: no cover - trivial forwarding
-    if name in _COMBAT_NAMES:
-        from envs.rulesets.acw_regimental import combat
-
-        return getattr(combat, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

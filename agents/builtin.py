@@ -1,0 +1,63 @@
+"""The built-in agents by name, and :func:`make_agent` (re-exported by :mod:`agents`).
+
+Kept apart from ``agents/__init__.py`` so that :mod:`agents.selfplay` can build its opponents
+without importing the package that imports it (no import cycle, tests/core/test_layering.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from envs.core.protocol import Game
+
+from .baselines import AlwaysReact, NeverReact
+from .heuristic import heuristic_for
+from .panel import Rush, StandAndFire
+from .policy import BasePolicy, RandomPolicy, SeedLike, UnknownAgentError
+from .ppo import MaskablePPOPolicy
+
+#: built-in agent names accepted by :func:`make_agent`
+BUILTIN_AGENTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always-react",
+                                   "stand-and-fire", "rush")
+#: the scripted ACW bots of the panel (see :mod:`agents.panel`), by name
+PANEL_BOTS = {"stand-and-fire": StandAndFire, "rush": Rush}
+
+
+def looks_like_path(name: str) -> bool:
+    """True when ``name`` should be read as a checkpoint path rather than a built-in name."""
+    return name.endswith(".zip") or os.sep in name or "/" in name or Path(name).exists()
+
+
+def make_agent(name_or_path: str, game: Game, seed: SeedLike = None) -> BasePolicy:
+    """Build an agent from a built-in name or a MaskablePPO checkpoint path.
+
+    Args:
+        name_or_path: ``random``, ``heuristic``, ``never-react``, ``always-react``,
+            ``stand-and-fire``, ``rush`` (:mod:`agents.panel`), or a path to a ``.zip`` saved
+            by ``MaskablePPO.save`` / ``train.py``.
+        game: the game the agent will play (labels, observation layout, sizes).
+        seed: seed of the agent's own generator.
+
+    Raises:
+        UnknownAgentError: for a name that is neither built in nor a path (lists the names), or
+            ``heuristic``, ``stand-and-fire`` or ``rush`` on a ruleset other than
+            ``acw_regimental``.
+        AgentLoadError: for a missing, corrupt or mismatched checkpoint (names the path).
+    """
+    name = str(name_or_path)
+    if name == "random":
+        return RandomPolicy(seed)
+    if name == "never-react":
+        return NeverReact(game, seed)
+    if name == "always-react":
+        return AlwaysReact(game, seed)
+    if name == "heuristic":
+        return heuristic_for(game, seed)
+    if name in PANEL_BOTS:
+        return PANEL_BOTS[name](game, seed)
+    if looks_like_path(name):
+        return MaskablePPOPolicy.load(name, game, deterministic=True, seed=seed, name=name)
+    raise UnknownAgentError(
+        f"unknown agent {name!r}: expected one of {', '.join(BUILTIN_AGENTS)} "
+        f"or a path to a MaskablePPO checkpoint (.zip)")

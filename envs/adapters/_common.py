@@ -1,0 +1,96 @@
+"""Helpers shared by the PettingZoo AEC env (:mod:`envs.adapters.aec`), the Gymnasium env
+(:mod:`envs.adapters.single_agent`) and the wrappers (:mod:`envs.adapters.wrappers`): seed and
+action checks, illegal-action messages, decision names, winners and the text view. Kept here so
+that no adapter imports another one sideways (tests/core/test_layering.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.protocol import CHANCE, TERMINAL, Game, State
+
+#: name of the game parameter that switches the ruleset's shaped reward on (RULINGS 9)
+SHAPED_REWARD_PARAM = "shaped_reward"
+#: how many recent events ``render()`` shows
+RENDER_EVENTS = 8
+
+
+def check_seed(seed: Any) -> int | None:
+    """A ``reset(seed=...)`` argument as a plain int (or None), checked like Gymnasium does.
+
+    Raises:
+        TypeError: for a seed that is not an int (a bool, float or string is refused).
+        ValueError: for a negative seed.
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a non-negative int or None, got "
+                        f"{type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    return int(seed)
+
+
+def as_action_id(action: Any) -> int | None:
+    """``action`` as a Python int when it is an integer scalar (int, numpy integer, or a
+    one-element integer array), else ``None``."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()).item())
+    return None
+
+
+def illegal_message(state: State, action: Any, who: str) -> str:
+    """Message for an illegal decision: who chose it, what it was, why it is masked, and the
+    legal labels at this node."""
+    game = state.game
+    p = state.current_player()
+    aid = as_action_id(action)
+    if aid is not None and 0 <= aid < game.num_distinct_actions:
+        what = f"action {game.actions.labels[aid]!r} (id {aid})"
+        why = state.why_illegal(aid)
+        if why is not None:
+            what += f" [{why}]"
+    else:
+        what = f"action {action!r} (not an id in 0..{game.num_distinct_actions - 1})"
+    side = f"side {p} ({game.side_names[p]})" if p >= 0 else f"player {p}"
+    return (f"{who} chose illegal {what} for {side} at decision {decision_name(state)}; "
+            f"legal: {state.legal_labels()}")
+
+
+def decision_name(state: State) -> str:
+    """``state.decision_type()`` as a plain string (the enum value, e.g. ``"reaction"``)."""
+    d = state.decision_type()
+    return str(getattr(d, "value", d))
+
+
+def winner_of(returns: list[float]) -> int | None:
+    """Index of the side with the strictly highest return, ``None`` for a draw."""
+    best = max(returns)
+    top = [i for i, r in enumerate(returns) if r == best]
+    return top[0] if len(top) == 1 else None
+
+
+def render_text(game: Game, state: State | None, side: int) -> str:
+    """Text view for ``render_mode="ansi"``: ``observation_string`` of ``side`` and the last
+    :data:`RENDER_EVENTS` events of the log."""
+    if state is None:
+        return "(no game: call reset())"
+    p = state.current_player()
+    who = ("chance" if p == CHANCE else "game over" if p == TERMINAL
+           else f"{game.side_names[p]} to decide ({decision_name(state)})")
+    lines = [f"[{game.ruleset_id}/{game.scenario_name}] {who}; view of {game.side_names[side]}",
+             game.observation_string(state, side)]
+    recent = state.events[-RENDER_EVENTS:]
+    if recent:
+        lines.append("recent events:")
+        lines.extend("  " + e.format() for e in recent)
+    if state.is_terminal():
+        lines.append(f"returns: {list(state.returns())}")
+    return "\n".join(lines) + "\n"
