@@ -329,7 +329,8 @@ class State(abc.ABC):
 
         Raises:
             InvalidStateError: for text that is not valid JSON, or a document that is not a
-                serialised state (names the missing or malformed key).
+                serialised state (names the missing or malformed key), or a state saved by
+                another version of the ruleset (names both versions).
             UnknownRulesetError, ScenarioError, ParameterError: for a bad ``game`` config.
         """
         where = "State.from_json"
@@ -360,6 +361,13 @@ class State(abc.ABC):
             if miss:
                 raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
             game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
+        cfg = data.get("game")
+        if isinstance(cfg, Mapping) and "version" in cfg and cfg["version"] != game.version:
+            raise InvalidStateError(
+                f"{where}: this state was saved by {game.ruleset_id} version {cfg['version']!r} "
+                f"and cannot be read by version {game.version} (states are not converted "
+                f"between versions; a replay script, which holds only action labels, still "
+                f"plays)")
         if not isinstance(data["state"], Mapping):
             raise InvalidStateError(f"{where}: state: expected an object, got "
                                     f"{type(data['state']).__name__}")

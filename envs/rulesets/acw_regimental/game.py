@@ -39,7 +39,7 @@ class ACWGame(Game):
     """
 
     ruleset_id = "acw_regimental"
-    version = 0
+    version = 1
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):

@@ -62,6 +62,11 @@ def _context(state):
     if not state.stack or state.done:
         return None, None, None
     fr = state.stack[-1]
+    if type(fr) is not dict:  # a typed frame: its decision context (envs.core.procedure)
+        ctx = fr.context(state, state.current_player())
+        if ctx is None:
+            return None, None, None
+        return ctx.asked, ctx.trigger, ctx.what
     k = fr["k"]
     a = state.active
     if k == "ask":

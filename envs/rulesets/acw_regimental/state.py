@@ -14,7 +14,12 @@ node). Frames:
 * ``fire``: one volley (ACW-PD-25) — Phase 3 fire, Opportunity Fire and Closing Volley.
 * ``p3``, ``p4``, ``p5``: ranged combat (PD-25b), melee (PD-26), end phase (PD-27, PD-32).
 * ``pol``: Passage of Lines tests of friends a retreating unit passed through (ACW-PD-29).
-* ``roll``: one chance node per die.
+* dice: one chance node per die, the core frame :class:`envs.core.frames.RollDice`.
+
+Typed frames (``envs.core.procedure.Frame`` subclasses) and the remaining dict frames share the
+stack while the flow moves onto the core procedure pieces: the driver runs a typed frame through
+its interface (``run`` returns a ``Wait`` / ``ChanceNode`` / ``Push`` / ``Done`` step) and a dict
+frame through the ``_s_`` / ``_l_`` / ``_a_`` / ``_w_`` handlers of its kind ``"k"``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from envs.core.geometry import (Footprint, distance_exceeds, distance_to_front_e
                                 first_crossing, footprint_distance, interiors_overlap,
                                 overlaps, polygon_contains, zone_of)
 from envs.core.geometry import point_segment_distance as psd
+from envs.core.frames import RollDice
+from envs.core.procedure import ChanceNode, Done, Frame, Push, Wait, record_from_dict
 from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 
 from . import combat as C
@@ -55,7 +62,6 @@ MAX_PRIMS = 8  # engine cap on primitives per activation (keeps episodes finite)
 CONTACT_MIN_OVERLAP = 0.1
 SLIDE_STEP = 0.05
 SLIDE_GAP = 0.01
-_CHANCE_OUT = [(i, 1.0 / 6.0) for i in range(6)]
 _AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
 _ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
 _ALW_MEMO: dict[tuple, float] = {}  # ACWState.allowance by (kind, formation, screen, road, dis)
@@ -197,7 +203,7 @@ class ACWState(State):
         s.reacted = list(self.reacted)
         s.consumed = list(self.consumed)
         s.broke_pt = [list(b) for b in self.broke_pt]
-        s.stack = [_copy_frame(f) for f in self.stack]
+        s.stack = [_copy_frame(f) if type(f) is dict else f.copy() for f in self.stack]
         s.cur = self.cur
         return s
 
@@ -209,7 +215,8 @@ class ACWState(State):
                 "ndec": self.ndec, "done": self.done, "winner": self.winner,
                 "result": list(self.result), "reacted": list(self.reacted),
                 "consumed": list(self.consumed), "broke_pt": [list(b) for b in self.broke_pt],
-                "stack": [_copy_frame(f) for f in self.stack],
+                "stack": [_copy_frame(f) if type(f) is dict else f.to_dict()
+                          for f in self.stack],
                 "cur": [self.cur[0], str(self.cur[1].value)]}
 
     @classmethod
@@ -225,7 +232,7 @@ class ACWState(State):
         s.reacted = list(d["reacted"])
         s.consumed = list(d["consumed"])
         s.broke_pt = [list(b) for b in d["broke_pt"]]
-        s.stack = [_copy_frame(f) for f in d["stack"]]
+        s.stack = [record_from_dict(f) if "kind" in f else _copy_frame(f) for f in d["stack"]]
         s.cur = (int(d["cur"][0]), ACWDecision(d["cur"][1]))
         return s
 
@@ -239,13 +246,16 @@ class ACWState(State):
         return self.cur[1]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_CHANCE_OUT)
+        # the chance frame on top (a die): its run is pure while it waits
+        return list(self.stack[-1].run(self).outcomes)
 
     def _legal_actions(self) -> list[int]:
         pl = self._pending_legal
         if pl is not None:
             return list(pl)
         fr = self.stack[-1]
+        if type(fr) is not dict:
+            return fr.legal_actions(self)
         return sorted(_L_FN[fr["k"]](self, fr))
 
     def _apply_action(self, action: int) -> None:
@@ -258,7 +268,12 @@ class ACWState(State):
         self._handoff = self._lact_pred
         self._lact_pred = None
         try:
-            _A_FN[fr["k"]](self, fr, action)
+            if type(fr) is dict:
+                _A_FN[fr["k"]](self, fr, action)
+            else:
+                step = fr.apply(self, action)
+                if step is not None:
+                    self._follow(step)
         finally:
             self._handoff = None
         if self.ndec >= self.game.max_decisions and not self.done:
@@ -269,14 +284,21 @@ class ACWState(State):
 
     def _why_illegal(self, action: int) -> Illegality:
         fr = self.stack[-1]
-        fn = getattr(self, "_w_" + fr["k"], None)
-        if fn is not None:
-            w = fn(fr, action)
-            if w is not None:
-                return Illegality(tuple(w[0]), w[1])
+        if type(fr) is dict:
+            kind = fr["k"]
+            fn = _W_FN.get(kind)
+            if fn is not None:
+                w = fn(self, fr, action)
+                if w is not None:
+                    return Illegality(tuple(w[0]), w[1])
+        else:
+            kind = fr.kind
+            why = fr.why_illegal(self, action)
+            if why is not None:
+                return why
         lab = self.game.actions.labels[action]
         return Illegality(("ACW-PD-12",), f"{lab!r} is not a choice of this "
-                                          f"{self.cur[1].value} decision ({fr['k']})")
+                                          f"{self.cur[1].value} decision ({kind})")
 
     def returns(self) -> list[float]:
         return list(self.result) if self.done else [0.0, 0.0]
@@ -295,6 +317,10 @@ class ACWState(State):
                 self.cur = (TERMINAL, D_TERM)
                 return
             fr = stack[-1]
+            if type(fr) is not dict:  # a typed frame (envs.core.procedure)
+                if self._run_frame(fr):
+                    return
+                continue
             k = fr["k"]  # a frame's kind never changes
             if s_fn[k](self, fr):
                 if k in _AUTO and self.cur[0] >= 0:
@@ -306,34 +332,48 @@ class ACWState(State):
                     self._pending_legal = sorted(legal)
                 return
 
-    def _l_dispatch(self, fr):
-        return _L_FN[fr["k"]](self, fr)
+    def _run_frame(self, fr: Frame) -> bool:
+        """Run a typed frame once and follow its step; ``True`` when it now waits."""
+        step = fr.run(self)
+        kind = type(step)
+        if kind is ChanceNode:
+            self.cur = (CHANCE, D_CHANCE)
+            return True
+        if kind is Wait:
+            self.cur = (step.player, step.decision)
+            return True
+        if step is not None:
+            self._follow(step)
+        return False
+
+    def _follow(self, step: Push | Done) -> None:
+        """Act on a typed frame's ``Push`` or ``Done`` (a ``Done`` pops it and hands it to the
+        frame below: a typed parent reads it in ``on_child_done``, a dict parent receives dice
+        in its ``dice`` key)."""
+        stack = self.stack
+        if type(step) is Push:
+            stack.extend(step.frames)
+            return
+        child = stack.pop()
+        if stack:
+            parent = stack[-1]
+            if type(parent) is dict:
+                if type(child) is RollDice:
+                    parent["dice"] = child.values
+            else:
+                parent.on_child_done(self, child)
+        if step.then:
+            stack.extend(step.then)
 
     def _wait(self, player: int, dtype: ACWDecision) -> bool:
         self.cur = (player, dtype)
         return True
 
     def _roll(self, n: int, what: str, rules: tuple[str, ...], side: int | None) -> None:
-        """Push ``n`` dice (each a chance node); the result lands in the pushing frame's
-        ``dice`` key."""
+        """Push ``n`` dice (a :class:`~envs.core.frames.RollDice`, each die a chance node); the
+        result lands in the pushing frame's ``dice`` key."""
         self.stack[-1]["dice"] = None
-        self.stack.append({"k": "roll", "n": n, "dice": [], "what": what, "rules": list(rules),
-                           "side": side})
-
-    def _s_roll(self, fr) -> bool:
-        return self._wait(CHANCE, D_CHANCE)
-
-    def _l_roll(self, fr):
-        return list(range(6))
-
-    def _a_roll(self, fr, a: int) -> None:
-        v = a + 1
-        fr["dice"].append(v)
-        self.log("die", fr["rules"], f"{fr['what']}: d6 = {v} ({len(fr['dice'])}/{fr['n']})",
-                 fr["side"], value=v, index=len(fr["dice"]) - 1, of=fr["n"], what=fr["what"])
-        if len(fr["dice"]) >= fr["n"]:
-            self.stack.pop()
-            self.stack[-1]["dice"] = fr["dice"]
+        self.stack.append(RollDice(n, what, tuple(rules), side))
 
     # ------------------------------------------------------------------------------------------
     # helpers: units
@@ -2616,7 +2656,7 @@ class ACWState(State):
 
     def _fire_result(self, fr, lost: int, dis: bool) -> None:
         self.stack.pop()
-        if self.stack:
+        if self.stack and type(self.stack[-1]) is dict:
             self.stack[-1]["res"] = {"lost": lost, "dis": bool(dis)}
 
     # ------------------------------------------------------------------------------------------
@@ -3130,6 +3170,7 @@ def _handlers(prefix: str) -> dict[str, Any]:
 _S_FN = _handlers("_s_")  # run a frame: True when it waits for a decision or a die
 _L_FN = _handlers("_l_")  # legal options of a waiting frame
 _A_FN = _handlers("_a_")  # apply a decision or die to a frame
+_W_FN = _handlers("_w_")  # why an action is masked in a waiting frame
 
 
 def _origin(c: dict) -> Footprint | None:
