@@ -179,8 +179,9 @@ def test_observation_change_changes_it_but_not_the_state_fingerprint(
 # -- blind to the internal layout ----------------------------------------------------------------
 def test_blind_to_renamed_frame_keys_which_the_state_fingerprint_sees(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The ACW state serialises its procedure frames under other key names (``"k"`` ->
-    ``"frame_k"``, ...), round-tripping through ``from_dict``: a change of form only."""
+    """The ACW state serialises its procedure frames under other key names (``"kind"`` ->
+    ``"frame_kind"``, ``"k"`` -> ``"frame_k"``, ...), round-tripping through ``from_dict``: a
+    change of form only."""
     game = load_game("acw_regimental")
     before = observable_fingerprint(game, 2, seed=6)["fingerprint"]
     old = behaviour_fingerprint(game, 2, seed=6)["fingerprint"]
@@ -203,7 +204,7 @@ def test_blind_to_renamed_frame_keys_which_the_state_fingerprint_sees(
     s = game.new_initial_state()
     s.apply_action(s.legal_actions()[0])
     back = type(s).from_json(s.to_json())
-    assert back.to_json() == s.to_json() and '"frame_k"' in s.to_json()
+    assert back.to_json() == s.to_json() and '"frame_kind"' in s.to_json()
     assert behaviour_fingerprint(game, 2, seed=6)["fingerprint"] != old
     assert observable_fingerprint(game, 2, seed=6)["fingerprint"] == before
 

@@ -5,14 +5,13 @@ top decides what happens next: it either runs (pushing and popping other frames)
 a decision of one side, or waits for one die (a ``roll`` frame: every d6 is its own chance
 node). Frames:
 
-* ``game``: the five phases of each player-turn (ACW-PD-12), turn count (ACW-PD-35), army break
-  and victory (ACW-PD-36).
-* ``p1``: Staff Pips (ACW-PD-13), Rally (ACW-PD-15), Reserve (ACW-PD-14).
-* ``p2`` / ``act`` / ``move`` / ``ask`` / ``charge``: Phase 2 activations, movement
+* typed frames of :mod:`.procedures`: the player-turn cycle (ACW-PD-12, turn count ACW-PD-35,
+  army break and victory ACW-PD-36) and the five phases — Command (ACW-PD-13..15), Maneuver
+  (ACW-PD-12), Ranged Combat (ACW-PD-25b), Melee (ACW-PD-26), End (ACW-PD-27, PD-32).
+* ``act`` / ``move`` / ``ask`` / ``charge``: Phase 2 activations, movement
   primitives (ACW-PD-21), Window A along the mover's path (ACW-PD-24), charges with Windows B1
   and B2 (ACW-PD-23).
 * ``fire``: one volley (ACW-PD-25) — Phase 3 fire, Opportunity Fire and Closing Volley.
-* ``p3``, ``p4``, ``p5``: ranged combat (PD-25b), melee (PD-26), end phase (PD-27, PD-32).
 * ``pol``: Passage of Lines tests of friends a retreating unit passed through (ACW-PD-29).
 * dice: one chance node per die, the core frame :class:`envs.core.frames.RollDice`.
 
@@ -38,6 +37,7 @@ from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 from . import combat as C
 from . import tables as T
 from .actions import ACWDecision
+from .procedures import PlayerTurnCycle, TurnStep
 from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
                        segment_hits_footprint)
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
@@ -62,7 +62,8 @@ MAX_PRIMS = 8  # engine cap on primitives per activation (keeps episodes finite)
 CONTACT_MIN_OVERLAP = 0.1
 SLIDE_STEP = 0.05
 SLIDE_GAP = 0.01
-_AUTO = {"p2", "act", "p1"}  # decision frames whose single legal option is applied silently
+_AUTO = {"act"}  # dict frames whose single legal option is applied silently (typed frames:
+# ``Frame.auto_apply_forced``)
 _ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
 _ALW_MEMO: dict[tuple, float] = {}  # ACWState.allowance by (kind, formation, screen, road, dis)
 _FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}
@@ -179,10 +180,10 @@ class ACWState(State):
         self.reacted: list[int] = []
         self.consumed: list[str] = []
         self.broke_pt: list[list[int]] = []
-        self.stack: list[dict] = [{"k": "game", "st": "p1"}]
+        self.stack: list[dict | Frame] = [PlayerTurnCycle()]
         if st.phase == 2:
             self.pips[self.active] = st.pips
-            self.stack = [{"k": "game", "st": "p2"}]
+            self.stack = [PlayerTurnCycle(TurnStep.P2)]
         self.cur = (TERMINAL, D_TERM)
         self.log("setup", ("ACW-PD-37", "ACW-PD-11"),
                  f"scenario {g.scenario_name}: {SIDE[self.active]} moves first, turn {self.turn}",
@@ -341,6 +342,15 @@ class ACWState(State):
             return True
         if kind is Wait:
             self.cur = (step.player, step.decision)
+            if fr.auto_apply_forced and step.player >= 0:
+                legal = fr.legal_actions(self)
+                if len(legal) == 1:  # a forced choice is applied silently (not in history)
+                    self._lact_pred = None
+                    step = fr.apply(self, legal[0])
+                    if step is not None:
+                        self._follow(step)
+                    return False
+                self._pending_legal = legal
             return True
         if step is not None:
             self._follow(step)
@@ -847,58 +857,8 @@ class ACWState(State):
         return ["line", _fp_list(start), ux, uy], L
 
     # ------------------------------------------------------------------------------------------
-    # game frame (ACW-PD-12)
+    # the end of the game (ACW-PD-35, PD-36); the turn cycle is procedures.turn
     # ------------------------------------------------------------------------------------------
-    def _s_game(self, fr) -> bool:
-        st = fr["st"]
-        a = self.active
-        if st == "p1":
-            fr["st"] = "p2"
-            self.phase = 1
-            self.stack.append({"k": "p1", "st": "start"})
-        elif st == "p2":
-            fr["st"] = "p3"
-            self.phase = 2
-            self.log("phase", ("ACW-PD-12", "RULE-04-1.2"),
-                     f"turn {self.turn}: {SIDE[a]} Phase 2, Active Maneuver & Assault", a,
-                     phase=2, turn=self.turn)
-            self.stack.append({"k": "p2"})
-        elif st == "p3":
-            fr["st"] = "p4"
-            self.phase = 3
-            self.pips[a] = 0
-            self.log("phase", ("ACW-PD-12", "ACW-PD-25b"),
-                     f"turn {self.turn}: {SIDE[a]} Phase 3, Ranged Combat (unspent pips lost, "
-                     f"ACW-PD-14)", a, phase=3, turn=self.turn)
-            self.stack.append({"k": "p3", "i": 0})
-        elif st == "p4":
-            fr["st"] = "p5"
-            self.phase = 4
-            self.log("phase", ("ACW-PD-12", "ACW-PD-26"),
-                     f"turn {self.turn}: {SIDE[a]} Phase 4, Melee", a, phase=4, turn=self.turn)
-            self.stack.append({"k": "p4", "st": "build"})
-        elif st == "p5":
-            fr["st"] = "end"
-            self.phase = 5
-            self.log("phase", ("ACW-PD-12", "ACW-PD-27"),
-                     f"turn {self.turn}: {SIDE[a]} Phase 5, End", a, phase=5, turn=self.turn)
-            self.stack.append({"k": "p5", "st": "start"})
-        else:  # end of a player-turn
-            second = a != self.first
-            self.pt += 1
-            self.broke_pt = []
-            if second:
-                if self._army_break():
-                    return False
-                self.turn += 1
-                if self.turn > self.game.turns:
-                    self.log("time", ("ACW-PD-35",), f"{self.game.turns} game turns played")
-                    self._end_game("turn limit")
-                    return False
-            self.active = 1 - a
-            fr["st"] = "p1"
-        return False
-
     def _army_break(self) -> bool:
         """ACW-PD-36: a side that has lost at least half its starting units breaks."""
         broke = []
@@ -974,58 +934,8 @@ class ACWState(State):
                  f"Confederate {vp[1]}", None, vp=vp, winner=winner, why=why)
 
     # ------------------------------------------------------------------------------------------
-    # Phase 1 (ACW-PD-13..15)
+    # Phase 1 (ACW-PD-13..15): procedures.command
     # ------------------------------------------------------------------------------------------
-    def _s_p1(self, fr) -> bool:
-        a = self.active
-        st = fr["st"]
-        if st == "start":
-            self.log("phase", ("ACW-PD-12",), f"turn {self.turn}: {SIDE[a]} Phase 1, Command",
-                     a, phase=1, turn=self.turn)
-            if self.reserved[a]:
-                self.log("reserve_discard", ("ACW-PD-14",),
-                         f"{SIDE[a]} discards {self.reserved[a]} unused reserved pip(s)", a)
-                self.reserved[a] = 0
-            if self.game.pips_fixed:
-                self.pips[a] = T.PIPS_FIXED
-                self.log("pips", ("ACW-PD-13",), f"{SIDE[a]} receives {T.PIPS_FIXED} Staff Pips "
-                         f"(fixed)", a, pips=T.PIPS_FIXED)
-                fr["st"], fr["i"] = "rally", 0
-            else:
-                fr["st"] = "pips"
-                self._roll(1, "Staff Pips roll", ("ACW-PD-13",), a)
-            return False
-        if st == "pips":
-            n = T.pips_from_roll(fr["dice"][0])
-            self.pips[a] = n
-            self.log("pips", ("ACW-PD-13",), f"{SIDE[a]} receives {n} Staff Pips", a, pips=n)
-            fr["st"], fr["i"] = "rally", 0
-            return False
-        if st == "rally":
-            for u in self.units[a][fr["i"]:]:
-                if u is not None and u.alive and u.disordered and not u.engaged:
-                    fr["u"] = u.slot
-                    return self._wait(a, D_CMD)
-            fr["st"] = "reserve"
-            return False
-        if st == "rally_roll":
-            u = self.units[a][fr["u"]]
-            v = fr["dice"][0]
-            threat = self._rally_threat(u)
-            mod = T.rally_modifier(u.health, threat)
-            tgt = T.discipline_target(EXPE[u.experience])
-            ok = C.check_passes(v, tgt, mod)
-            self.log("rally", ("ACW-PD-15",), f"{u.label()} Rally Check {v}{mod:+d} vs {tgt}+: "
-                     f"{'passed, Disorder removed' if ok else 'failed'}", a, unit=u.slot,
-                     roll=v, modifier=mod, target=tgt, passed=ok)
-            if ok:
-                u.disordered = False
-            fr["st"], fr["i"] = "rally", u.slot + 1
-            return False
-        if st == "reserve":
-            return self._wait(a, D_CMD)
-        return False
-
     def _rally_threat(self, u: Unit) -> bool:
         """A good-order formed enemy within 6" with ``u`` partly in its forward arc
         (ACW-PD-15 Rally Check modifier)."""
@@ -1040,90 +950,9 @@ class ACWState(State):
                 return True
         return False
 
-    def _l_p1(self, fr):
-        ids = self.game.ids
-        if fr["st"] == "rally":
-            return ([ids.rally_pay] if self.pips[self.active] >= 1 else []) + [ids.rally_roll]
-        n = min(T.MAX_RESERVED, self.pips[self.active])
-        return ids.reserve[: n + 1]
-
-    def _w_p1(self, fr, a):
-        ids = self.game.ids
-        if a == ids.rally_pay:
-            return ("ACW-PD-15", "ACW-PD-14"), "no Staff Pip left to pay for an automatic rally"
-        if a in ids.reserve:
-            return ("ACW-PD-14",), \
-                f"at most {T.MAX_RESERVED} reserved and no more than the pips held"
-        return None
-
-    def _a_p1(self, fr, a: int) -> None:
-        ids = self.game.ids
-        s = self.active
-        if fr["st"] == "rally":
-            u = self.units[s][fr["u"]]
-            if a == ids.rally_pay:
-                self.pips[s] -= 1
-                u.disordered = False
-                self.log("rally", ("ACW-PD-15", "ACW-PD-14"),
-                         f"{u.label()} rallies for 1 pip (Disorder removed)", s, unit=u.slot)
-                fr["i"] = u.slot + 1
-            else:
-                fr["st"] = "rally_roll"
-                self._roll(1, f"{u.label()} Rally Check", ("ACW-PD-15",), s)
-            return
-        n = ids.reserve.index(a)
-        self.reserved[s] = n
-        self.pips[s] -= n
-        self.log("reserve", ("ACW-PD-14", "RULE-04-1.3"),
-                 f"{SIDE[s]} reserves {n} Staff Pip(s) for the enemy's next turn "
-                 f"({self.pips[s]} left)", s, reserved=n, pips=self.pips[s])
-        self.stack.pop()
-
     # ------------------------------------------------------------------------------------------
-    # Phase 2: activations (ACW-PD-12, PD-21)
+    # Phase 2 (procedures.maneuver): the activation frame
     # ------------------------------------------------------------------------------------------
-    def _s_p2(self, fr) -> bool:
-        return self._wait(self.active, D_MAN)
-
-    def _l_p2(self, fr):
-        ids = self.game.ids
-        out = [ids.activate[u.slot] for u in self.alive(self.active)
-               if not u.activated and not u.engaged]
-        out.append(ids.end_phase)
-        return out
-
-    def _w_p2(self, fr, a):
-        ids = self.game.ids
-        if a in ids.activate:
-            k = ids.activate.index(a)
-            u = self.units[self.active][k]
-            if u is None or not u.alive:
-                return ("ACW-PD-12",), f"no unit of yours in slot {k}"
-            if u.activated:
-                return ("ACW-PD-12",), f"{u.label()} has already been activated this phase"
-            if u.engaged:
-                return ("ACW-PD-23",), f"{u.label()} is engaged until Phase 4"
-        return None
-
-    def _a_p2(self, fr, a: int) -> None:
-        ids = self.game.ids
-        s = self.active
-        if a == ids.end_phase:
-            self.log("end_phase", ("ACW-PD-12",), f"{SIDE[s]} ends Phase 2", s)
-            self.stack.pop()
-            return
-        k = ids.activate.index(a)
-        u = self.units[s][k]
-        u.activated = True
-        self.reacted = []
-        self.consumed = []
-        road = (u.formation in ("road_column", "limbered") or u.is_screen) and \
-            self.game.terrain.on_road(u.fp.centre())
-        self.log("activate", ("ACW-PD-12",), f"{u.label()} is activated", s, unit=k)
-        self.stack.append({"k": "act", "u": k, "frac": 1.0, "n": 0, "piv": 0, "skd": False,
-                           "road": bool(road), "dist": 0.0})
-
-    # -- activation frame ------------------------------------------------------------------
     def _s_act(self, fr) -> bool:
         u = self.units[self.active][fr["u"]]
         if u is None or not u.alive or u.engaged or fr.get("over"):
@@ -2660,7 +2489,7 @@ class ACWState(State):
             self.stack[-1]["res"] = {"lost": lost, "dis": bool(dis)}
 
     # ------------------------------------------------------------------------------------------
-    # Phase 3 (ACW-PD-25b)
+    # Phase 3 (ACW-PD-25b): the queries of procedures.ranged_combat
     # ------------------------------------------------------------------------------------------
     def can_fire_p3(self, u: Unit):
         """Why ``u`` may not fire in its Phase 3, or None (ACW-PD-25b, PD-22, RULE-04-3.4)."""
@@ -2716,98 +2545,9 @@ class ACWState(State):
             out.append(e)
         return out
 
-    def _s_p3(self, fr) -> bool:
-        a = self.active
-        for u in self.units[a][fr["i"]:]:
-            if u is None or not u.alive:
-                continue
-            if self.can_fire_p3(u) is None:
-                targets = self.fire_targets(u)
-                if targets:
-                    fr["u"] = u.slot
-                    fr["tg"] = [e.slot for e in targets]
-                    return self._wait(a, D_FIRE)
-        self.stack.pop()
-        return False
-
-    def _l_p3(self, fr):
-        ids = self.game.ids
-        if "tg" in fr:
-            return [ids.fire[k] for k in fr["tg"]] + [ids.hold_fire]
-        u = self.units[self.active][fr["u"]]
-        return [ids.fire[e.slot] for e in self.fire_targets(u)] + [ids.hold_fire]
-
-    def _w_p3(self, fr, a):
-        ids = self.game.ids
-        if a in ids.fire:
-            u = self.units[self.active][fr["u"]]
-            e = self.units[1 - self.active][ids.fire.index(a)]
-            if e is None or not e.alive:
-                return ("ACW-PD-25b",), "no enemy unit in that slot"
-            if e.engaged:
-                return ("ACW-PD-25b", "ACW-PD-17"), "units in contact may not be fired at"
-            if T.range_band(WEAP[u.weapon], footprint_distance(u.fp, e.fp)) is None:
-                return ("ACW-PD-25",), "out of range"
-            if self.firing_stands(u, e.fp, 1) == 0:
-                return ("ACW-PD-25b", "ACW-PD-16"), "not in the arc of any firing stand"
-            return ("ACW-PD-17",), "no line of sight"
-        return None
-
-    def _a_p3(self, fr, a: int) -> None:
-        ids = self.game.ids
-        s = self.active
-        u = self.units[s][fr["u"]]
-        fr["i"] = u.slot + 1
-        if a == ids.hold_fire:
-            self.log("hold_fire", ("ACW-PD-25b", "ACW-PD-32"), f"{u.label()} holds its fire", s,
-                     unit=u.slot)
-            return
-        k = ids.fire.index(a)
-        self.stack.append({"k": "fire", "fs": s, "f": u.slot, "t": k, "mode": "p3",
-                           "st": "start"})
-
     # ------------------------------------------------------------------------------------------
-    # Phase 4: melee (ACW-PD-26)
+    # Phase 4: melee (ACW-PD-26), resolved for procedures.melee
     # ------------------------------------------------------------------------------------------
-    def _s_p4(self, fr) -> bool:
-        a = self.active
-        st = fr["st"]
-        if st == "build":
-            groups = []
-            for d in self.units[1 - a]:
-                if d is not None and d.alive and d.engaged:
-                    groups.append([d.slot, sorted(d.engaged)])
-            fr["groups"], fr["i"], fr["st"] = groups, 0, "next"
-            if not groups:
-                self.log("no_melee", ("ACW-PD-26",), "no contacts: no melee", a)
-            return False
-        if st == "next":
-            while fr["i"] < len(fr["groups"]):
-                dslot, atts = fr["groups"][fr["i"]]
-                d = self.units[1 - a][dslot]
-                atts = [k for k in atts if self.units[a][k] is not None and self.units[a][k].alive
-                        and dslot in self.units[a][k].engaged]
-                if d is None or not d.alive or not atts:
-                    fr["i"] += 1
-                    continue
-                fr["groups"][fr["i"]][1] = atts
-                fr["st"] = "res"
-                self._roll(2, "Opposed Melee Roll (attacker, defender)", ("ACW-PD-26",), None)
-                return False
-            # clear any leftover contacts
-            for side in self.units:
-                for u in side:
-                    if u is not None:
-                        u.engaged = []
-            self.stack.pop()
-            return False
-        if st == "res":
-            self._resolve_melee(fr)
-            fr["i"] += 1
-            fr["st"] = "next"
-            return False
-        return False
-
     @staticmethod
     def _melee_best(units: list[Unit]) -> Unit:
         """The unit whose modifiers a side of several friends uses (ACW-PD-26): Veteran first,
@@ -2850,8 +2590,10 @@ class ACWState(State):
             rebel_yell="rebel_yell" in best.traits and (charged or cc),
             cavalry_shock=shock, support=len(units) > 1)
 
-    def _resolve_melee(self, fr) -> None:
-        """One Opposed Melee Roll (ACW-PD-26) of the attackers in contact with one defender.
+    def _resolve_melee(self, dslot: int, atts: list[int], dice: list[int]) -> None:
+        """One Opposed Melee Roll (ACW-PD-26) of the attackers ``atts`` (slots of the active
+        side) in contact with the defender ``dslot``; ``dice``: the attacker's and the
+        defender's d6.
 
         Several attackers are one side (:meth:`_melee_side`). Engine ruling for that side: the
         result falls on the side once, through its best unit (:meth:`_melee_best`, whose
@@ -2864,11 +2606,10 @@ class ACWState(State):
         defender would move into it (not just slide along it).
         """
         a = self.active
-        dslot, atts = fr["groups"][fr["i"]]
         d = self.units[1 - a][dslot]
         A = [self.units[a][k] for k in atts]
         ba = self._melee_best(A)
-        ra, rd = fr["dice"]
+        ra, rd = dice
         sa = self._melee_side(A, [d], False)
         sd = self._melee_side([d], A, True)
         ma = C.melee_modifier(sa, sd.stands)
@@ -3078,63 +2819,8 @@ class ACWState(State):
         return False
 
     # ------------------------------------------------------------------------------------------
-    # Phase 5: end phase (ACW-PD-12, PD-27, PD-32)
+    # Phase 5: end phase (ACW-PD-12, PD-27, PD-32), closed for procedures.end_phase
     # ------------------------------------------------------------------------------------------
-    def _s_p5(self, fr) -> bool:
-        a = self.active
-        st = fr["st"]
-        if st == "start":
-            lst = []
-            for s in (a, 1 - a):
-                for u in self.units[s]:
-                    if u is None or not u.alive or u.is_screen or u.fought:
-                        continue
-                    test = u.lost_turn > 0
-                    if not test and self.game.morale_cascade:
-                        for bs, bk in self.broke_pt:
-                            b = self.units[bs][bk]
-                            if bs == s and b is not None and \
-                                    not distance_exceeds(b.fp, u.fp, 6.0):
-                                test = True
-                    if test:
-                        lst.append([s, u.slot])
-            fr["list"], fr["i"], fr["st"] = lst, 0, "next"
-            return False
-        if st == "next":
-            while fr["i"] < len(fr["list"]):
-                s, k = fr["list"][fr["i"]]
-                u = self.units[s][k]
-                if u is None or not u.alive:
-                    fr["i"] += 1
-                    continue
-                fr["st"] = "res"
-                self._roll(1, f"{u.label()} Morale Test", ("ACW-PD-27",), s)
-                return False
-            self._end_of_player_turn()
-            self.stack.pop()
-            return False
-        if st == "res":
-            s, k = fr["list"][fr["i"]]
-            u = self.units[s][k]
-            v = fr["dice"][0]
-            tgt = T.discipline_target(EXPE[u.experience])
-            h = u.health
-            mod = T.morale_modifier(h, self.game.terrain.heavy_cover(u.fp))
-            ok = C.check_passes(v, tgt, mod)
-            self.log("morale", ("ACW-PD-27",), f"{u.label()} ({h.value}) Morale Test {v}{mod:+d} "
-                     f"vs {tgt}+: {'passed' if ok else 'failed'}", s, unit=k, roll=v,
-                     modifier=mod, target=tgt, passed=ok)
-            fr["i"] += 1
-            fr["st"] = "next"
-            if not ok:
-                if h is Health.SPENT:
-                    self._remove(u, ("ACW-PD-27", "ACW-PD-28"), "Spent unit failed its Morale Test")
-                else:
-                    self._disorder(u, ("ACW-PD-27",), "failed Morale Test")
-                    self._retreat(u, T.MORALE_FALLBACK, u, count_block=False)
-            return False
-        return False
-
     def _end_of_player_turn(self) -> None:
         """Smoke expiry (ACW-PD-32) and per-turn flags (ACW-PD-12 step c)."""
         a = self.active

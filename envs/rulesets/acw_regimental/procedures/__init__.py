@@ -1,0 +1,20 @@
+"""The ACW procedures as typed frames of :mod:`envs.core.procedure`, one module each.
+
+Converted so far: the player-turn cycle (:mod:`.turn`) and the five phases (:mod:`.command`,
+:mod:`.maneuver`, :mod:`.ranged_combat`, :mod:`.melee`, :mod:`.end_phase`); dice are the core
+:class:`~envs.core.frames.RollDice`. The activation (``act``), movement (``move``), Window A
+(``ask``), charge, volley (``fire``), winner's advance (``madv``) and Passage of Lines (``pol``)
+frames are still dict frames of :mod:`..state`. Importing this package registers the frames.
+"""
+
+from .command import CommandPhase, CommandStep
+from .context import SIDE_NAMES, ACWContext
+from .end_phase import EndPhase, EndStep
+from .maneuver import ManeuverPhase
+from .melee import MeleePhase, MeleeStep
+from .ranged_combat import RangedCombatPhase
+from .turn import PlayerTurnCycle, TurnStep
+
+__all__ = ["ACWContext", "CommandPhase", "CommandStep", "EndPhase", "EndStep", "ManeuverPhase",
+           "MeleePhase", "MeleeStep", "PlayerTurnCycle", "RangedCombatPhase", "SIDE_NAMES",
+           "TurnStep"]

@@ -1,0 +1,92 @@
+"""The player-turn cycle (ACW-PD-12): the five phases of each player-turn in order, the turn count
+(ACW-PD-35) and the army-break check after both sides have moved (ACW-PD-36)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from envs.core.procedure import Frame, Push, Step, register
+
+from .command import CommandPhase
+from .context import SIDE_NAMES
+from .end_phase import EndPhase
+from .maneuver import ManeuverPhase
+from .melee import MeleePhase
+from .ranged_combat import RangedCombatPhase
+
+__all__ = ["PlayerTurnCycle", "TurnStep"]
+
+
+class TurnStep(str, enum.Enum):
+    P1 = "p1"  #: start Phase 1, Command
+    P2 = "p2"  #: start Phase 2, Active Maneuver & Assault
+    P3 = "p3"  #: start Phase 3, Ranged Combat
+    P4 = "p4"  #: start Phase 4, Melee
+    P5 = "p5"  #: start Phase 5, End
+    END = "end"  #: close the player-turn
+
+
+@register
+@dataclass(slots=True)
+class PlayerTurnCycle(Frame):
+    """The bottom frame of the stack: runs the phases of each player-turn (``step``: the
+    phase to start next), then passes the turn; the game ends on the turn limit (ACW-PD-35) or
+    an army break (ACW-PD-36), checked after the second side's player-turn."""
+
+    kind = "acw.player_turn_cycle"
+    step: TurnStep = TurnStep.P1
+
+    def run(self, state: Any) -> Step:
+        step = self.step
+        side = state.active
+        if step is TurnStep.P1:
+            self.step = TurnStep.P2
+            state.phase = 1
+            return Push(CommandPhase())
+        if step is TurnStep.P2:
+            self.step = TurnStep.P3
+            state.phase = 2
+            state.log("phase", ("ACW-PD-12", "RULE-04-1.2"), f"turn {state.turn}: "
+                      f"{SIDE_NAMES[side]} Phase 2, Active Maneuver & Assault", side, phase=2,
+                      turn=state.turn)
+            return Push(ManeuverPhase())
+        if step is TurnStep.P3:
+            self.step = TurnStep.P4
+            state.phase = 3
+            state.pips[side] = 0
+            state.log("phase", ("ACW-PD-12", "ACW-PD-25b"), f"turn {state.turn}: "
+                      f"{SIDE_NAMES[side]} Phase 3, Ranged Combat (unspent pips lost, "
+                      f"ACW-PD-14)", side, phase=3, turn=state.turn)
+            return Push(RangedCombatPhase())
+        if step is TurnStep.P4:
+            self.step = TurnStep.P5
+            state.phase = 4
+            state.log("phase", ("ACW-PD-12", "ACW-PD-26"), f"turn {state.turn}: "
+                      f"{SIDE_NAMES[side]} Phase 4, Melee", side, phase=4, turn=state.turn)
+            return Push(MeleePhase())
+        if step is TurnStep.P5:
+            self.step = TurnStep.END
+            state.phase = 5
+            state.log("phase", ("ACW-PD-12", "ACW-PD-27"), f"turn {state.turn}: "
+                      f"{SIDE_NAMES[side]} Phase 5, End", side, phase=5, turn=state.turn)
+            return Push(EndPhase())
+        # the end of a player-turn
+        second = side != state.first
+        state.pt += 1
+        state.broke_pt = []
+        if second:
+            if state._army_break():
+                return None
+            state.turn += 1
+            if state.turn > state.game.turns:
+                state.log("time", ("ACW-PD-35",), f"{state.game.turns} game turns played")
+                state._end_game("turn limit")
+                return None
+        state.active = 1 - side
+        self.step = TurnStep.P1
+        return None
+
+    def on_child_done(self, state: Any, child: Frame) -> None:
+        """A phase has finished; the next one starts on the next run."""
