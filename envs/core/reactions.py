@@ -83,10 +83,13 @@ class ReactionWindow(Frame):
     Subclasses set ``kind`` (and are registered), ``reactions`` (label -> :class:`Reaction`),
     ``decline_label``, and optionally ``decision`` (the decision type, default
     ``"reaction"``), ``skip_when_only_decline`` (close without asking when nothing but decline
-    is legal) and override :meth:`on_open` / :meth:`on_decline` to log their own events.
+    is legal; :meth:`on_skip` runs then) and override :meth:`on_open` / :meth:`on_decline` /
+    :meth:`on_skip` to log their own events.
 
     Fields: ``offered`` — labels of the reactions this trigger can offer, in order; ``opened``
-    — whether :meth:`on_open` has run; ``chosen`` — the label chosen (``None`` while open).
+    — whether the window has been opened; ``allowed`` — the offered reactions that were
+    allowed and affordable when it opened (nothing changes while a window waits, so the legal
+    list is computed once); ``chosen`` — the label chosen (``None`` while open).
     """
 
     reactions: ClassVar[Mapping[str, Reaction]] = {}
@@ -99,6 +102,7 @@ class ReactionWindow(Frame):
     subject: int
     offered: tuple[str, ...]
     opened: bool = False
+    allowed: tuple[str, ...] = ()
     chosen: str | None = None
 
     # -- hooks ----------------------------------------------------------------------------
@@ -106,6 +110,9 @@ class ReactionWindow(Frame):
         """Log the window's opening (default: a ``window_opened`` event)."""
         state.log("window_opened", (), f"side {self.side} may react to {self.trigger}",
                   self.side, trigger=self.trigger, subject=self.subject)
+
+    def on_skip(self, state: Any) -> None:
+        """The window closes unasked (``skip_when_only_decline``; default: nothing)."""
 
     def on_decline(self, state: Any) -> None:
         """Log a decline (default: a ``declined`` event)."""
@@ -131,16 +138,18 @@ class ReactionWindow(Frame):
         if self.chosen is not None:
             return Done()
         if not self.opened:
-            if self.skip_when_only_decline and not self._allowed(state):
+            allowed = self._allowed(state)
+            if self.skip_when_only_decline and not allowed:
+                self.on_skip(state)
                 return Done()
             self.opened = True
+            self.allowed = tuple(allowed)
             self.on_open(state)
         return Wait(self.side, self.decision)
 
     def legal_actions(self, state: Any) -> list[int]:
         ids = state.game.actions
-        return sorted([ids.id(lab) for lab in self._allowed(state)]
-                      + [ids.id(self.decline_label)])
+        return sorted([ids.id(lab) for lab in self.allowed] + [ids.id(self.decline_label)])
 
     def why_illegal(self, state: Any, action: int) -> Illegality | None:
         label = state.game.actions.labels[action]

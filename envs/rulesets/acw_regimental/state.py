@@ -8,9 +8,10 @@ node). Frames:
 * typed frames of :mod:`.procedures`: the player-turn cycle (ACW-PD-12, turn count ACW-PD-35,
   army break and victory ACW-PD-36) and the five phases — Command (ACW-PD-13..15), Maneuver
   (ACW-PD-12), Ranged Combat (ACW-PD-25b), Melee (ACW-PD-26), End (ACW-PD-27, PD-32).
-* ``act`` / ``move`` / ``ask`` / ``charge``: Phase 2 activations, movement
-  primitives (ACW-PD-21), Window A along the mover's path (ACW-PD-24), charges with Windows B1
-  and B2 (ACW-PD-23).
+* ``act`` / ``move`` / ``charge``: Phase 2 activations, movement primitives (ACW-PD-21) that
+  stop at each Window A trigger point on the mover's path (the typed
+  :class:`.procedures.window_a.WindowA`, ACW-PD-24), charges with Windows B1 and B2
+  (ACW-PD-23).
 * ``fire``: one volley (ACW-PD-25) — Phase 3 fire, Opportunity Fire and Closing Volley.
 * ``pol``: Passage of Lines tests of friends a retreating unit passed through (ACW-PD-29).
 * dice: one chance node per die, the core frame :class:`envs.core.frames.RollDice`.
@@ -37,7 +38,8 @@ from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
 from . import combat as C
 from . import tables as T
 from .actions import ACWDecision
-from .procedures import PlayerTurnCycle, TurnStep
+from .procedures import PlayerTurnCycle, TurnStep, WindowA
+from .procedures.window_a import OFFERS
 from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
                        segment_hits_footprint)
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
@@ -1646,8 +1648,7 @@ class ACWState(State):
             fr["t"] = tstar
             fr["asked"] = True
             for d_slot, trig in sorted(pairs, reverse=True):
-                self.stack.append({"k": "ask", "d": d_slot, "m": u.slot, "trig": trig,
-                                   "st": "ask"})
+                self.stack.append(WindowA(1 - s, trig, d_slot, OFFERS[trig], mover=u.slot))
             return False
         # finish the move
         self._place(u, f(L))
@@ -1776,127 +1777,25 @@ class ACWState(State):
     def firing_stands_possible(self, d: Unit) -> bool:
         return d.kind != "cavalry" and not d.is_screen
 
-    # -- ask frame: Window A reactions -------------------------------------------------------
-    def _ask_options(self, fr) -> list[int]:
-        ids = self.game.ids
-        ds = 1 - self.active
-        d = self.units[ds][fr["d"]]
-        m = self.units[self.active][fr["m"]]
-        if d is None or not d.alive or m is None or not m.alive or d.slot in self.reacted:
-            return []
-        trig = fr["trig"]
-        r = ids.react
-        if trig in ("opp_medium", "opp_short"):
-            if can_fire_reaction(d) is not None or self.firing_stands(d, m.fp, 1) == 0:
-                return []
-            dist = footprint_distance(d.fp, m.fp)  # computed once (a pure function)
-            if T.range_band(WEAP[d.weapon], dist) is None:
-                return []
-            out = [r["opportunity_fire"]]
-            if trig == "opp_medium" and dist > T.SHORT_RANGE + 1e-6:
-                out.append(r["wait_short"])
-            return out
-        if trig == "evade":
-            if can_evade(d) is not None:
-                return []
-            return [r["evade_4"], r["evade_5"], r["evade_6"]]
-        if trig == "refuse":
-            if can_refuse(d) is not None:
-                return []
-            return [r["refuse_1"], r["refuse_2"]]
-        return []
-
-    def _s_ask(self, fr) -> bool:
-        if fr["st"] == "done":
-            self.stack.pop()
-            return False
-        if fr["st"] == "drill":
-            self._resolve_drill(fr)
-            self.stack.pop()
-            return False
-        opts = self._ask_options(fr)
-        if not opts:
-            self.consumed.append(f"{fr['d']}:{fr['trig']}")
-            self.stack.pop()
-            return False
-        if fr["st"] == "ask":
-            fr["st"] = "wait"
-            d = self.units[1 - self.active][fr["d"]]
-            m = self.units[self.active][fr["m"]]
-            self.log("window_a", ("RULE-04-1.2", "ACW-PD-24", _TRIG_RULE[fr["trig"]]),
-                     f"Window A: {m.label()} reaches the {fr['trig']} trigger point of "
-                     f"{d.label()} ({footprint_distance(d.fp, m.fp):.2f}\")", d.side,
-                     defender=d.slot, mover=m.slot, trigger=fr["trig"])
-        return self._wait(1 - self.active, D_REACT)
-
-    def _l_ask(self, fr):
-        return self._ask_options(fr) + [self.game.ids.react["decline"]]
-
-    def _w_ask(self, fr, a):
-        return self._react_why(fr.get("trig"), self.units[1 - self.active][fr["d"]], a)
-
-    def _a_ask(self, fr, a: int) -> None:
-        r = self.game.ids.react
-        ds = 1 - self.active
-        d = self.units[ds][fr["d"]]
-        m = self.units[self.active][fr["m"]]
-        trig = fr["trig"]
-        if a == r["decline"]:
-            if trig.startswith("opp"):
-                self.consumed += [f"{d.slot}:opp_medium", f"{d.slot}:opp_short"]
-            else:
-                self.consumed.append(f"{d.slot}:{trig}")
-            self.log("react_decline", ("RULE-04-1.2", "I-18") if trig.startswith("opp") else
-                     ("RULE-04-1.2",), f"{d.label()} declines ({trig})", ds, unit=d.slot)
-            self.stack.pop()
-            return
-        if a == r["wait_short"]:
-            self.consumed.append(f"{d.slot}:opp_medium")
-            self.log("react_wait", ("I-18", "ACW-PD-24"),
-                     f"{d.label()} holds its fire for the Short-range point", ds, unit=d.slot)
-            self.stack.pop()
-            return
-        self.reacted.append(d.slot)
-        if a == r["opportunity_fire"]:
-            self.log("react", ("RULE-04-3.1", "RULE-04-3.3", "RULE-04-1.3", "I-3"),
-                     f"{d.label()} declares Opportunity Fire at {m.label()}", ds, unit=d.slot,
-                     reaction="opportunity_fire")
-            fr["st"] = "done"
-            self.stack.append({"k": "fire", "fs": ds, "f": d.slot, "t": m.slot,
-                               "mode": "opp", "st": "start"})
-            return
-        if a in (r["evade_4"], r["evade_5"], r["evade_6"]):
-            dist = {r["evade_4"]: 4.0, r["evade_5"]: 5.0, r["evade_6"]: 6.0}[a]
-            self._evade(d, dist)
-            self.stack.pop()
-            return
-        n = 1 if a == r["refuse_1"] else 2
-        fr["n"] = n
-        side = zone_of(d.fp, m.fp.centre())
-        fr["side"] = side if side in ("left", "right") else "right"
-        self.log("react", ("RULE-04-5.1", "RULE-04-1.3"),
-                 f"{d.label()} declares Refuse the Flank ({fr['side']}, {n} stand(s))", ds,
-                 unit=d.slot, reaction="refuse_flank")
-        if self.reserved[ds] > 0:
-            self.reserved[ds] -= 1
-            self._apply_refuse(d, fr["side"], n, pip=True)
-            self.stack.pop()
-        else:
-            fr["st"] = "drill"
-            self._roll(1, f"{d.label()} Emergency Drill Check", ("RULE-04-5.2", "I-19"), ds)
-
+    # -- Window A (procedures.window_a) and B1 reaction effects --------------------------------
     def _resolve_drill(self, fr) -> None:
+        """The Emergency Drill Check of a Window B1 refusal (``fr``: ``d``, ``dice``, ``side``,
+        ``n``); sets ``fr["refused_ok"]``."""
         d = self.units[1 - self.active][fr["d"]]
-        v = fr["dice"][0]
+        fr["refused_ok"] = self._drill_check(d, fr["side"], fr["n"], fr["dice"][0])
+
+    def _drill_check(self, d: Unit, flank: str, n: int, v: int) -> bool:
+        """Emergency Drill Check ``v`` of ``d`` refusing ``n`` stands of its ``flank``
+        (RULE-04-5.2, I-19): 4+ refuses it, else ``d`` is Disordered and frozen."""
         ok = C.emergency_drill_passes(v)
         self.log("drill_check", ("RULE-04-5.2", "I-19"),
                  f"{d.label()} Emergency Drill Check {v} vs 4+: {'passed' if ok else 'failed'}",
                  d.side, unit=d.slot, roll=v, passed=ok)
         if ok:
-            self._apply_refuse(d, fr["side"], fr["n"], pip=False)
+            self._apply_refuse(d, flank, n, pip=False)
         else:
             self._disorder(d, ("RULE-04-5.2",), "failed Emergency Drill Check, frozen in place")
-        fr["refused_ok"] = ok
+        return ok
 
     def _apply_refuse(self, d: Unit, side: str, n: int, pip: bool) -> None:
         d.refused, d.refused_n = side, n
@@ -2842,8 +2741,6 @@ _FORM_ARGS = {"infantry": ("line", "assault_column", "road_column"),
               "cavalry": ("line", "road_column"), "artillery": ("limber", "unlimber")}
 _WHEEL_ARGS = ("left", "right", "left_half", "right_half")
 
-_TRIG_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1", "evade": "RULE-04-4.1",
-              "refuse": "RULE-04-5.1"}
 
 
 def _handlers(prefix: str) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """The ACW procedures as typed frames of :mod:`envs.core.procedure`, one module each.
 
-Converted so far: the player-turn cycle (:mod:`.turn`) and the five phases (:mod:`.command`,
-:mod:`.maneuver`, :mod:`.ranged_combat`, :mod:`.melee`, :mod:`.end_phase`); dice are the core
-:class:`~envs.core.frames.RollDice`. The activation (``act``), movement (``move``), Window A
-(``ask``), charge, volley (``fire``), winner's advance (``madv``) and Passage of Lines (``pol``)
+Converted so far: the player-turn cycle (:mod:`.turn`), the five phases (:mod:`.command`,
+:mod:`.maneuver`, :mod:`.ranged_combat`, :mod:`.melee`, :mod:`.end_phase`) and Window A
+(:mod:`.window_a`, a core reaction window; its reactions in :mod:`..reactions`); dice are the
+core :class:`~envs.core.frames.RollDice`. The activation (``act``), movement (``move``), charge
+(Windows B1/B2), volley (``fire``), winner's advance (``madv``) and Passage of Lines (``pol``)
 frames are still dict frames of :mod:`..state`. Importing this package registers the frames.
 """
 
@@ -14,7 +15,8 @@ from .maneuver import ManeuverPhase
 from .melee import MeleePhase, MeleeStep
 from .ranged_combat import RangedCombatPhase
 from .turn import PlayerTurnCycle, TurnStep
+from .window_a import WindowA
 
 __all__ = ["ACWContext", "CommandPhase", "CommandStep", "EndPhase", "EndStep", "ManeuverPhase",
            "MeleePhase", "MeleeStep", "PlayerTurnCycle", "RangedCombatPhase", "SIDE_NAMES",
-           "TurnStep"]
+           "TurnStep", "WindowA"]

@@ -1,7 +1,11 @@
 """Reaction eligibility and Window A trigger predicates (RULE-04-1.2 … RULE-04-6.5, ACW-PD-24).
 
-Pure functions over the engine's units and terrain; the state machine in :mod:`.state` asks
-them which reactions are legal and where on a mover's path a trigger point lies.
+Pure functions over the engine's units and terrain; the state machine in :mod:`..state` asks
+them which reactions are legal and where on a mover's path a trigger point lies. The reactions
+of Window A are written once each, as :class:`envs.core.reactions.Reaction` objects, in their own
+modules: :mod:`.opportunity_fire` (RULE-04-3.x), :mod:`.evade` (RULE-04-4.x) and
+:mod:`.refuse_flank` (RULE-04-5.x). (The Closing Volley and Counter-Charge of Windows B1/B2 are
+still resolved by the charge frame of :mod:`..state`.)
 """
 
 from __future__ import annotations
@@ -13,10 +17,10 @@ from math import sqrt as _sqrt
 
 from envs.core.geometry import EPS, Footprint, footprint_distance, zone_of
 
-from .movement import circ, partly_in_arc
-from .tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
+from ..movement import circ, partly_in_arc
+from ..tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
                      Health)
-from .units import Unit
+from ..units import Unit
 
 #: Window A trigger kinds (ACW-PD-24).
 TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")

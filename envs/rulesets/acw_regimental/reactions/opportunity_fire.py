@@ -1,0 +1,83 @@
+"""Opportunity Fire in Window A (RULE-04-3.1 .. 3.3, RULE-04-1.3, I-3, I-18, ACW-PD-24).
+
+A formed, steady defender that the mover enters the Medium or Short band of (the ``opp_medium``
+/ ``opp_short`` trigger points) may fire one volley at it now (:class:`OpportunityFire`), or, at
+the Medium point and beyond Short range, hold its fire for the Short-range point
+(:class:`WaitShort`, I-18). Either way it may react to this mover once (RULE-04-1.4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.core.geometry import footprint_distance
+from envs.core.protocol import Illegality
+from envs.core.reactions import Reaction
+
+from .. import tables
+from ..units import WEAP
+from . import can_fire_reaction
+
+__all__ = ["OpportunityFire", "WaitShort"]
+
+
+def _why_no_opportunity_fire(state: Any, window: Any) -> Illegality | None:
+    defender, mover = window.units(state)
+    if defender is None:
+        return Illegality(("RULE-04-1.2",), "no defending unit is asked")
+    why = can_fire_reaction(defender)
+    if why is not None:
+        return Illegality(*why)
+    if state.firing_stands(defender, mover.fp, 1) == 0:
+        return Illegality(("RULE-04-3.1", "ACW-PD-16"), "the mover is not in the arc of any "
+                                                       "firing stand")
+    if tables.range_band(WEAP[defender.weapon], footprint_distance(defender.fp, mover.fp)) \
+            is None:
+        return Illegality(("RULE-04-3.1", "ACW-PD-25"), "the mover is out of range")
+    return None
+
+
+class OpportunityFire(Reaction):
+    """Fire one volley at the mover now (RULE-04-3.3: the seed's bracket numbers, no
+    Enfilade); the mover then carries on along its path."""
+
+    label = "react:opportunity_fire"
+    rules = ("RULE-04-3.1", "RULE-04-3.3", "RULE-04-1.3", "I-3")
+
+    def why_not(self, state: Any, window: Any) -> Illegality | None:
+        return _why_no_opportunity_fire(state, window)
+
+    def resolve(self, state: Any, window: Any) -> tuple:
+        defender, mover = window.units(state)
+        state.reacted.append(defender.slot)
+        state.log("react", self.rules, f"{defender.label()} declares Opportunity Fire at "
+                  f"{mover.label()}", defender.side, unit=defender.slot,
+                  reaction="opportunity_fire")
+        # the volley is still a dict frame of the state (kind "fire")
+        return ({"k": "fire", "fs": defender.side, "f": defender.slot, "t": mover.slot,
+                 "mode": "opp", "st": "start"},)
+
+
+class WaitShort(Reaction):
+    """Hold the fire for the Short-range trigger point (I-18): only at the Medium point, with
+    the mover still beyond Short range; the Medium trigger is spent, the Short one is not."""
+
+    label = "react:wait_short"
+    rules = ("I-18", "ACW-PD-24")
+
+    def why_not(self, state: Any, window: Any) -> Illegality | None:
+        why = _why_no_opportunity_fire(state, window)
+        if why is not None:
+            return why
+        defender, mover = window.units(state)
+        if window.trigger != "opp_medium" or \
+                footprint_distance(defender.fp, mover.fp) <= tables.SHORT_RANGE + 1e-6:
+            return Illegality(("I-18",), "only at the Medium trigger point and beyond 6\"")
+        return None
+
+    def resolve(self, state: Any, window: Any) -> tuple:
+        defender, _ = window.units(state)
+        state.consumed.append(f"{defender.slot}:opp_medium")
+        state.log("react_wait", self.rules, f"{defender.label()} holds its fire for the "
+                  f"Short-range point", defender.side, unit=defender.slot)
+        return ()

@@ -1,0 +1,84 @@
+"""Refuse the Flank in Window A (RULE-04-5.1 .. 5.3, RULE-04-1.3, I-19, ACW-PD-33).
+
+A formed regiment whose flank zone an enemy enters may wheel back its outer 1 or 2 stands
+(one :class:`RefuseFlank` per number) on the side the mover comes from. A reserved Staff Pip
+pays for it at once (RULE-04-5.2); without one the regiment takes an Emergency Drill Check
+(:class:`EmergencyDrill`, 4+): passed, the flank is refused; failed, it is Disordered and frozen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from envs.core.frames import RollDice
+from envs.core.geometry import zone_of
+from envs.core.procedure import Done, Frame, Push, Step, register
+from envs.core.protocol import Illegality
+from envs.core.reactions import Reaction
+
+from . import can_refuse
+
+__all__ = ["EmergencyDrill", "REFUSALS", "RefuseFlank"]
+
+DRILL_RULES = ("RULE-04-5.2", "I-19")
+
+
+class RefuseFlank(Reaction):
+    """Refuse ``stands`` outer stands of the flank facing the mover."""
+
+    rules = ("RULE-04-5.1", "RULE-04-1.3")
+
+    def __init__(self, stands: int):
+        self.stands = stands
+        self.label = f"react:refuse_{stands}"
+
+    def why_not(self, state: Any, window: Any) -> Illegality | None:
+        defender, _ = window.units(state)
+        if defender is None:
+            return Illegality(("RULE-04-1.2",), "no defending unit is asked")
+        why = can_refuse(defender)
+        return Illegality(*why) if why is not None else None
+
+    def resolve(self, state: Any, window: Any) -> tuple:
+        defender, mover = window.units(state)
+        side = defender.side
+        state.reacted.append(defender.slot)
+        flank = zone_of(defender.fp, mover.fp.centre())
+        flank = flank if flank in ("left", "right") else "right"
+        state.log("react", self.rules, f"{defender.label()} declares Refuse the Flank "
+                  f"({flank}, {self.stands} stand(s))", side, unit=defender.slot,
+                  reaction="refuse_flank")
+        if state.reserved[side] > 0:  # a reserved pip pays for it (RULE-04-5.2)
+            state.reserved[side] -= 1
+            state._apply_refuse(defender, flank, self.stands, pip=True)
+            return ()
+        return (EmergencyDrill(side, defender.slot, flank, self.stands),)
+
+
+@register
+@dataclass(slots=True)
+class EmergencyDrill(Frame):
+    """The Emergency Drill Check of a refusal without a reserved pip (RULE-04-5.2, I-19):
+    one d6, 4+ refuses ``stands`` stands of the ``flank``."""
+
+    kind = "acw.emergency_drill"
+    side: int
+    unit: int
+    flank: str
+    stands: int
+    roll: int | None = None
+
+    def run(self, state: Any) -> Step:
+        unit = state.units[self.side][self.unit]
+        if self.roll is None:
+            return Push(RollDice(1, f"{unit.label()} Emergency Drill Check", DRILL_RULES,
+                                 self.side))
+        state._drill_check(unit, self.flank, self.stands, self.roll)
+        return Done()
+
+    def on_child_done(self, state: Any, child: Frame) -> None:
+        self.roll = child.values[0]
+
+
+REFUSALS = (RefuseFlank(1), RefuseFlank(2))
