@@ -1,7 +1,13 @@
 """Registration of the Riposte environments with Gymnasium (and PettingZoo's registry).
 
 * Gymnasium: ``riposte/ACWRegimental-v0`` → :class:`envs.adapters.single_agent.RiposteGymEnv`
-  with ``ruleset="acw_regimental"`` (``gymnasium.make("riposte/ACWRegimental-v0", seat=0, ...)``).
+  with ``ruleset="acw_regimental"`` (``gymnasium.make("riposte/ACWRegimental-v0", seat=0, ...)``)
+  and ``illegal_action="loss"``: following PettingZoo's convention (its
+  ``TerminateIllegalWrapper``, on by default in ``env()``), an illegal learner action ends the
+  episode as a loss, with ``info["illegal_action"]`` saying what it was and a ``UserWarning``
+  the first time, so ``gymnasium.utils.env_checker.check_env(gymnasium.make(ID).unwrapped)``
+  and stable-baselines3's ``check_env`` pass as written. Pass ``illegal_action="raise"`` to debug
+  (engine tests do); the class itself defaults to ``"raise"``.
 * PettingZoo ≥ 1.27 (``pettingzoo.register``): ``riposte/acw_regimental-v0`` (AEC) →
   :func:`envs.acw_regimental_v0.env` (``pettingzoo.make("aec", "riposte/acw_regimental-v0")``).
 
@@ -25,7 +31,7 @@ def register_envs() -> None:
 
     if GYM_ACW_ID not in gymnasium.registry:
         gymnasium.register(id=GYM_ACW_ID, entry_point="envs.adapters.single_agent:RiposteGymEnv",
-                           kwargs={"ruleset": "acw_regimental"})
+                           kwargs={"ruleset": "acw_regimental", "illegal_action": "loss"})
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is part of the rl extra

@@ -19,7 +19,8 @@ fixed action catalogue (``game.actions``; see the ruleset's module docstring for
 ``(num_distinct_actions,)`` — what sb3-contrib's ``MaskablePPO`` calls, also through
 ``DummyVecEnv``/``SubprocVecEnv.env_method``. An illegal id raises
 :class:`~envs.core.errors.IllegalActionError` (never substituted) unless
-``illegal_action="loss"``, which ends the game as a loss for the learner.
+``illegal_action="loss"``, which ends the game as a loss for the learner (the registered
+Gymnasium ids use ``"loss"``, PettingZoo's convention; a ``UserWarning`` the first time).
 
 ## Observation Space
 
@@ -68,6 +69,7 @@ seed continues the streams.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -113,8 +115,10 @@ class RiposteGymEnv(gym.Env):
         shaped_reward: build the game with ``params["shaped_reward"] = True`` and pay the
             per-step change of the learner's return.
         render_mode: ``"ansi"`` or ``None``.
-        illegal_action: ``"raise"`` (default) or ``"loss"`` (an illegal learner action ends the
-            game: −1 for the learner, the others share +1; ``info["illegal_action"]`` says what).
+        illegal_action: ``"raise"`` (default of the class) or ``"loss"`` (default of the
+            registered Gymnasium ids: an illegal learner action ends the game, −1 for the
+            learner, the others share +1; ``info["illegal_action"]`` says what; a
+            ``UserWarning`` the first time per env).
 
     Raises:
         UnknownRulesetError, ScenarioError, ParameterError: bad ruleset/scenario/params/seat/
@@ -165,6 +169,7 @@ class RiposteGymEnv(gym.Env):
         self._paid = 0.0
         self._done = True
         self._illegal: str | None = None
+        self._warned_illegal = False
         self.set_opponent(opponent)
 
     # -- configuration ------------------------------------------------------------------------
@@ -286,6 +291,11 @@ class RiposteGymEnv(gym.Env):
             msg = illegal_message(st, action, "learner")
             if self.illegal_action == "raise":
                 raise IllegalActionError(msg)
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                warnings.warn(f"illegal action ends the episode as a loss (illegal_action="
+                              f"'loss'; pass illegal_action='raise' to debug): {msg}",
+                              UserWarning, stacklevel=2)
             self._illegal = msg
             self._done = True
             return self._finish_illegal()

@@ -39,6 +39,7 @@ def play(env: RiposteGymEnv, seed: int, policy=first_legal) -> list[tuple]:
 
 
 @pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value")
+@pytest.mark.filterwarnings("ignore:illegal action ends the episode")
 def test_gymnasium_and_sb3_check_env(ruleset):
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
@@ -50,6 +51,40 @@ def test_gymnasium_and_sb3_check_env(ruleset):
     check_env(env.unwrapped)
     sb3_check_env(env.unwrapped)
     assert isinstance(env.unwrapped.render(), str)
+
+
+@pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value")
+@pytest.mark.filterwarnings("ignore:illegal action ends the episode")
+def test_registered_id_passes_the_checkers_as_users_run_them():
+    """Issue 14 item 6: exactly the user's calls, no keyword arguments."""
+    from gymnasium.utils.env_checker import check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    register_envs()
+    assert gym.registry[GYM_ACW_ID].kwargs["illegal_action"] == "loss"
+    check_env(gym.make(GYM_ACW_ID).unwrapped)
+    sb3_check_env(gym.make(GYM_ACW_ID).unwrapped)
+
+
+def test_registered_id_loss_by_default_warns_once_and_raise_stays_available():
+    register_envs()
+    env = gym.make(GYM_ACW_ID, ruleset="toy", seat=1).unwrapped
+    assert env.illegal_action == "loss"
+    _, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.warns(UserWarning, match="illegal action ends the episode as a loss"):
+        _, r, term, trunc, info = env.step(bad)
+    assert (r, term, trunc) == (-1.0, True, False)
+    assert "learner chose illegal" in info["illegal_action"]
+    env.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the second illegal action does not warn again
+        _, r, term, _, info = env.step(bad)
+    assert r == -1.0 and term and "illegal_action" in info
+    strict = gym.make(GYM_ACW_ID, ruleset="toy", seat=1, illegal_action="raise").unwrapped
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        strict.step(bad)
 
 
 def test_spaces_match_the_game(ruleset):
