@@ -41,6 +41,8 @@ from envs.core.protocol import Game
 from .policy import BasePolicy, SeedLike, UnknownAgentError, legal_ids
 
 HOLD_RANGE = 12.0       # inches: a unit this close to an enemy stands and fires
+OBJECTIVE_REACHED = 1.5  # inches: a regiment this close to its objective holds it
+OBJECTIVE_DANGER = 15.0  # inches: an objective this close to a formed enemy is not sought
 SCREEN_HOLD_RANGE = 14.0
 TURN_THRESHOLD = math.radians(35)
 HALF_TURN_THRESHOLD = math.radians(15)
@@ -242,19 +244,46 @@ class ACWHeuristic(BasePolicy):
         enemies = self._units(enemy)
         if not enemies:
             return "end_activation"
+        x, y = self._pos(me)
+        if not self._is(me, "is_screen"):
+            goal = self._objective_goals(own, enemy).get(asked[1])
+            if goal is not None:
+                if math.hypot(goal[0] - x, goal[1] - y) <= OBJECTIVE_REACHED:
+                    return "end_activation"   # on its objective: hold it
+                return self._steer(me, goal[0], goal[1], legal)
+            if self.objectives:
+                return "end_activation"       # no objective of its own: hold the line
         d_en = min(self._dist(me, enemy[k]) for k in enemies)
         hold = SCREEN_HOLD_RANGE if self._is(me, "is_screen") else HOLD_RANGE
         if d_en <= hold:
             return "end_activation"
-        x, y = self._pos(me)
-        near_obj = min(self.objectives, key=lambda o: math.hypot(o[0] - x, o[1] - y),
-                       default=None)
-        if near_obj is not None and math.hypot(near_obj[0] - x, near_obj[1] - y) > 1.5:
-            tx, ty = near_obj
-        else:
-            tx, ty = self._pos(min((enemy[k] for k in enemies),
-                                   key=lambda row: self._dist(me, row)))
+        tx, ty = self._pos(min((enemy[k] for k in enemies),
+                               key=lambda row: self._dist(me, row)))
         return self._steer(me, tx, ty, legal)
+
+    def _objective_goals(self, own: np.ndarray, enemy: np.ndarray) -> dict[int, tuple]:
+        """Own slot -> the objective it goes for or holds: each objective not under the enemy's
+        guns (no formed enemy regiment within ``OBJECTIVE_DANGER`` inches of it) gets the
+        nearest free own regiment in good order (batteries and screens excluded), greedily by
+        distance, at most one regiment per objective."""
+        movers = [k for k in self._units(own)
+                  if not (self._is(own[k], "kind=artillery") or self._is(own[k], "is_screen")
+                          or self._is(own[k], "health=broken"))]
+        formed = [self._pos(enemy[k]) for k in self._units(enemy)
+                  if not (self._is(enemy[k], "is_screen")
+                          or self._is(enemy[k], "health=broken"))]
+        safe = [o for o in self.objectives
+                if all(math.hypot(o[0] - ex, o[1] - ey) > OBJECTIVE_DANGER for ex, ey in formed)]
+        pairs = sorted((math.hypot(o[0] - self._pos(own[k])[0], o[1] - self._pos(own[k])[1]),
+                        k, i) for k in movers for i, o in enumerate(safe))
+        goals: dict[int, tuple] = {}
+        taken: set[int] = set()
+        for _, k, i in pairs:
+            if k in goals or i in taken:
+                continue
+            goals[k] = safe[i]
+            taken.add(i)
+        return goals
 
     def _steer(self, me: np.ndarray, tx: float, ty: float, legal: Collection[str],
                once: bool = True) -> str:

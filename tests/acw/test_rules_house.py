@@ -1016,11 +1016,11 @@ def test_army_break_and_victory_points(tmp_path):
 
 
 @pytest.mark.rule("ACW-PD-37", "ACW-PD-3", "ACW-PD-5")
-def test_default_scenario_crossroads():
+def test_crossroads_scenario():
     """ACW-PD-37 (RULINGS item 8): 48" x 36" table, 3 objectives on the centre line, each side
     regiments of 5 stands and a 2-section battery; Confederate Napoleons and 2 Rebel Yell
-    regiments; Union 3-inch rifles."""
-    g = load_game("acw_regimental")
+    regiments; Union 3-inch rifles. (The v0 default battle, now named ``crossroads``.)"""
+    g = load_game("acw_regimental", "crossroads")
     assert (g.spec.table.width, g.spec.table.depth) == (48.0, 36.0)
     assert sorted(g.objectives) == [(12.0, 18.0), (24.0, 18.0), (36.0, 18.0)]
     us = g.initial_units

@@ -127,14 +127,29 @@ There is no hidden information in this ruleset; ``observation_string`` is the te
 
 ## Starting State
 
-The scenario's units in their deployment (``default``: "Crossroads", ACW-PD-37 adapted to
-RULINGS item 8; or the worked-example scenarios ``example_a_closing_volley``,
-``example_b_refuse_flank``, ``example_c_opportunity_fire``), ``first_side`` to move, Phase 1 of
-turn 1 (or the scenario's ``[start]`` overrides: phase 2, pips, reserved pips).
+The scenario's units in their deployment (``default``: "Two Farms", this project's symmetric
+battle: both sides' forces, deployment, terrain and objectives are images of each other under a
+half turn of the table, the Union moves first, and objectives score every game turn;
+``crossroads``: "Crossroads", ACW-PD-37 adapted to RULINGS item 8, the v0 default; or the
+worked-example scenarios ``example_a_closing_volley``, ``example_b_refuse_flank``,
+``example_c_opportunity_fire``), ``first_side`` to move, Phase 1 of turn 1 (or the scenario's
+``[start]`` overrides: phase 2, pips, reserved pips).
+
+Scenario scoring (the TOML's optional ``[scoring]`` table, :class:`~.params.ScoringSpec`;
+validated on load, a bad value names the file and the key):
+
+| key | values | default | meaning |
+|---|---|---|---|
+| ``objective_vp`` | int 0–20 | 3 (ACW-PD-36) | VP per objective held (a unit in good order within 3", no enemy in good order within 3") |
+| ``objectives_score`` | ``"end"``, ``"each_turn"`` | ``"end"`` (ACW-PD-36) | held at the end of the game, or banked by the holder at the end of every game turn (the last included); the banked VP are the objectives' share of the final VP |
+
+Game length is the ``turns`` game parameter (10, ACW-PD-35).
 
 ## Rewards
 
-Zero until the end; then +1 / -1 (0 for a draw) by the winner (ACW-PD-36, RULINGS item 9).
+Zero until the end; then +1 / -1 (0 for a draw) by the winner (ACW-PD-36, RULINGS item 9): VP
+are 1 per enemy stand lost, 2 per enemy unit Broken and the objectives' VP (scenario
+``[scoring]``); an army break wins outright.
 With ``shaped_reward`` the terminal return is (own VP - enemy VP) / 20 clipped to [-1, 1].
 
 ## Episode End

@@ -28,9 +28,9 @@ class ACWGame(Game):
     """ACW regimental game: two sides (0 Union, 1 Confederate), five reactions (RULE-04-1.1).
 
     Args:
-        scenario: a built-in scenario name (``default``, ``example_a_closing_volley``,
-            ``example_b_refuse_flank``, ``example_c_opportunity_fire``), a TOML path, or None
-            for ``default``.
+        scenario: a built-in scenario name (``default``, ``crossroads``,
+            ``example_a_closing_volley``, ``example_b_refuse_flank``,
+            ``example_c_opportunity_fire``), a TOML path, or None for ``default``.
         params: mapping of :class:`~.params.ACWParams` fields.
 
     Raises:
@@ -74,6 +74,8 @@ class ACWGame(Game):
             [s for ln in tr.walls for s in _segments(ln.points)],
             [s for ln in tr.roads for s in _segments(ln.points)])
         self.objectives = [(o.x, o.y) for o in spec.objectives]
+        self.objective_vp = spec.scoring.objective_vp
+        self.objectives_score = spec.scoring.objectives_score
         # units: regiments first in file order, then detached stands (ACW-PD-30)
         units: list[Unit] = []
         slots = [0, 0]

@@ -175,6 +175,19 @@ class StartSpec(_Model):
     reserved: tuple[SInt, SInt] = (0, 0)
 
 
+class ScoringSpec(_Model):
+    """How objectives score (the scenario's ``[scoring]`` table; ACW-PD-36 as the defaults).
+
+    ``objective_vp``: VP per objective held (an objective is held by a side with a unit in good
+    order within 3" of it and no enemy in good order within 3"); ``objectives_score``:
+    ``"end"`` (held at the end of the game, ACW-PD-36) or ``"each_turn"`` (the holder banks
+    ``objective_vp`` at the end of every game turn, the last included; the banked VP are what
+    objectives are worth at the end)."""
+
+    objective_vp: SInt = pydantic.Field(3, ge=0, le=20)
+    objectives_score: Literal["end", "each_turn"] = "end"
+
+
 class ScenarioSpec(_Model):
     name: str = ""
     description: str = ""
@@ -184,6 +197,7 @@ class ScenarioSpec(_Model):
     objectives: list[ObjectiveSpec] = []
     units: list[UnitSpec] = pydantic.Field(min_length=2)
     start: StartSpec = StartSpec()
+    scoring: ScoringSpec = ScoringSpec()
     #: the file the spec was read from (set by :func:`load_scenario`; for error messages)
     _source: str = pydantic.PrivateAttr("")
 

@@ -182,6 +182,7 @@ class ACWState(State):
         self.reacted: list[int] = []
         self.consumed: list[str] = []
         self.broke_pt: list[list[int]] = []
+        self.objective_vp_banked = [0, 0]  # scoring "each_turn" (scenario [scoring])
         self.stack: list[dict | Frame] = [PlayerTurnCycle()]
         if st.phase == 2:
             self.pips[self.active] = st.pips
@@ -206,11 +207,18 @@ class ACWState(State):
         s.reacted = list(self.reacted)
         s.consumed = list(self.consumed)
         s.broke_pt = [list(b) for b in self.broke_pt]
+        s.objective_vp_banked = list(self.objective_vp_banked)
         s.stack = [_copy_frame(f) if type(f) is dict else f.copy() for f in self.stack]
         s.cur = self.cur
         return s
 
     def _to_dict(self) -> dict[str, Any]:
+        d = self._to_dict_base()
+        if self.game.objectives_score == "each_turn":
+            d["objective_vp_banked"] = list(self.objective_vp_banked)
+        return d
+
+    def _to_dict_base(self) -> dict[str, Any]:
         return {"units": [[u.to_dict() if u is not None else None for u in side]
                           for side in self.units],
                 "first": self.first, "active": self.active, "turn": self.turn, "pt": self.pt,
@@ -235,6 +243,7 @@ class ACWState(State):
         s.reacted = list(d["reacted"])
         s.consumed = list(d["consumed"])
         s.broke_pt = [list(b) for b in d["broke_pt"]]
+        s.objective_vp_banked = list(d.get("objective_vp_banked", [0, 0]))
         s.stack = [record_from_dict(f) if "kind" in f else _copy_frame(f) for f in d["stack"]]
         s.cur = (int(d["cur"][0]), ACWDecision(d["cur"][1]))
         return s
@@ -882,9 +891,23 @@ class ACWState(State):
             self._end_game("both armies break")
         return True
 
+    def _bank_objectives(self) -> None:
+        """Scenario scoring ``each_turn``: each side banks the VP of the objectives it holds at
+        the end of a game turn (ACW-PD-36 holding test, the scenario's ``objective_vp``)."""
+        held = self._objective_vp()
+        for s in (0, 1):
+            self.objective_vp_banked[s] += held[s]
+        self.log("objectives_score", ("ACW-PD-36",),
+                 f"end of turn {self.turn}: objectives score Union {held[0]}, Confederate "
+                 f"{held[1]} (banked {self.objective_vp_banked[0]} - "
+                 f"{self.objective_vp_banked[1]})", None, vp=held,
+                 banked=list(self.objective_vp_banked))
+
     def victory_points(self) -> list[int]:
-        """VP per side (ACW-PD-36): 1 per enemy stand lost, +2 per enemy unit Broken, +3 per
-        objective held (good order within 3", no enemy in good order within 3")."""
+        """VP per side (ACW-PD-36): 1 per enemy stand lost, +2 per enemy unit Broken, and the
+        objectives: the scenario's ``objective_vp`` (3 by default) per objective held (good
+        order within 3", no enemy in good order within 3") at the end, or, with scoring
+        ``each_turn``, the VP banked at the end of every game turn."""
         vp = [0, 0]
         for s in (0, 1):
             for u in self.units[s]:
@@ -893,6 +916,13 @@ class ACWState(State):
                 vp[1 - s] += T.VP_STAND * min(u.lost, u.s0)
                 if u.broken:
                     vp[1 - s] += T.VP_BROKEN
+        obj = (self.objective_vp_banked if self.game.objectives_score == "each_turn"
+               else self._objective_vp())
+        return [vp[0] + obj[0], vp[1] + obj[1]]
+
+    def _objective_vp(self) -> list[int]:
+        """VP of the objectives each side holds now (ACW-PD-36)."""
+        vp = [0, 0]
         for ob in self.game.objectives:
             near = [False, False]
             for s in (0, 1):
@@ -913,7 +943,7 @@ class ACWState(State):
                         near[s] = True
             for s in (0, 1):
                 if near[s] and not near[1 - s]:
-                    vp[s] += T.VP_OBJECTIVE
+                    vp[s] += self.game.objective_vp
         return vp
 
     def _end_game(self, why: str, winner: int | None = None) -> None:

@@ -77,6 +77,8 @@ class PlayerTurnCycle(Frame):
         state.pt += 1
         state.broke_pt = []
         if second:
+            if state.game.objectives_score == "each_turn":
+                state._bank_objectives()
             if state._army_break():
                 return None
             state.turn += 1

@@ -1,0 +1,1 @@
+"""Command-line entry modules (script layer: they may import :mod:`agents`)."""

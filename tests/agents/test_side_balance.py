@@ -1,0 +1,46 @@
+"""``python -m envs.cli.side_balance``: side 0's score when one policy plays both seats."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents import make_agent
+from envs import load_game
+from envs.cli.side_balance import main, side_balance
+
+
+def test_side_balance_counts_add_up_and_are_reproducible():
+    g = load_game("acw_regimental")
+    a = [make_agent("stand-and-fire", g, 0), make_agent("stand-and-fire", g, 1)]
+    r1 = side_balance(g, a, 4, seed=2)
+    r2 = side_balance(g, a, 4, seed=2)
+    assert r1 == r2
+    assert r1["side0_wins"] + r1["draws"] + r1["side1_wins"] == 4
+    assert r1["side0_score"] == pytest.approx((r1["side0_wins"] + 0.5 * r1["draws"]) / 4)
+    lo, hi = r1["side0_score_ci95"]
+    assert 0.0 <= lo <= r1["side0_score"] <= hi <= 1.0
+
+
+def test_side_balance_rush_seat_loses_to_heuristic_seat(tmp_path, capsys):
+    """Two agents: the first always sits side 0 (the heuristic beats rush on the default)."""
+    out = tmp_path / "b.json"
+    assert main(["--agents", "heuristic", "rush", "--games", "2", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["agents"] == ["heuristic", "rush"] and doc["games"] == 2
+    assert doc["side0_wins"] == 2
+    assert "side 0 score 1.000" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "stand-and-fire", "--games", "0"], "--games must be >= 1, got 0"),
+    (["--agents", "a", "b", "c"], "--agents takes one or two agents, got 3"),
+    (["--agents", "stand_and_fire"], "expected one of random, heuristic, never-react, "
+                                     "always-react, stand-and-fire, rush"),
+    (["--agents", "rush", "--scenario", "nowhere"], "nowhere"),
+])
+def test_side_balance_bad_input(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
