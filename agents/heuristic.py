@@ -20,8 +20,12 @@ Its doctrine, decision by decision:
   reserve one pip (ACW-PD-14).
 * **maneuver** — activate the most forward unit first; charge when the odds favour it (charger
   Fresh and in good order; target Disordered, Worn or worse, smaller, artillery or a screen);
-  batteries stay put; a unit within 12" of an enemy stands and fires; otherwise turn toward
-  and advance on the nearest objective, then on the nearest enemy.
+  batteries stay put. Objectives are held, not passed: every objective that is not under the
+  enemy's guns (no formed enemy regiment within 15" of it) gets the nearest free regiment
+  (greedily by distance, one regiment per objective), which turns toward it, advances on it and
+  then stays on it (within 1.5"); the other regiments hold their ground and fire. A screen
+  advances on the nearest enemy until it is within 14" of one. (On a scenario without
+  objectives every unit advances on the nearest enemy until within 12" of one.)
 * **fire** — fire at the best target in range: the closest, with a bonus for weak ones
   (Disordered, Worn or worse, few stands left); never hold fire when a target is offered.
 
@@ -42,7 +46,9 @@ from .policy import BasePolicy, SeedLike, UnknownAgentError, legal_ids
 
 HOLD_RANGE = 12.0       # inches: a unit this close to an enemy stands and fires
 OBJECTIVE_REACHED = 1.5  # inches: a regiment this close to its objective holds it
-OBJECTIVE_DANGER = 15.0  # inches: an objective this close to a formed enemy is not sought
+OBJECTIVE_RADIUS = 3.0   # inches: holding distance of an objective (ACW-PD-36)
+SUPPORT_RANGE = 12.0     # inches: a spare regiment supports an objective with an enemy this close
+OBJECTIVE_DANGER = 0.0   # inches: an objective this close to a formed enemy is not sought
 SCREEN_HOLD_RANGE = 14.0
 TURN_THRESHOLD = math.radians(35)
 HALF_TURN_THRESHOLD = math.radians(15)
@@ -251,8 +257,16 @@ class ACWHeuristic(BasePolicy):
                 if math.hypot(goal[0] - x, goal[1] - y) <= OBJECTIVE_REACHED:
                     return "end_activation"   # on its objective: hold it
                 return self._steer(me, goal[0], goal[1], legal)
+            contested = [o for o in self.objectives
+                         if any(math.hypot(o[0] - ex, o[1] - ey) <= SUPPORT_RANGE
+                                for ex, ey in (self._pos(enemy[k]) for k in enemies))]
+            if contested:                     # no objective of its own: help contest one
+                tx, ty = min(contested, key=lambda o: math.hypot(o[0] - x, o[1] - y))
+                if math.hypot(tx - x, ty - y) > OBJECTIVE_RADIUS:
+                    return self._steer(me, tx, ty, legal)
+                return "end_activation"
             if self.objectives:
-                return "end_activation"       # no objective of its own: hold the line
+                return "end_activation"       # nothing to contest: hold the line
         d_en = min(self._dist(me, enemy[k]) for k in enemies)
         hold = SCREEN_HOLD_RANGE if self._is(me, "is_screen") else HOLD_RANGE
         if d_en <= hold:

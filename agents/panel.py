@@ -13,10 +13,10 @@ points) and the mask's legal labels, never the State.
   (ACW-PD-15) and reserves no pips (ACW-PD-14).
 * :class:`Rush` (``rush``) — pure aggression. Reserves no pips (they pay for charges, ACW-PD-23);
   activates the most forward unit first; charges whenever a charge is legal (the target the
-  heuristic rates best, ties to the lowest slot); otherwise wheels toward and advances on the
-  nearest objective still ahead of it or the nearest enemy, whichever is closer (straight line,
-  as far as the allowance goes; "ahead": more than 1.5" further up the table, so a unit that
-  reached an objective goes on at the enemy); batteries stay put and fire; takes every free
+  heuristic rates best, ties to the lowest slot); a unit standing on an objective (within 1.5")
+  holds it; any other wheels toward and advances on the nearest objective that no other own
+  unit holds (none within 3") or the nearest enemy, whichever is closer (straight line, as far
+  as the allowance goes); batteries stay put and fire; takes every free
   reaction (Closing Volley, Opportunity Fire at the first chance, Evade as far as offered;
   RULE-04-1.3 with I-3) and declines the commanded ones; fires in Phase 3 whenever it can;
   after a won melee advances (ACW-PD-26); rallies a Disordered unit by paying a pip when it
@@ -92,8 +92,10 @@ class Rush(ACWHeuristic):
     """
 
     name = "rush"
-    #: an objective counts as ahead when it lies this far (inches) up the table from the unit
+    #: a unit this close (inches) to an objective stands on it
     REACHED = 1.5
+    #: an objective with another own unit this close (inches) is already held (ACW-PD-36: 3")
+    HELD = 3.0
 
     def _react(self, p: dict, legal: Collection[str]) -> str:
         for lab in FREE_SHOTS + ("react:evade_6", "react:evade_5", "react:evade_4"):
@@ -120,7 +122,12 @@ class Rush(ACWHeuristic):
         if self._is(me, "kind=artillery"):
             return "end_activation"
         x, y = self._pos(me)
-        points = [o for o in self.objectives if o[1] > y + self.REACHED]
+        if any(math.hypot(o[0] - x, o[1] - y) <= self.REACHED for o in self.objectives):
+            return "end_activation"  # on an objective: hold it
+        friends = [self._pos(own[k]) for k in self._units(own)
+                   if k != asked[1] and not self._is(own[k], "is_screen")]
+        points = [o for o in self.objectives
+                  if all(math.hypot(o[0] - fx, o[1] - fy) > self.HELD for fx, fy in friends)]
         points += [self._pos(enemy[k]) for k in self._units(enemy)]
         if not points:
             return "end_activation"
