@@ -84,17 +84,80 @@ def test_rush_charges_whenever_a_charge_is_legal(crossroads, decisions):
     assert charges > 0 and free > 0 and advances > 0
 
 
-def test_rush_closes_with_the_enemy_and_stand_and_fire_does_not(crossroads):
-    """Over whole games rush declares charges and stand-and-fire never leaves its start line."""
-    sf, rush = make_agent("stand-and-fire", crossroads, 1), make_agent("rush", crossroads, 2)
-    res = round_robin(crossroads, {"stand-and-fire": sf, "rush": rush}, games_per_pair=2,
-                      seed=3)
+def test_rush_holds_the_objective_it_stands_on(tmp_path):
+    """A regiment whose front stands on an objective ends its activation there (no charge is in
+    reach); one 10" short of an objective advances on it."""
+    body = """
+[[objectives]]
+name = "farm"
+x = 10.0
+y = 6.0
+
+[[objectives]]
+name = "mill"
+x = 30.0
+y = 16.0
+
+[[units]]
+side = 0
+name = "A"
+kind = "infantry"
+stands = 5
+formation = "line"
+x = 10.0
+y = 6.0
+facing_deg = 90.0
+
+[[units]]
+side = 0
+name = "C"
+kind = "infantry"
+stands = 5
+formation = "line"
+x = 30.0
+y = 6.0
+facing_deg = 90.0
+
+[[units]]
+side = 1
+name = "B"
+kind = "infantry"
+stands = 5
+formation = "line"
+x = 38.0
+y = 34.0
+facing_deg = 270.0
+
+[start]
+phase = 2
+pips = 3
+"""
+    p = tmp_path / "hold.toml"
+    p.write_text(body)
+    g = load_game("acw_regimental", str(p))
+    bot = make_agent("rush", g, seed=0)
+    labels = g.actions.labels
+    s = g.new_initial_state()
+    s.apply_action(s.string_to_action("activate:u0"))
+    assert labels[bot.act(g.observation(s, 0), s.legal_action_mask())] == "end_activation"
+    s.apply_action(s.string_to_action("end_activation"))
+    s.apply_action(s.string_to_action("activate:u1"))
+    assert labels[bot.act(g.observation(s, 0), s.legal_action_mask())] == "advance:all"
+
+
+def test_rush_takes_the_objectives_that_stand_and_fire_leaves():
+    """Over whole games of the default battle (objectives score every turn) rush advances and
+    wins both seatings; stand-and-fire never leaves its start line."""
+    g = load_game("acw_regimental")
+    sf, rush = make_agent("stand-and-fire", g, 1), make_agent("rush", g, 2)
+    res = round_robin(g, {"stand-and-fire": sf, "rush": rush}, games_per_pair=2, seed=3)
     stats = res.decision_stats
     taken = {a: {lab: n for per in stats[a].values() for lab, n in per.items()}
              for a in stats}
-    assert sum(n for lab, n in taken["rush"].items() if lab.startswith("charge:")) > 0
+    assert sum(n for lab, n in taken["rush"].items() if lab.startswith("advance:")) > 0
     assert not any(lab.startswith(("advance:", "charge:", "wheel:"))
                    for lab in taken["stand-and-fire"])
+    assert res.pairs[0].b_wins == 2
 
 
 def test_panel_names_everywhere(crossroads, toy_game):
