@@ -3,7 +3,7 @@
 ## Description
 
 Two sides, Union (side 0) and Confederate (side 1), each a brigade of infantry regiments of
-stands, a battery of gun sections, skirmish screens and (in the default battle) a small cavalry
+stands, a battery of gun sections, skirmish screens and (in the crossroads battle) a small cavalry
 regiment, fight over a 48" x 36" table. The game is IGOUGO (RULE-04-1.1): a game turn is two
 player-turns of five phases (ACW-PD-12) — 1 Command (Staff Pips, Rally, Reserve), 2 Active
 Maneuver & Assault, 3 Ranged Combat, 4 Melee, 5 End (Morale, Smoke expiry, flags, army break).
