@@ -23,12 +23,12 @@ def test_side_balance_counts_add_up_and_are_reproducible():
     assert 0.0 <= lo <= r1["side0_score"] <= hi <= 1.0
 
 
-def test_side_balance_rush_seat_loses_to_heuristic_seat(tmp_path, capsys):
-    """Two agents: the first always sits side 0 (the heuristic beats rush on the default)."""
+def test_side_balance_two_agents_first_one_is_side_0(tmp_path, capsys):
+    """Two agents: the first always sits side 0 (rush beats stand-and-fire on the default)."""
     out = tmp_path / "b.json"
-    assert main(["--agents", "heuristic", "rush", "--games", "2", "--json", str(out)]) == 0
+    assert main(["--agents", "rush", "stand-and-fire", "--games", "2", "--json", str(out)]) == 0
     doc = json.loads(out.read_text())
-    assert doc["agents"] == ["heuristic", "rush"] and doc["games"] == 2
+    assert doc["agents"] == ["rush", "stand-and-fire"] and doc["games"] == 2
     assert doc["side0_wins"] == 2
     assert "side 0 score 1.000" in capsys.readouterr().out
 
