@@ -21,6 +21,7 @@ from envs.core.testing import run_all
 from envs.rulesets import load_game
 from envs.core.geometry import Footprint, zone_of
 from envs.rulesets.acw_regimental.movement import partly_in_arc
+from envs.rulesets.acw_regimental.probes import reference_legal_actions, why_no_reaction
 from envs.rulesets.acw_regimental.reactions import can_fire_reaction, trigger_zone_clearance
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -263,15 +264,16 @@ def test_one_reaction_per_unit_and_smoke_blocks_volley():
     s = ReplayScript.load(GOLDEN / "example_c.toml").play(upto=9)  # after the Opportunity Fire
     wis = s.units[0][0]
     assert wis.slot in s.reacted
-    why = s._react_why("opp_short", wis, s.game.actions.id("react:opportunity_fire"))
-    assert "RULE-04-1.4" in why[0]
+    why = why_no_reaction(s, "opp_short", wis, "react:opportunity_fire")
+    assert "RULE-04-1.4" in why.rules
     rules, _ = can_fire_reaction(wis)
     assert "RULE-04-2.2" in rules and "ACW-PD-32" in rules
 
 
 def test_fast_activation_legal_list_matches_rule_by_rule_check(game):
-    """The fast legal list of an activation equals the label-by-label ``_prim_reason`` /
-    ``_charge_reason`` check, and every masked primitive has a rule-citing reason."""
+    """The fast legal list of an activation equals the label-by-label rule check
+    (``probes.reference_legal_actions``), and every masked primitive has a rule-citing
+    reason."""
     checked = 0
     for seed in (11, 12):
         rng = np.random.default_rng(seed)
@@ -280,9 +282,9 @@ def test_fast_activation_legal_list_matches_rule_by_rule_check(game):
             if s.is_chance_node():
                 s.apply_action(sample_chance_outcome(s, rng))
                 continue
-            fr = s.stack[-1]
-            if type(fr) is dict and fr["k"] == "act":  # the activation is still a dict frame
-                assert sorted(s._l_act(fr)) == sorted(s._l_act_slow(fr))
+            reference = reference_legal_actions(s)
+            if reference is not None:
+                assert sorted(s.legal_actions()) == reference
                 for a in range(game.num_distinct_actions):
                     if a not in s.legal_actions():
                         w = s.why_illegal(a)

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from envs.core.geometry import distance_to_front_edge
+from envs.core.geometry import distance_to_front_edge, footprint_distance
 from envs.core.replay import ReplayScript, play_labels
+from envs.rulesets.acw_regimental.probes import melee_side
+from tests.events import assert_event
 
 GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,34 +30,45 @@ def _events(state, kind):
     return [e for e in state.events if e.kind == kind]
 
 
+def _play_until(name: str, kind: str, nth: int = 1):
+    """The state of golden script ``name`` just after the label that logged its ``nth`` event
+    of ``kind`` (the position the event describes)."""
+    script = ReplayScript.load(GOLDEN / f"{name}.toml")
+    state = script.new_state()
+    for label in script.actions:
+        play_labels(state, [label])
+        if len(_events(state, kind)) >= nth:
+            return state
+    raise AssertionError(f"{name}: no {kind!r} event #{nth}")
+
+
 # -- Example A: Closing Volley (RULE-04-2.1 .. 2.6) ---------------------------------------------
 def test_example_a_closing_volley():
     s = _play("example_a")
     brooklyn = s.units[0][0]
     virginia = s.units[1][0]
-    charge = _events(s, "charge")
-    assert len(charge) == 1 and "1 Staff Pip spent, 2 left" in charge[0].text
-    assert charge[0].data["dist"] == pytest.approx(8.0)
-    b2 = _events(s, "window_b2")
-    assert len(b2) == 1 and "4.00\"" in b2[0].text
-    fire = _events(s, "fire")
-    assert len(fire) == 1
-    assert fire[0].data["dice"] == 5 and fire[0].data["needed"] == 3
-    assert fire[0].data["band"] == "short" and fire[0].data["mode"] == "cv"
-    assert "RULE-04-2.3" in fire[0].rules
-    hits = _events(s, "hits")
-    assert hits[0].data["dice"] == [3, 3, 5, 2, 6] and hits[0].data["hits"] == 4
+    assert_event(s, "charge", count=1, side=0, unit=0, target=0, dist=pytest.approx(8.0))
+    # 1 Staff Pip spent on the declaration, 2 left (ACW-PD-23)
+    declared = _play_until("example_a", "charge")
+    script = ReplayScript.load(GOLDEN / "example_a.toml")
+    before = script.play(upto=len(declared.history) - 1)
+    assert (before.pips[0], declared.pips[0]) == (3, 2)
+    assert_event(s, "window_b2", count=1)
+    # B2 opens with the charger halted 4.00" from the Virginians' front edge (I-25)
+    at_b2 = _play_until("example_a", "window_b2")
+    assert distance_to_front_edge(at_b2.units[1][0].fp, at_b2.units[0][0].fp) == pytest.approx(
+        4.0, abs=0.005)
+    assert_event(s, "fire", count=1, dice=5, needed=3, band="short", mode="cv",
+                 rules=["RULE-04-2.3"])
+    assert_event(s, "hits", dice=[3, 3, 5, 2, 6], hits=4)
     assert not _events(s, "saves")  # open pasture: no cover save
     lost = [e for e in _events(s, "stand_lost") if e.side == 0]
     assert lost[0].data["n"] == 2 and lost[0].data["left"] == 3
     dis = [e for e in _events(s, "disorder") if e.side == 0]
     assert dis and dis[0].data["why"] == "natural 6" and "RULE-04-2.3" in dis[0].rules
-    check = _events(s, "charge_check")
-    assert len(check) == 1
-    assert check[0].data["roll"] == 2 and check[0].data["target"] == 4
-    assert check[0].data["passed"] is False and "RULE-04-2.4" in check[0].rules
-    stall = _events(s, "charge_stalls")
-    assert stall[0].data["dist"] == pytest.approx(2.0, abs=0.01)
+    assert_event(s, "charge_check", count=1, roll=2, target=4, passed=False,
+                 rules=["RULE-04-2.4"])
+    assert_event(s, "charge_stalls", dist=2.0)
     assert distance_to_front_edge(virginia.fp, brooklyn.fp) == pytest.approx(2.0, abs=0.01)
     assert brooklyn.stands == 3 and brooklyn.disordered and brooklyn.hits == 0
     assert brooklyn.health.value == "worn"
@@ -63,16 +76,16 @@ def test_example_a_closing_volley():
     assert not brooklyn.engaged and not virginia.engaged
     assert not _events(s, "contact") and not _events(s, "melee")
     assert _events(s, "no_melee")
-    morale = _events(s, "morale")
-    assert morale[0].data["modifier"] == -1 and morale[0].data["target"] == 4  # needs 5+
-    assert morale[0].data["roll"] == 5 and morale[0].data["passed"] is True
+    assert_event(s, "morale", modifier=-1, target=4, roll=5, passed=True)  # needs 5+
 
 
 def test_example_a_replay_cli_prints_rule_ids():
     out = subprocess.run([sys.executable, "-m", "envs", "replay",
                           str(GOLDEN / "example_a.toml")], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
-    assert "[RULE-04-2.4" in out and "Charge Discipline Check 2 vs 4+" in out
+    # the Charge Discipline Check's log line, rule ids first, as the engine formats it
+    check = assert_event(_play("example_a"), "charge_check", rules=["RULE-04-2.4"])
+    assert check.format() in out and check.format().startswith("[RULE-04-2.4")
     assert "[RULE-04-2.6" in out
 
 
@@ -81,21 +94,18 @@ def test_example_b_refuse_flank():
     s = _play("example_b")
     indiana = s.units[0][0]
     nc = s.units[1][0]
-    refuse = _events(s, "refuse")
-    assert len(refuse) == 1
-    assert refuse[0].data == {"unit": 0, "flank": "right", "stands": 2, "pip": True}
+    refuse = assert_event(s, "refuse", count=1)
+    assert refuse.data == {"unit": 0, "flank": "right", "stands": 2, "pip": True}
     # no dice at all before the North Carolinians' fire (no Emergency Drill Check)
     first_fire = s.events.index(_events(s, "fire")[0])
     assert not [e for e in s.events[:first_fire] if e.kind == "die"]
     assert not _events(s, "drill_check")
     assert indiana.refused == "right" and indiana.refused_n == 2
     assert s.reserved[0] == 0
-    fire = _events(s, "fire")[0]
-    assert fire.data["firer"] == 0 and fire.data["target"] == 0
-    assert fire.data["band"] == "medium" and fire.data["enfilade"] is False
-    assert fire.data["needed"] == 5  # rifled musket Medium 5+, no enfilade +1
-    assert fire.data["refused_flank"] is True and "RULE-04-5.4" in fire.rules
-    assert _events(s, "hits")[0].data["hits"] == 2
+    # rifled musket Medium 5+, no enfilade +1
+    assert_event(s, "fire", firer=0, target=0, band="medium", enfilade=False, needed=5,
+                 refused_flank=True, rules=["RULE-04-5.4"])
+    assert_event(s, "hits", hits=2)
     # a charge from that flank contacts frontally (no +2), and without the refusal it would not
     assert s.contact_zone(nc, indiana) == "front"
     assert not s.enfilade(nc, indiana)
@@ -110,10 +120,10 @@ def test_example_b_refused_flank_gives_no_flank_melee_bonus():
     nc, indiana = s.units[1][0], s.units[0][0]
     nc.zone = s.contact_zone(nc, indiana)
     nc.charged = True
-    side = s._melee_side([nc], [indiana], is_def=False)
+    side = melee_side(s, [nc], [indiana], defending=False)
     assert side.flank_or_rear is False
     nc.zone = "right"
-    assert s._melee_side([nc], [indiana], is_def=False).flank_or_rear is True
+    assert melee_side(s, [nc], [indiana], defending=False).flank_or_rear is True
 
 
 # -- Example C: Opportunity Fire (RULE-04-3.1 .. 3.5) -------------------------------------------
@@ -123,19 +133,17 @@ def test_example_c_opportunity_fire():
     ga = s.units[1][0]
     win = _events(s, "window_a")
     assert [e.data["trigger"] for e in win] == ["opp_medium", "opp_short"]
-    assert "(6.00\")" in win[1].text
-    fire = _events(s, "fire")[0]
-    assert fire.data["mode"] == "opp" and fire.data["band"] == "short"
-    assert fire.data["needed"] == 4 and fire.data["dice"] == 5
-    assert fire.data["distance"] == pytest.approx(6.0, abs=0.01)
-    hits = _events(s, "hits")[0]
-    assert hits.data["dice"] == [1, 4, 4, 6, 2] and hits.data["hits"] == 3
-    hc = _events(s, "hit_counter")[0]
-    assert hc.data["stands"] == 1 and hc.data["counter"] == 1
+    assert_event(s, "window_a", 1, defender=0, mover=0, trigger="opp_short")
+    # the Short window opens with the Georgians 6.00" from the Wisconsin line
+    at_short = _play_until("example_c", "window_a", nth=2)
+    assert footprint_distance(at_short.units[0][0].fp, at_short.units[1][0].fp) == \
+        pytest.approx(6.0, abs=0.005)
+    assert_event(s, "fire", mode="opp", band="short", needed=4, dice=5, distance=6.0)
+    assert_event(s, "hits", dice=[1, 4, 4, 6, 2], hits=3)
+    assert_event(s, "hit_counter", stands=1, counter=1)
     assert ga.stands == 4 and ga.hits == 1 and ga.lost == 1 and ga.disordered
-    halved = _events(s, "move_halved")[0]
+    halved = assert_event(s, "move_halved", rules=["RULE-04-3.5"])
     assert halved.data["remaining"] == pytest.approx(1.25, abs=0.02)
-    assert "RULE-04-3.5" in halved.rules
     assert ga.fp.x == pytest.approx(16.0 + 5.5 + 1.25, abs=0.02)
     assert wis.smoke >= 0 and wis.fired
 

@@ -21,6 +21,7 @@ import pytest
 from envs.core.geometry import distance_to_front_edge, footprint_distance
 from envs.core.replay import play_labels
 from envs.rulesets import load_game
+from envs.rulesets.acw_regimental.probes import why_no_counter_charge, why_no_reaction
 from envs.rulesets.acw_regimental.reactions import can_fire_reaction
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -289,8 +290,8 @@ def test_disordered_defender_cannot_volley(tmp_path):
     s = new_state(tmp_path, [union_line(), reb_line(disordered=True)], p2(0))
     rules, text = can_fire_reaction(s.units[1][0])
     assert "RULE-04-2.2" in rules and "Disordered" in text
-    w = s._react_why("b2", s.units[1][0], s.string_to_action("react:closing_volley"))
-    assert "RULE-04-2.2" in w[0]
+    w = why_no_reaction(s, "b2", s.units[1][0], "react:closing_volley")
+    assert "RULE-04-2.2" in w.rules
     play(s, ["activate:u0", "charge:e0"])
     assert not events(s, "window_b2") and not events(s, "fire")
     assert events(s, "contact") and s.units[1][0].engaged == [0]
@@ -880,7 +881,7 @@ def test_no_counter_charge_across_a_fence(tmp_path):
     the charge runs on to the B2 Closing Volley; the engine's reason cites RULE-04-6.1."""
     s = charge_state(tmp_path, defender=reb_line(traits=RY), reserved=(0, 1), terrain=FENCE)
     assert not events(s, "window_b1") and events(s, "window_b2")
-    assert "RULE-04-6.1" in s._cc_reason(s.units[0][0], s.units[1][0])[0]
+    assert "RULE-04-6.1" in why_no_counter_charge(s, s.units[0][0], s.units[1][0]).rules
 
 
 @pytest.mark.rule("RULE-04-6.1", "ACW-PD-19")
@@ -915,8 +916,8 @@ def test_counter_charge_eligibility(tmp_path, kw, offered):
     assert ("react:counter_charge_2" in legal(s)) is offered
     if not offered:
         assert not events(s, "window_b1")
-        w = s._cc_reason(s.units[0][0], s.units[1][0])
-        assert "RULE-04-6.2" in w[0]
+        w = why_no_counter_charge(s, s.units[0][0], s.units[1][0])
+        assert "RULE-04-6.2" in w.rules
 
 
 @pytest.mark.rule("RULE-04-6.3", "I-2", "RULE-04-1.3")

@@ -630,7 +630,8 @@ def test_charge_refused_when_the_contacted_edge_is_full(tmp_path):
     ``why_illegal`` says so (ACW-PD-23)."""
     units = [union_line(), unit(0, "B", 30, 10, 90), reb_line()]
     s0 = new_state(tmp_path, units, p2(0, 4), name="free.toml")
-    assert s0._charge_reason(s0.units[0][1], s0.units[1][0]) is None  # free edge: B may charge
+    play(s0, ["activate:u1"])  # free edge: B may charge
+    assert "charge:e0" in legal(s0) and why(s0, "charge:e0") is None
     s = _second_charge(tmp_path, units)
     assert "charge:e0" not in legal(s)
     w = why(s, "charge:e0")

@@ -268,3 +268,17 @@ def test_cycles_are_strongly_connected_components() -> None:
     ("train", "scripts"), ("evaluate", "scripts")])
 def test_layer_of(module: str, layer: str) -> None:
     assert layer_of(module) == layer
+
+
+#: modules of one layer that must not import each other: the two env front-ends share their
+#: helpers through ``envs.adapters._common`` instead
+INDEPENDENT = [("envs.adapters.aec", "envs.adapters.single_agent"),
+               ("envs.adapters.wrappers", "envs.adapters.single_agent")]
+
+
+def test_env_front_ends_share_helpers_not_imports() -> None:
+    graph = import_graph(_tree_sources())
+    sideways = [f"{a}:{line} imports {b}" for x, y in INDEPENDENT for a, b in ((x, y), (y, x))
+                for line, t in graph.get(a, []) if t == b]
+    assert sideways == []
+    assert any(t == "envs.adapters._common" for _, t in graph["envs.adapters.aec"])

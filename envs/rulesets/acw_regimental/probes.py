@@ -1,0 +1,53 @@
+"""Read-only questions about an ACW state that no decision node asks, for tests and tools.
+
+The protocol's ``why_illegal`` explains a masked action at the current node; these explain rule
+checks away from it (a reaction a unit was never offered, a melee side before the roll), so
+that tests need not call the state's private methods. None of them changes the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.core.protocol import Illegality
+
+
+def _illegality(reason: Any) -> Illegality | None:
+    if not reason:
+        return None
+    rules, text = reason
+    return Illegality(tuple(rules), str(text))
+
+
+def why_no_reaction(state: Any, trigger: str, defender: Any, label: str) -> Illegality | None:
+    """Why ``defender`` may not take the reaction ``label`` (``"react:closing_volley"``, ...)
+    against ``trigger`` (``"b2"``, ``"opp_medium"``, ``"opp_short"``, ``"refuse"``, ...), or
+    ``None`` when it may (RULE-04-1.2, RULE-04-1.4 and the reaction's own rules).
+
+    Raises:
+        IllegalActionError: for a label the game does not know.
+    """
+    return _illegality(state._react_why(trigger, defender, state.game.actions.id(label)))
+
+
+def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> Illegality | None:
+    """Why ``defender`` may not Counter-Charge ``charger``'s charge, or ``None`` when it may
+    (RULE-04-6.1..6.3, ACW-PD-34, I-2)."""
+    return _illegality(state._cc_reason(charger, defender))
+
+
+def melee_side(state: Any, units: list[Any], enemies: list[Any], *, defending: bool) -> Any:
+    """The ``combat.MeleeSide`` that ``units`` would fight ``enemies`` with in the Opposed
+    Melee Roll (ACW-PD-26): modifiers, stands and the flank-or-rear flag, from the current
+    positions and flags."""
+    return state._melee_side(units, enemies, is_def=defending)
+
+
+def reference_legal_actions(state: Any) -> list[int] | None:
+    """At an activation decision (ACW-PD-21), the legal primitive ids found the slow way, label
+    by label through the rule checks that ``why_illegal`` reports, sorted; ``None`` at any other
+    node. ``state.legal_actions()`` must equal it (the fast list is an optimisation)."""
+    frame = state.stack[-1] if state.stack else None
+    if state.current_player() < 0 or type(frame) is not dict or frame.get("k") != "act":
+        return None  # (the activation is still a dict frame)
+    return sorted(state._l_act_slow(frame))
