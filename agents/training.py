@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
-from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from envs.core.protocol import Game
 
@@ -26,20 +26,66 @@ from .selfplay import OpponentPool, atomic_save_model
 from .tournament import round_robin
 
 
+VEC_ENVS = ("dummy", "subproc")
+
+
 def make_vec_env(ruleset: str, scenario: str | None, opponent: Any, n_envs: int = 1,
                  max_decisions: int | None = None, shaped_reward: bool = False,
-                 params: Mapping[str, Any] | None = None) -> DummyVecEnv:
+                 params: Mapping[str, Any] | None = None, vec_env: str = "dummy") -> VecEnv:
     """``n_envs`` ``RiposteGymEnv`` (seat drawn every episode, ``opponent`` a policy or an
-    :class:`~agents.selfplay.OpponentPool`), each in an :class:`~agents.league.OpponentTag`
-    (``info["opponent"]``) and a ``Monitor``, in one ``DummyVecEnv``."""
+    :class:`~agents.selfplay.OpponentPool`, no label lists in ``info``), each in an
+    :class:`~agents.league.OpponentTag` (``info["opponent"]``) and a ``Monitor``.
+
+    ``vec_env="dummy"``: all in this process, in one :class:`RolloutVecEnv` (what training
+    uses). ``"subproc"``: one process each (``SubprocVecEnv``, forkserver); every process gets
+    its own copy of ``opponent`` at construction, so an opponent pool's later changes (latest
+    weights, snapshots) do not reach them — only for measuring env throughput.
+
+    Raises:
+        ValueError: for a ``vec_env`` that is not one of :data:`VEC_ENVS`.
+    """
+    if vec_env not in VEC_ENVS:
+        raise ValueError(f"vec_env {vec_env!r} is not one of {VEC_ENVS}")
     from envs.adapters.single_agent import RiposteGymEnv
 
     def make():
         return Monitor(OpponentTag(RiposteGymEnv(
             ruleset=ruleset, scenario=scenario, params=params, seat="random", opponent=opponent,
-            max_decisions=max_decisions, shaped_reward=shaped_reward)))
+            max_decisions=max_decisions, shaped_reward=shaped_reward, info_labels=False)))
 
-    return DummyVecEnv([make for _ in range(n_envs)])
+    if vec_env == "subproc":
+        return SubprocVecEnv([make for _ in range(n_envs)])
+    return RolloutVecEnv([make for _ in range(n_envs)])
+
+
+class RolloutVecEnv(DummyVecEnv):
+    """``DummyVecEnv`` for training: the same steps, observations, rewards and dones, with two
+    per-step costs removed.
+
+    * ``step_wait`` hands out the list of the envs' own ``info`` dicts (a shallow copy) instead
+      of a ``deepcopy`` of them: every ``RiposteGymEnv.step``/``reset`` builds fresh dicts, so
+      nothing is shared between steps.
+    * ``env_method("action_masks")`` (what MaskablePPO calls before every step) asks the
+      unwrapped envs directly instead of walking the wrapper chain by attribute lookup.
+    """
+
+    def step_wait(self):
+        for i, env in enumerate(self.envs):
+            obs, self.buf_rews[i], terminated, truncated, info = env.step(self.actions[i])
+            self.buf_dones[i] = done = terminated or truncated
+            info["TimeLimit.truncated"] = truncated and not terminated
+            if done:
+                info["terminal_observation"] = obs
+                obs, self.reset_infos[i] = env.reset()
+            self.buf_infos[i] = info
+            self._save_obs(i, obs)
+        return (self._obs_from_buf(), np.copy(self.buf_rews), np.copy(self.buf_dones),
+                list(self.buf_infos))
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        if method_name == "action_masks" and not method_args and not method_kwargs:
+            return [env.unwrapped.action_masks() for env in self._get_target_envs(indices)]
+        return super().env_method(method_name, *method_args, indices=indices, **method_kwargs)
 
 
 class TimedVecEnv(VecEnvWrapper):

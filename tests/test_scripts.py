@@ -22,8 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = ("import runpy, sys, tests.conftest; script = sys.argv.pop(1); sys.argv[0] = script; "
           "runpy.run_path(script, run_name='__main__')")
-TINY = ["--n-steps", "64", "--batch-size", "32", "--n-epochs", "2", "--net-arch", "32",
-        "--eval-games", "2", "--no-progress-bar", "--no-tensorboard"]
+TINY = ["--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--n-epochs", "2",
+        "--net-arch", "32", "--eval-games", "2", "--no-progress-bar", "--no-tensorboard"]
 TOY_POOL = ["--pool-bots", "random", "never-react", "always-react",
             "--eval-agents", "random", "always-react", "--bc-games", "0"]
 
@@ -287,9 +287,9 @@ def test_killed_run_resumes_from_last_checkpoint(tmp_path):
 def test_acw_train_and_evaluate_smoke(tmp_path):
     """The real path on the default battle: heuristic warm start, heuristic in the pool."""
     run_dir = tmp_path / "acw"
-    r = run("train.py", "--total-timesteps", "128", "--run-dir", str(run_dir), "--n-steps", "64",
-            "--batch-size", "32", "--n-epochs", "1", "--net-arch", "32", "--bc-games", "2",
-            "--bc-epochs", "1", "--eval-games", "0", "--no-progress-bar", "--no-tensorboard")
+    r = run("train.py", "--total-timesteps", "128", "--run-dir", str(run_dir), "--n-envs", "2",
+            "--n-steps", "64", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "32",
+            "--bc-games", "2", "--bc-epochs", "1", "--eval-games", "0", "--no-progress-bar", "--no-tensorboard")
     if "not importable" in r.stderr or "No module named" in r.stderr:  # pragma: no cover
         pytest.skip("acw_regimental not importable yet")
     assert r.returncode == 0, r.stderr

@@ -52,7 +52,8 @@ taken without an end.
 (callable ``(obs, mask) -> int`` on the opponent's own view, a policy with ``act``, an
 ``OpponentSampler`` with ``sample_opponent(rng)``, or ``None`` = uniform random over the mask),
 ``max_decisions`` (default ``game.max_game_length``), ``shaped_reward``, ``render_mode``
-(``"ansi"`` or ``None``), ``illegal_action`` (``"raise"`` or ``"loss"``).
+(``"ansi"`` or ``None``), ``illegal_action`` (``"raise"`` or ``"loss"``), ``info_labels``
+(``False`` leaves ``legal_action_labels`` out of ``info``; training does not read them).
 
 ## Randomness
 
@@ -119,6 +120,8 @@ class RiposteGymEnv(gym.Env):
             registered Gymnasium ids: an illegal learner action ends the game, −1 for the
             learner, the others share +1; ``info["illegal_action"]`` says what; a
             ``UserWarning`` the first time per env).
+        info_labels: put ``legal_action_labels`` (the learner's legal labels) in ``info``
+            (default); ``False`` saves building them at every step (training).
 
     Raises:
         UnknownRulesetError, ScenarioError, ParameterError: bad ruleset/scenario/params/seat/
@@ -131,7 +134,8 @@ class RiposteGymEnv(gym.Env):
                  params: Mapping[str, Any] | None = None, seat: int | str = "random",
                  opponent: OpponentFn | OpponentSampler | None = None,
                  max_decisions: int | None = None, shaped_reward: bool = False,
-                 render_mode: str | None = None, illegal_action: str = "raise"):
+                 render_mode: str | None = None, illegal_action: str = "raise",
+                 info_labels: bool = True):
         params = dict(params or {})
         if shaped_reward:
             params[SHAPED_REWARD_PARAM] = True
@@ -151,6 +155,7 @@ class RiposteGymEnv(gym.Env):
         self.illegal_action = illegal_action
         self.max_decisions = int(max_decisions)
         self.shaped_reward = bool(shaped_reward)
+        self.info_labels = bool(info_labels)
         self._fixed_seat = self._parse_seat(seat)
         self.observation_space = observation_box(g)
         self.action_space = LegalDiscrete(g.num_distinct_actions, self.action_masks)
@@ -170,6 +175,8 @@ class RiposteGymEnv(gym.Env):
         self._done = True
         self._illegal: str | None = None
         self._warned_illegal = False
+        #: the learner's mask at the current node, built once per reset/step (``None``: stale)
+        self._mask: np.ndarray | None = None
         self.set_opponent(opponent)
 
     # -- configuration ------------------------------------------------------------------------
@@ -261,6 +268,7 @@ class RiposteGymEnv(gym.Env):
             self.decisions = 0
             self._paid = 0.0
             self._illegal = None
+            self._mask = None
             truncated = self._advance()
             if not truncated and not self.state.is_terminal():
                 self._done = False
@@ -298,8 +306,10 @@ class RiposteGymEnv(gym.Env):
                               UserWarning, stacklevel=2)
             self._illegal = msg
             self._done = True
+            self._mask = None
             return self._finish_illegal()
         st.apply_action(aid)
+        self._mask = None
         self.decisions += 1
         truncated = self._advance()
         terminated = st.is_terminal()
@@ -310,9 +320,13 @@ class RiposteGymEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions: bool array of shape ``(num_distinct_actions,)``; all
         ``False`` before ``reset`` and once the episode is over."""
-        if self.state is None or self._done or self.state.current_player() != self.learner:
-            return np.zeros(self.game.num_distinct_actions, dtype=bool)
-        return self.state.legal_action_mask().copy()
+        if self._mask is None:
+            st = self.state
+            if st is None or self._done or st.current_player() != self.learner:
+                self._mask = np.zeros(self.game.num_distinct_actions, dtype=bool)
+            else:
+                self._mask = st.legal_action_mask()
+        return self._mask.copy()
 
     def render(self) -> str | None:
         """``"ansi"``: the learner's ``observation_string`` and the last few events (a str)."""
@@ -322,6 +336,7 @@ class RiposteGymEnv(gym.Env):
 
     def close(self) -> None:
         self.state = None
+        self._mask = None
 
     # -- internals -------------------------------------------------------------------------------
     def _advance(self) -> bool:
@@ -376,7 +391,7 @@ class RiposteGymEnv(gym.Env):
             "seat": self.learner,
             "decisions": self.decisions,
         }
-        if st.current_player() == self.learner:
+        if self.info_labels and st.current_player() == self.learner:
             info["legal_action_labels"] = st.legal_labels()
         if st.is_terminal():
             returns = [float(r) for r in st.returns()]

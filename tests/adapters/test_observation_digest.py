@@ -100,3 +100,32 @@ def test_gym_env_hands_out_the_observers_vectors():
             done = term or trunc
         np.testing.assert_array_equal(obs, game.observation(env.state, env.learner))
     assert seen["opponent"] > 100 and seen["learner"] > 100
+
+
+def test_reused_unit_rows_equal_fresh_ones():
+    """The observer's row cache returns, for every live unit at every decision of seeded random
+    games, exactly the row built afresh (both views)."""
+    require_ruleset("acw_regimental")
+    from envs import load_game
+    from envs.rulesets.acw_regimental import observer
+
+    game = load_game("acw_regimental")
+    W, D = game.terrain.width, game.terrain.depth
+    checked = 0
+    for i in range(3):
+        rng = np.random.default_rng([5, i])
+        state = game.new_initial_state()
+        while (p := state.current_player()) != TERMINAL:
+            if p == CHANCE:
+                state.apply_action(sample_chance_outcome(state, rng))
+                continue
+            for side in (0, 1):
+                for u in (u for s in (0, 1) for u in state.units[s] if u is not None and u.alive):
+                    fresh = observer._unit_row(u, side, W, D)
+                    got = observer._cached_row(u, side, W, D)
+                    assert np.array(got, np.float32).tobytes() == \
+                        np.array(fresh, np.float32).tobytes()
+                    checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 10_000

@@ -128,6 +128,34 @@ def _unit_row(u, side: int, W: float, D: float) -> list[float]:
     return row
 
 
+#: unit rows already built, by everything a row is computed from (bounded: cleared when full)
+_ROWS: dict[tuple, tuple] = {}
+_ROWS_MAX = 4096
+
+
+def _cached_row(u, side: int, W: float, D: float) -> list[float]:
+    """``_unit_row(u, side, W, D)``, reused when nothing it reads has changed.
+
+    Footprints are never modified in place (every move makes a new one), so the footprint
+    object stands for the position and heading; the cache keeps it alive, so its ``id`` cannot
+    be reused while the entry exists. The other inputs of the row (including what
+    ``u.health`` derives from) are in the key by value. The returned list is shared: callers
+    copy it."""
+    fp = u.fp
+    key = (id(fp), side, W, D, u.kind, u.formation, u.stands, u.s0, u.lost, u.broken, u.alive,
+           u.hits, u.disordered, u.smoke >= 0, not u.engaged, u.refused, u.refused_n,
+           u.experience, u.weapon, u.activated, u.moved > 0, u.charged, u.fired, u.is_screen,
+           u.traits)
+    hit = _ROWS.get(key)
+    if hit is not None and hit[0] is fp:
+        return hit[1]
+    row = _unit_row(u, side, W, D)
+    if len(_ROWS) >= _ROWS_MAX:
+        _ROWS.clear()
+    _ROWS[key] = (fp, row)
+    return row
+
+
 def observation(game, state, side: int) -> np.ndarray:
     """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1).
 
@@ -142,7 +170,7 @@ def observation(game, state, side: int) -> np.ndarray:
         for u in state.units[s]:
             if u is not None and u.alive:
                 o = base + u.slot * NF
-                v[o:o + NF] = _unit_row(u, side, W, D)
+                v[o:o + NF] = _cached_row(u, side, W, D)
     o = at["resources"]
     v[o] = state.pips[side] / 6.0
     v[o + 1] = state.reserved[side] / 2.0
