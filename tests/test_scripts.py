@@ -289,7 +289,8 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     run_dir = tmp_path / "acw"
     r = run("train.py", "--total-timesteps", "128", "--run-dir", str(run_dir), "--n-envs", "2",
             "--n-steps", "64", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "32",
-            "--bc-games", "2", "--bc-epochs", "1", "--eval-games", "0", "--no-progress-bar", "--no-tensorboard")
+            "--bc-games", "2", "--bc-epochs", "1", "--eval-games", "0", "--no-progress-bar",
+            "--no-tensorboard")
     if "not importable" in r.stderr or "No module named" in r.stderr:  # pragma: no cover
         pytest.skip("acw_regimental not importable yet")
     assert r.returncode == 0, r.stderr
