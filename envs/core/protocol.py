@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .actions import ActionCatalogue
+from .drawing import Drawing, text_drawing
 from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .events import Event, make_event
 from .registry import load_game
@@ -118,6 +119,14 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def observation_string(self, state: "State", side: int) -> str:
         """Human-readable twin of :meth:`observation` (no hidden information of other sides)."""
+
+    # -- pictures ------------------------------------------------------------------------
+    def drawing(self, state: "State") -> Drawing:
+        """The table of ``state`` as simple shapes (:mod:`envs.core.drawing`), the whole table
+        as a spectator sees it. Rulesets override this; the default is the observation string of
+        side 0 as text on a blank table."""
+        return text_drawing(self.observation_string(state, 0).splitlines(),
+                            caption=f"{self.ruleset_id}/{self.scenario_name}")
 
 
 class State(abc.ABC):

@@ -8,10 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.drawing import Drawing
 from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
+from .drawing import drawing as draw_table
 from .movement import Terrain
 from .observer import build_layout, observation, observation_string
 from .params import ACWParams, load_scenario, scenario_unit_weapon
@@ -124,4 +126,9 @@ class ACWGame(Game):
 
     def observation_string(self, state: ACWState, side: int) -> str:
         return observation_string(self, state, side)
+
+    def drawing(self, state: ACWState) -> Drawing:
+        """The table as shapes (stands, terrain, objectives, markers, an open charge window's
+        4.0" mark and path; see :mod:`.drawing`), in inches."""
+        return draw_table(state)
 
