@@ -69,6 +69,8 @@ class Args:
     """do not print the tables"""
     plot: str | None = None
     """draw the pairwise score matrix with the ratings beside it into this PNG (atomically)"""
+    trust_checkpoint: bool = False
+    """load checkpoints that would need unpickling (not saved by train.py; can run code)"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -89,7 +91,14 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p.add_argument("--quiet", action="store_true", help="do not print tables")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help="draw the score matrix heatmap and ratings into this PNG")
+    p.add_argument("--trust-checkpoint", action="store_true",
+                   help="also load checkpoints without Riposte's config by unpickling them "
+                        "(this can run code from the file: only for files you trust)")
     ns = p.parse_args(argv)
+    from envs.core.files import blank_arguments
+
+    if blank := blank_arguments(ns):
+        p.error(f"{', '.join(blank)} must not be empty or whitespace")
     args = Args(**vars(ns))
     if args.games < 1:
         p.error(f"--games must be >= 1, got {args.games}")
@@ -200,8 +209,14 @@ def exploit_command(argv: list[str]) -> int:
     p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
     p.add_argument("--json", default=None, help="write the result JSON here (atomically)")
     p.add_argument("--progress-bar", action="store_true", help="show a training progress bar")
+    p.add_argument("--trust-checkpoint", action="store_true",
+                   help="load MODEL by unpickling when it has no Riposte config (can run code)")
     try:
         ns = p.parse_args(argv)
+        from envs.core.files import blank_arguments
+
+        if blank := blank_arguments(ns):
+            p.error(f"{', '.join(blank)} must not be empty or whitespace")
         if ns.timesteps < 1:
             p.error(f"--timesteps must be >= 1, got {ns.timesteps}")
         if ns.games < 1:
@@ -223,7 +238,8 @@ def exploit_command(argv: list[str]) -> int:
         if ns.json:
             check_output_path(ns.json)
         game = load_game(ns.ruleset, ns.scenario)
-        MaskablePPOPolicy.load(ns.model, game)  # a bad checkpoint fails here, before training
+        # a bad checkpoint fails here, before training
+        MaskablePPOPolicy.load(ns.model, game, trust=ns.trust_checkpoint)
     except (RiposteError, AgentError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
@@ -235,7 +251,8 @@ def exploit_command(argv: list[str]) -> int:
     print(f"training a best response to {ns.model} for {ns.timesteps} timesteps "
           f"(seed {ns.seed})", flush=True)
     res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
-                  games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar)
+                  games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar,
+                  trust_checkpoint=ns.trust_checkpoint)
     doc = res.to_dict()
     print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
           f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "
@@ -306,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                 check_output_path(out)
         game = load_game(args.ruleset, args.scenario)
         seeds = np.random.SeedSequence(args.seed).spawn(len(args.agents))
-        agents = {a: make_agent(a, game, s) for a, s in zip(args.agents, seeds)}
+        agents = {a: make_agent(a, game, s, args.trust_checkpoint)
+                  for a, s in zip(args.agents, seeds)}
     except (RiposteError, AgentError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
@@ -340,4 +358,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from agents.interrupts import run_guarded
+
+    sys.exit(run_guarded(main, what="stopped, nothing was written"))

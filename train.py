@@ -37,6 +37,7 @@ import math
 import os
 import random
 import re
+import shlex
 import shutil
 import sys
 import time
@@ -144,6 +145,9 @@ class Args:
     """show a progress bar (tqdm/rich)"""
     tensorboard: bool = True
     """write TensorBoard logs under run_dir/tb"""
+    trust_checkpoint: bool = False
+    """let checkpoint paths among the pool bots and evaluation agents be loaded by unpickling
+    (only needed for zips not saved by train.py; see agents/checkpoint.py)"""
 
 
 def _panel() -> list[str]:
@@ -158,7 +162,7 @@ KEEP_CHECKPOINTS = 3
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
              "eval_games", "eval_agents", "checkpoint_freq", "snapshot_freq", "run_dir",
-             "resume", "overwrite"}
+             "resume", "overwrite", "trust_checkpoint"}
 
 
 def _norm(v: Any) -> Any:
@@ -223,7 +227,13 @@ def _optional(conv):
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     """``(args, names of the flags given explicitly)``."""
-    args = Args(**vars(build_parser().parse_args(argv)))
+    ns = build_parser().parse_args(argv)
+    from envs.core.files import blank_arguments
+
+    if blank := blank_arguments(ns):
+        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
+        raise SystemExit(2)
+    args = Args(**vars(ns))
     given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
     checks = [(args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
               (args.n_envs >= 1, "--n-envs must be >= 1"),
@@ -282,14 +292,22 @@ def main(argv: list[str] | None = None) -> int:
         args, given = parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    try:
-        return train(args, given)
-    except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    from agents.interrupts import Interrupted, SignalGuard
+
+    with SignalGuard() as guard:
+        try:
+            return train(args, given, guard)
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except Interrupted as exc:  # outside the training loop, or a second Ctrl-C
+            print(f"interrupted ({exc.name}): aborted, no partial file left; complete "
+                  f"checkpoints (if any) are in {str(Path(args.run_dir) / 'checkpoints')!r}",
+                  file=sys.stderr)
+            return exc.exit_status
 
 
-def train(args: Args, given: set[str]) -> int:
+def train(args: Args, given: set[str], guard: Any = None) -> int:
     import numpy as np
 
     from agents import make_agent
@@ -345,18 +363,19 @@ def train(args: Args, given: set[str]) -> int:
                        weights=PoolWeights(args.pool_latest_weight, args.pool_snapshot_weight,
                                            args.pool_bot_weight),
                        max_snapshots=args.max_snapshots, snapshot_dir=run_dir / "snapshots",
-                       seed=pool_seed)
+                       seed=pool_seed, trust_checkpoints=args.trust_checkpoint)
         pool = (League(game, self_play=min(args.pool_latest_weight, 1.0), **pool_kw)
                 if args.pfsp else OpponentPool(game, **pool_kw))
-        eval_opponents = {n: make_agent(n, game, s) for n, s in
+        eval_opponents = {n: make_agent(n, game, s, args.trust_checkpoint) for n, s in
                           zip(args.eval_agents, eval_seed.spawn(len(args.eval_agents)))}
         bc_agents = {}
         if args.bc_games > 0 and not args.resume:
             bc_seeds = np.random.SeedSequence([args.seed, 7]).spawn(len(args.bc_opponents) + 1)
-            bc_agents["teacher"] = make_agent(args.bc_teacher, game, bc_seeds[-1])
+            bc_agents["teacher"] = make_agent(args.bc_teacher, game, bc_seeds[-1],
+                                              args.trust_checkpoint)
             for name, s in zip(args.bc_opponents, bc_seeds):
                 bc_agents[name] = (bc_agents["teacher"] if name == args.bc_teacher
-                                   else make_agent(name, game, s))
+                                   else make_agent(name, game, s, args.trust_checkpoint))
     except (RiposteError, AgentError) as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
 
@@ -383,11 +402,18 @@ def train(args: Args, given: set[str]) -> int:
                                     args.max_decisions, args.shaped_reward))
     tb = str(run_dir / "tb") if args.tensorboard else None
     if args.resume:
-        start_steps, ckpt = ckpts[-1]
-        try:
-            model = MaskablePPO.load(str(ckpt), env=venv, device="cpu", tensorboard_log=tb)
-        except Exception as exc:  # noqa: BLE001 - a corrupt checkpoint is a usage error here
-            raise UsageError(f"cannot load checkpoint {str(ckpt)!r}: {exc}") from None
+        from agents.checkpoint import load_newest_checkpoint, purge_tensorboard_after
+
+        try:  # the newest checkpoint that loads (one cut short by a crash is skipped)
+            model, ckpt, skipped = load_newest_checkpoint(ckpts, lambda p: MaskablePPO.load(
+                str(p), env=venv, device="cpu", tensorboard_log=tb))
+        except AgentError as exc:
+            venv.close()
+            raise UsageError(f"--resume: {exc}") from None
+        for line in skipped:
+            print(line)
+        if tb is not None:
+            purge_tensorboard_after(tb, "ppo", model.num_timesteps)
         if (run_dir / "pool.json").is_file():
             try:
                 pool.load_state(run_dir / "pool.json")
@@ -447,9 +473,21 @@ def train(args: Args, given: set[str]) -> int:
     t0 = time.perf_counter()
     steps0 = model.num_timesteps
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callback,
-                    progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
-                    tb_log_name="ppo")
+        from agents.interrupts import SignalGuard, exit_status
+        from agents.training import InterruptCallback
+
+        guard = guard or SignalGuard()
+        with guard.deferred():  # the first Ctrl-C / SIGTERM stops at the next step
+            model.learn(total_timesteps=remaining, callback=[callback, InterruptCallback(guard)],
+                        progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
+                        tb_log_name="ppo")
+        if guard.requested is not None:
+            path = callback.save_checkpoint(model.num_timesteps)
+            venv.close()
+            print(f"interrupted ({guard.requested_name}) at {model.num_timesteps} timesteps: "
+                  f"saved {str(path)!r}; resume with: python train.py --run-dir "
+                  f"{shlex.quote(str(run_dir))} --resume")
+            return exit_status(guard.requested)
     wall = time.perf_counter() - t0
     steps = model.num_timesteps - steps0
 
@@ -457,14 +495,14 @@ def train(args: Args, given: set[str]) -> int:
     callback.save_checkpoint(model.num_timesteps)
     scores = evaluate_model(model, game, eval_opponents, args.eval_games, args.seed + 1,
                             args.max_decisions) if args.eval_games else {}
-    atomic_save_model(model, run_dir / "last_model.zip")
+    atomic_save_model(model, run_dir / "last_model.zip", game)
     callback.consider(model.num_timesteps, scores)  # the last weights are a candidate too
     selected = callback.best if args.select_best and callback.best else None
     if selected is not None:
         shutil.copyfile(run_dir / "best_model.zip", run_dir / ".final_model.tmp.zip")
         os.replace(run_dir / ".final_model.tmp.zip", run_dir / "final_model.zip")
     else:
-        atomic_save_model(model, run_dir / "final_model.zip")
+        atomic_save_model(model, run_dir / "final_model.zip", game)
     summary = {
         "timesteps": int(model.num_timesteps),
         "session_timesteps": int(steps),

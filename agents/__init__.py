@@ -22,6 +22,7 @@ from .heuristic import ACWHeuristic, heuristic_for
 from .panel import Rush, StandAndFire
 from .policy import (AgentError, AgentLoadError, BasePolicy, Policy, RandomPolicy, SeedLike,
                      UnknownAgentError)
+from .checkpoint import UnsafeCheckpointError
 from .ppo import MaskablePPOPolicy
 
 from .builtin import BUILTIN_AGENTS, PANEL_BOTS, looks_like_path, make_agent
@@ -30,6 +31,6 @@ from .selfplay import OpponentPool, PoolWeights
 __all__ = [
     "ACWHeuristic", "AgentError", "AgentLoadError", "AlwaysReact", "BUILTIN_AGENTS",
     "BasePolicy", "MaskablePPOPolicy", "NeverReact", "OpponentPool", "Policy", "PoolWeights",
-    "PANEL_BOTS", "RandomPolicy", "Rush", "StandAndFire", "UnknownAgentError", "heuristic_for",
-    "make_agent",
+    "PANEL_BOTS", "RandomPolicy", "Rush", "StandAndFire", "UnknownAgentError",
+    "UnsafeCheckpointError", "heuristic_for", "make_agent",
 ]

@@ -29,7 +29,8 @@ def looks_like_path(name: str) -> bool:
     return name.endswith(".zip") or os.sep in name or "/" in name or Path(name).exists()
 
 
-def make_agent(name_or_path: str, game: Game, seed: SeedLike = None) -> BasePolicy:
+def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
+               trust_checkpoint: bool = False) -> BasePolicy:
     """Build an agent from a built-in name or a MaskablePPO checkpoint path.
 
     Args:
@@ -38,6 +39,8 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None) -> BasePoli
             by ``MaskablePPO.save`` / ``train.py``.
         game: the game the agent will play (labels, observation layout, sizes).
         seed: seed of the agent's own generator.
+        trust_checkpoint: also load a checkpoint that would need unpickling (no Riposte
+            config inside; see :mod:`agents.checkpoint`).
 
     Raises:
         UnknownAgentError: for a name that is neither built in nor a path (lists the names), or
@@ -57,7 +60,8 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None) -> BasePoli
     if name in PANEL_BOTS:
         return PANEL_BOTS[name](game, seed)
     if looks_like_path(name):
-        return MaskablePPOPolicy.load(name, game, deterministic=True, seed=seed, name=name)
+        return MaskablePPOPolicy.load(name, game, deterministic=True, seed=seed, name=name,
+                                      trust=trust_checkpoint)
     raise UnknownAgentError(
         f"unknown agent {name!r}: expected one of {', '.join(BUILTIN_AGENTS)} "
         f"or a path to a MaskablePPO checkpoint (.zip)")

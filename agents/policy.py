@@ -46,12 +46,31 @@ def legal_ids(action_mask: np.ndarray) -> np.ndarray:
     """Sorted legal ids of a mask (bool or 0/1 ints), as an int64 array.
 
     Raises:
-        InvalidStateError: when the mask allows nothing (a policy asked to act off-turn).
+        InvalidStateError: when no mask was given (``None``), or the mask allows nothing (a
+            policy asked to act off-turn or after the end; callers that hold the state —
+            the tournament, the envs — name the side, decision type and step, see
+            :func:`decision_context`).
     """
+    if action_mask is None:
+        raise InvalidStateError("policy asked to act without an action mask (None): "
+                                "act(observation, action_mask) needs the bool mask of the legal "
+                                "actions, shape (num_distinct_actions,)")
     legal = np.flatnonzero(np.asarray(action_mask))
     if legal.size == 0:
-        raise InvalidStateError("policy asked to act with an all-false action mask")
+        raise InvalidStateError("policy asked to act with an all-false action mask: no action "
+                                "is legal (the game is over, or it is not this side's turn)")
     return legal
+
+
+def decision_context(state: object) -> str:
+    """``"side 0 (Union), decision 'maneuver', step 37"`` for messages about the decision a
+    state is at (``step`` = actions applied so far, chance outcomes included)."""
+    p = state.current_player()  # type: ignore[attr-defined]
+    names = getattr(getattr(state, "game", None), "side_names", ())
+    side = f"side {p} ({names[p]})" if 0 <= p < len(names) else f"player {p}"
+    dt = state.decision_type()  # type: ignore[attr-defined]
+    return (f"{side}, decision {str(getattr(dt, 'value', dt))!r}, "
+            f"step {len(getattr(state, 'history', ()))}")
 
 
 class BasePolicy(abc.ABC):

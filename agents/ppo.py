@@ -9,7 +9,6 @@ opponents), so the tournament's seeding controls it.
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -44,41 +43,27 @@ class MaskablePPOPolicy(BasePolicy):
 
     @classmethod
     def load(cls, path: str | Path, game: Any | None = None, deterministic: bool = True,
-             seed: SeedLike = None, name: str | None = None) -> "MaskablePPOPolicy":
-        """Load a checkpoint saved by ``MaskablePPO.save`` (a ``.zip``).
+             seed: SeedLike = None, name: str | None = None,
+             trust: bool = False) -> "MaskablePPOPolicy":
+        """Load a checkpoint saved by ``train.py`` (a ``.zip``) without unpickling anything
+        (see :mod:`agents.checkpoint`).
 
         Args:
             path: the checkpoint file.
-            game: when given, the model's observation / action sizes are checked against
-                ``game.observation_size`` and ``game.num_distinct_actions``.
+            game: when given, the model's observation / action sizes (and the ruleset its
+                config names) are checked against ``game``.
+            trust: also load a checkpoint without Riposte's config, with SB3's full loader
+                (which unpickles objects from the file: ``--trust-checkpoint``).
 
         Raises:
+            UnsafeCheckpointError: for a checkpoint that would need unpickling, unless
+                ``trust``.
             AgentLoadError: naming ``path`` when the file is missing, is not a readable
                 MaskablePPO zip, or does not fit ``game``.
         """
-        p = Path(path)
-        if p.is_dir():
-            raise AgentLoadError(f"checkpoint {str(path)!r} is a directory, not a checkpoint "
-                                 f"file (.zip)")
-        if not p.is_file():
-            raise AgentLoadError(f"checkpoint not found: {str(path)!r}")
-        if not zipfile.is_zipfile(p):
-            raise AgentLoadError(
-                f"checkpoint {str(path)!r} is not a zip file (corrupt or wrong file)")
-        try:
-            from sb3_contrib import MaskablePPO
+        from .checkpoint import load_policy_model
 
-            model = MaskablePPO.load(str(p), device="cpu")
-        except Exception as exc:  # noqa: BLE001 - any failure of the loader is a load error
-            text = str(exc)
-            if "Weights only load failed" in text:
-                # torch's advice (load with weights_only=False, i.e. run the file's pickled
-                # code) is not what a damaged file needs: say what is wrong instead
-                why = "its weights cannot be read (a damaged file, or not saved by MaskablePPO)"
-            else:
-                why = f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
-            raise AgentLoadError(
-                f"cannot load MaskablePPO checkpoint {str(path)!r}: {why}") from None
+        model = load_policy_model(path, trust=trust)
         if game is not None:
             obs_shape = tuple(model.observation_space.shape or ())
             n_act = int(getattr(model.action_space, "n", -1))
@@ -87,7 +72,11 @@ class MaskablePPOPolicy(BasePolicy):
                     f"checkpoint {str(path)!r} expects observations {obs_shape} and {n_act} "
                     f"actions, but ruleset {game.ruleset_id!r} has ({game.observation_size},) "
                     f"and {game.num_distinct_actions}")
-        return cls(model, deterministic=deterministic, seed=seed, name=name or p.stem)
+            ruleset = (getattr(model, "config", None) or {}).get("ruleset")
+            if ruleset is not None and ruleset != game.ruleset_id:
+                raise AgentLoadError(f"checkpoint {str(path)!r} was trained on ruleset "
+                                     f"{ruleset!r}, not {game.ruleset_id!r}")
+        return cls(model, deterministic=deterministic, seed=seed, name=name or Path(path).stem)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits, float32 array of shape ``(num_distinct_actions,)``.

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,25 +31,18 @@ from envs.core.files import atomic_write_text
 from envs.core.protocol import Game
 
 from .builtin import BUILTIN_AGENTS, make_agent
+from .checkpoint import save_model
 from .policy import AgentError, SeedLike
 from .ppo import MaskablePPOPolicy
 
 CATEGORIES = ("latest", "snapshot", "bot")
 
 
-def atomic_save_model(model: Any, path: str | Path) -> Path:
-    """``model.save`` to ``path`` (a ``.zip``) through a temporary file and ``os.replace``, so a
-    crash never leaves a half-written checkpoint under the final name."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp{os.getpid()}.zip")
-    try:
-        model.save(str(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+def atomic_save_model(model: Any, path: str | Path, game: Game | None = None) -> Path:
+    """``model.save`` to ``path`` (a ``.zip``) with Riposte's policy config inside, through a
+    temporary file and ``os.replace`` (see :func:`agents.checkpoint.save_model`), so a crash
+    never leaves a half-written checkpoint under the final name."""
+    return save_model(model, path, game)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, float]:
@@ -99,6 +91,8 @@ class OpponentPool:
         max_snapshots: size of the window of recent snapshots that is sampled.
         snapshot_dir: where :meth:`add_snapshot` writes ``snapshot_<steps>.zip``.
         seed: seed of the bots' own generators.
+        trust_checkpoints: bots given as checkpoint paths may be loaded by unpickling (see
+            :mod:`agents.checkpoint`); the pool's own snapshots never need it.
 
     Raises:
         AgentError: for a negative weight, all-zero weights, or an unknown bot name.
@@ -112,6 +106,7 @@ class OpponentPool:
     seed: SeedLike = 0
     snapshots: list[str] = field(default_factory=list)
     picks: Counter = field(default_factory=Counter)
+    trust_checkpoints: bool = False
 
     def __post_init__(self) -> None:
         w = self.weights.as_dict()
@@ -128,7 +123,8 @@ class OpponentPool:
         root = (self.seed if isinstance(self.seed, np.random.SeedSequence)
                 else np.random.SeedSequence(self.seed))
         *seeds, self._snap_seed = root.spawn(len(self.bots) + 1)
-        self._bots = {n: make_agent(n, self.game, s) for n, s in zip(names, seeds)}
+        self._bots = {n: make_agent(n, self.game, s, trust_checkpoint=self.trust_checkpoints)
+                      for n, s in zip(names, seeds)}
         self._latest: Any = None
         self._cache: OrderedDict[str, MaskablePPOPolicy] = OrderedDict()
 
@@ -147,7 +143,8 @@ class OpponentPool:
         """
         if self.snapshot_dir is None:
             raise AgentError("OpponentPool.add_snapshot needs a snapshot_dir")
-        path = atomic_save_model(model, Path(self.snapshot_dir) / f"snapshot_{steps:010d}.zip")
+        path = atomic_save_model(model, Path(self.snapshot_dir) / f"snapshot_{steps:010d}.zip",
+                                 self.game)
         if str(path) not in self.snapshots:
             self.snapshots.append(str(path))
         return path

@@ -29,10 +29,10 @@ from typing import Any
 import numpy as np
 
 from envs.core.chance import sample_chance_outcome
-from envs.core.errors import IllegalActionError
+from envs.core.errors import IllegalActionError, InvalidStateError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
-from .policy import as_callable, reset_policy
+from .policy import as_callable, decision_context, reset_policy
 from .research.analytics import ReactionAnalytics
 from .ratings import game_scores, plackett_luce_ratings, wilson_interval
 
@@ -112,6 +112,9 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
         if len(decisions) >= cap:
             return GameRecord([0.0] * game.num_players, decisions, chance, True, state)
         mask = state.legal_action_mask()
+        if not mask.any():
+            raise InvalidStateError(f"all-false action mask at a decision: "
+                                    f"{decision_context(state)} (the ruleset offers no action)")
         a = acts[p](game.observation(state, p), mask)
         if not (isinstance(a, (int, np.integer)) and 0 <= int(a) < mask.size and mask[int(a)]):
             raise IllegalActionError(

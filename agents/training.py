@@ -8,6 +8,7 @@ at import time).
 from __future__ import annotations
 
 import csv
+import io
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,7 +23,7 @@ from envs.core.protocol import Game
 
 from .league import OpponentTag
 from .ppo import MaskablePPOPolicy
-from .selfplay import OpponentPool, atomic_save_model
+from .selfplay import OpponentPool, atomic_save_model, atomic_write_text
 from .tournament import round_robin
 
 
@@ -137,6 +138,19 @@ def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: 
     return scores
 
 
+class InterruptCallback(BaseCallback):
+    """Stops ``model.learn`` at the next step once ``guard.requested`` is set (a
+    :class:`agents.interrupts.SignalGuard` in deferred mode): the caller then saves a
+    checkpoint."""
+
+    def __init__(self, guard: Any):
+        super().__init__(verbose=0)
+        self.guard = guard
+
+    def _on_step(self) -> bool:
+        return self.guard.requested is None
+
+
 class SelfPlayCallback(BaseCallback):
     """Every ``snapshot_freq`` timesteps adds a snapshot to the pool, every ``checkpoint_freq``
     writes ``run_dir/checkpoints/ckpt_<timesteps>.zip`` and ``run_dir/pool.json`` (atomically,
@@ -172,6 +186,7 @@ class SelfPlayCallback(BaseCallback):
         self._steps0 = 0
         self._marks: dict[str, int] = {}
         self.best: dict[str, Any] | None = None
+        self._scores: dict[str, list[float]] = {}
 
     def _on_training_start(self) -> None:
         self._t0 = time.perf_counter()
@@ -200,7 +215,7 @@ class SelfPlayCallback(BaseCallback):
         worst, mean = min(scores.values()), sum(scores.values()) / len(scores)
         if self.best is not None and (worst, mean) < (self.best["worst"], self.best["mean"]):
             return False
-        atomic_save_model(self.model, self.run_dir / "best_model.zip")
+        atomic_save_model(self.model, self.run_dir / "best_model.zip", self.game)
         self.best = {"timesteps": int(steps), "worst": worst, "mean": mean,
                      "scores": dict(scores)}
         return True
@@ -220,6 +235,7 @@ class SelfPlayCallback(BaseCallback):
             for done, info in zip(self.locals.get("dones", ()), self.locals.get("infos", ())):
                 if done:
                     record(info)
+        self._tally_episodes()
         if self._due("snap", self.snapshot_freq):
             self.pool.add_snapshot(self.model, steps)
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
@@ -230,11 +246,30 @@ class SelfPlayCallback(BaseCallback):
             self._evaluate(steps)  # (not at the last step: train.py evaluates the end)
         return True
 
+    def _tally_episodes(self) -> None:
+        """Score (win 1, draw or cap 0.5, loss 0) of every episode that ended this step, kept
+        per opponent (``info["opponent"]``; all snapshots count as ``snapshot``)."""
+        for done, info in zip(self.locals.get("dones", ()), self.locals.get("infos", ())):
+            if not done or "opponent" not in info:
+                continue
+            winner = info.get("winner") if "returns" in info else None
+            score = 0.5 if winner is None else float(winner == info.get("side"))
+            key = str(info["opponent"]).split(":")[0]
+            self._scores.setdefault(key, []).append(score)
+
+    def _on_rollout_end(self) -> None:
+        """TensorBoard ``selfplay/win_rate_vs_<opponent>`` (draws count half) over the
+        episodes that ended in this rollout, and ``selfplay/episodes_vs_<opponent>``."""
+        for key, scores in sorted(self._scores.items()):
+            self.logger.record(f"selfplay/win_rate_vs_{key}", float(np.mean(scores)))
+            self.logger.record(f"selfplay/episodes_vs_{key}", len(scores))
+        self._scores = {}
+
     def save_checkpoint(self, steps: int) -> Path:
         """Write the model and the pool state; prune old checkpoints."""
         ckdir = self.run_dir / "checkpoints"
         self.pool.save(self.run_dir / "pool.json")
-        path = atomic_save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip")
+        path = atomic_save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip", self.game)
         old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
         for p in old[:-self.keep_checkpoints]:
             p.unlink(missing_ok=True)
@@ -242,8 +277,10 @@ class SelfPlayCallback(BaseCallback):
 
     def write_metrics_row(self, steps: int, scores: Mapping[str, float], wall: float,
                           session_steps: int) -> None:
-        """Append ``timesteps, wall_seconds, timesteps_per_second, env_time_share, snapshots,
-        score_vs_<name>...`` to ``run_dir/metrics.csv`` (header on first write)."""
+        """Add ``timesteps, wall_seconds, timesteps_per_second, env_time_share, snapshots,
+        score_vs_<name>...`` to ``run_dir/metrics.csv`` (rewritten atomically): each timestep
+        once — rows at ``steps`` or later (the final evaluation at a periodic one's timestep,
+        or what an interrupted run wrote after the checkpoint it resumed from) are replaced."""
         path = self.run_dir / "metrics.csv"
         names = list(self.eval_opponents)
         env_s = self.timed_env.env_seconds if self.timed_env is not None else float("nan")
@@ -252,9 +289,13 @@ class SelfPlayCallback(BaseCallback):
                "env_time_share": round(env_s / wall, 4) if wall > 0 else 0.0,
                "snapshots": len(self.pool.snapshots)}
         row.update({f"score_vs_{n}": scores.get(n, "") for n in names})
-        new = not path.is_file()
-        with open(path, "a", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(row))
-            if new:
-                w.writeheader()
-            w.writerow(row)
+        rows = []
+        if path.is_file():  # rows of a later timestep (an interrupted run's) are replaced
+            with open(path, newline="", encoding="utf-8") as fh:
+                rows = [r for r in csv.DictReader(fh)
+                        if r.get("timesteps", "").isdigit() and int(r["timesteps"]) < steps]
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n")
+        w.writeheader()
+        w.writerows([{k: r.get(k, "") for k in row} for r in rows] + [row])
+        atomic_write_text(path, buf.getvalue())

@@ -1,7 +1,9 @@
-"""Command line: ``python -m envs replay FILE [--json]``.
+"""Command line: ``python -m envs replay FILE [--json]`` and ``python -m envs fuzz ...``.
 
 ``replay`` plays a replay script and prints the event log, one line per event with its rule ids;
-``--json`` prints the final state as JSON instead. Errors print one line and exit with status 2.
+``--json`` prints the final state as JSON instead. ``fuzz`` plays random games checking every
+protocol invariant at every step (see :mod:`envs.cli.fuzz`). Errors print one line and exit with
+status 2; Ctrl-C prints one line and exits 130.
 """
 
 from __future__ import annotations
@@ -19,7 +21,18 @@ def main(argv: list[str] | None = None) -> int:
     rp = sub.add_parser("replay", help="play a replay script (TOML) and print its event log")
     rp.add_argument("file", help="replay script (TOML)")
     rp.add_argument("--json", action="store_true", help="print the final state as JSON")
+    from envs.cli import fuzz
+
+    fuzz.add_parser(sub)
     args = parser.parse_args(argv)
+
+    if args.command == "fuzz":
+        try:
+            return fuzz.run(args)
+        except KeyboardInterrupt as exc:  # a second Ctrl-C / SIGTERM (agents.interrupts)
+            print(f"interrupted ({getattr(exc, 'name', 'SIGINT')}): aborted, nothing was "
+                  f"written", file=sys.stderr)
+            return int(getattr(exc, "exit_status", 130))
 
     if args.command == "replay":
         try:

@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import RiposteError
-from envs.core.files import atomic_write_text, check_output_path
+from envs.core.files import atomic_write_text, blank_arguments, check_output_path
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
 
@@ -452,7 +452,7 @@ def add_reference(result: dict[str, Any], reference_turns_per_s: float,
 
 
 def _output_path(text: str) -> Path:
-    if not text:
+    if not text.strip():
         raise argparse.ArgumentTypeError("empty file name")
     return Path(text)
 
@@ -501,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
                              "rule ids and data, both sides' observations, returns), not the "
                              "state's JSON, to check that a change of form is exact")
     args = parser.parse_args(argv)
+    if blank := blank_arguments(args):
+        parser.error(f"{', '.join(blank)} must not be empty or whitespace")
     if args.seed < 0:
         parser.error(f"--seed must be >= 0, got {args.seed}")
     if args.fingerprint is not None:

@@ -149,7 +149,8 @@ def test_evaluate_notes_an_odd_number_of_games(tmp_path):
 
 def test_evaluate_damaged_weights_is_one_line_error_without_unsafe_advice(trained, tmp_path):
     """A checkpoint whose weights file is damaged: the message says so, and does not relay
-    torch's advice to load it with ``weights_only=False`` (running the file's pickled code)."""
+    torch's advice to load it with ``weights_only=False`` (running the file's pickled code);
+    with --trust-checkpoint (SB3's full loader) the same."""
     damaged = tmp_path / "damaged.zip"
     with zipfile.ZipFile(trained / "final_model.zip") as src, \
             zipfile.ZipFile(damaged, "w") as dst:
@@ -160,8 +161,19 @@ def test_evaluate_damaged_weights_is_one_line_error_without_unsafe_advice(traine
             "2")
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
-    assert lines == [f"error: cannot load MaskablePPO checkpoint {str(damaged)!r}: its weights "
-                     "cannot be read (a damaged file, or not saved by MaskablePPO)"], r.stderr
+    assert lines == [f"error: checkpoint {str(damaged)!r}: cannot read policy.pth: "
+                     "it is not a torch weights file (damaged, or not saved by MaskablePPO)"], r.stderr
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(damaged) as src, zipfile.ZipFile(plain, "w") as dst:
+        for item in src.infolist():
+            if item.filename != "riposte_policy.json":
+                dst.writestr(item, src.read(item))
+    r = run("evaluate.py", "--ruleset", "toy", "--agents", str(plain), "random", "--games",
+            "2", "--trust-checkpoint")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"error: cannot load MaskablePPO checkpoint {str(plain)!r}: its weights cannot be "
+        "read (a damaged file, or not saved by MaskablePPO)"], r.stderr
 
 
 def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):

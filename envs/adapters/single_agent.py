@@ -43,7 +43,9 @@ still the final return.
 
 ``terminated`` when the game ends (``info["returns"]``, ``info["winner"]`` — side index or
 ``None`` for a draw); ``truncated`` when ``max_decisions`` decisions (both sides counted) have been
-taken without an end.
+taken without an end. Every ``info`` names the episode's opponent (``info["opponent"]``: its
+``name``, e.g. ``"heuristic"`` or ``"snapshot:snapshot_0000020000"``; ``"random"`` for the built-in
+one), so win rates can be kept per opponent.
 
 ## Arguments
 
@@ -355,6 +357,11 @@ class RiposteGymEnv(gym.Env):
             if p == self.learner:
                 return False
             mask = st.legal_action_mask()
+            if not mask.any():
+                dt = decision_name(st)
+                raise InvalidStateError(
+                    f"all-false action mask at a decision: side {p} ({g.side_names[p]}), "
+                    f"decision {dt!r}, step {len(st.history)} (the ruleset offers no action)")
             choice = self._policy(g.observation(st, p), mask.copy())
             aid = as_action_id(choice)
             if aid is None or not (0 <= aid < g.num_distinct_actions) or not mask[aid]:
@@ -390,6 +397,8 @@ class RiposteGymEnv(gym.Env):
             "side_name": g.side_names[self.learner],
             "seat": self.learner,
             "decisions": self.decisions,
+            "opponent": "random" if self._opponent_obj is None
+            else opponent_name(self._opponent_obj),
         }
         if self.info_labels and st.current_player() == self.learner:
             info["legal_action_labels"] = st.legal_labels()

@@ -10,7 +10,20 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_text", "check_output_path"]
+__all__ = ["atomic_write_text", "blank_arguments", "check_output_path"]
+
+
+def blank_arguments(namespace: object) -> list[str]:
+    """The flags (``--run-dir``) of an ``argparse.Namespace`` whose value is an empty or
+    whitespace-only string, or a list holding one: a path or name that cannot be meant (an
+    empty ``--run-dir`` would write into the current directory, an empty ``--json`` nothing).
+    Scripts refuse them with one ``error:`` line before any work."""
+    bad = []
+    for name, value in sorted(vars(namespace).items()):
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            bad.append("--" + name.replace("_", "-"))
+    return bad
 
 
 def check_output_path(path: str | Path) -> Path:

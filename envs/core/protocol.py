@@ -138,6 +138,11 @@ class State(abc.ABC):
     JSON and the event log.
     """
 
+    #: names of instance attributes that are caches (closures, memoised predicates): dropped
+    #: when the state is pickled or deep-copied, like ``clone`` drops them. Each must have a
+    #: class-level default, which the copy then reads.
+    _transient_attrs: ClassVar[tuple[str, ...]] = ()
+
     def __init__(self, game: Game):
         self.game = game
         #: structured event log (see :class:`envs.core.events.Event`)
@@ -403,6 +408,16 @@ class State(abc.ABC):
             raise InvalidStateError(f"{where}: events: expected a list of event objects "
                                     f"({type(e).__name__}: {e})") from None
         return st
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle / ``copy.deepcopy`` support: the instance dict without the transient caches
+        (:attr:`_transient_attrs`), which may hold local closures that cannot be pickled. The
+        copy plays on exactly as the original (checked by
+        :func:`envs.core.testing.check_pickle_round_trip`)."""
+        state = self.__dict__.copy()
+        for name in self._transient_attrs:
+            state.pop(name, None)
+        return state
 
     def _copy_base_into(self, other: "State") -> None:
         """Helper for ``clone()`` implementations: copy the base fields."""

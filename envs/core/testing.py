@@ -35,10 +35,12 @@ from .protocol import CHANCE, TERMINAL, Game, Illegality, State
 from .replay import play_labels, transcript
 
 __all__ = [
-    "ConformanceError", "RandomGamesStats", "check_clone_independence",
+    "COUNTER_KEYS", "ConformanceError", "FuzzGameResult", "RandomGamesStats",
+    "check_clone_independence",
     "check_cross_process_determinism", "check_determinism", "check_every_legal_action_applies",
     "check_game_static", "check_illegal_action_raises", "check_json_round_trip",
-    "check_random_games", "check_replay", "game_rng", "play_random_game", "run_all",
+    "check_pickle_round_trip", "check_random_games", "check_replay", "game_rng",
+    "fuzz_game", "play_random_game", "run_all",
 ]
 
 #: tolerance on the sum of chance probabilities and on zero-sum returns
@@ -470,6 +472,145 @@ def check_random_games(game: GameOrFactory, n_games: int, seed: int, *,
     return stats
 
 
+# -- fuzzing (python -m envs fuzz) -------------------------------------------------------------
+#: keys of ``State._to_dict()`` (at any depth) that count something and so are never negative
+COUNTER_KEYS = frozenset({"pips", "turn", "ndec", "hits", "lost", "lost_turn", "moved",
+                          "refused_n", "stands", "s0", "reserved", "count", "casualties",
+                          "ammo", "strength"})
+
+
+def _negative_counter(data: Any, path: str = "") -> str | None:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            here = f"{path}/{k}"
+            if k in COUNTER_KEYS:
+                vals = v if isinstance(v, list) else [v]
+                for i, x in enumerate(vals):
+                    if isinstance(x, (int, float)) and not isinstance(x, bool) and x < 0:
+                        return f"{here}{f'[{i}]' if isinstance(v, list) else ''} = {x!r}"
+            found = _negative_counter(v, here)
+            if found:
+                return found
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            found = _negative_counter(v, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def _round_trips(ctx: _Ctx, g: Game, s: State) -> None:
+    """clone, JSON and pickle round trips of ``s``: same serialised state and legal list."""
+    import pickle
+
+    ref = (s.to_json(), s.current_player(), list(s.legal_actions()))
+    for how, make in (("clone()", s.clone),
+                      ("from_json(to_json())", lambda: State.from_json(s.to_json(), g)),
+                      ("pickle", lambda: pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL)))):
+        try:
+            c = make()
+            got = (c.to_json(), c.current_player(), list(c.legal_actions()))
+        except Exception as e:  # noqa: BLE001 - a failing round trip is the violation
+            raise ctx.fail(s, f"{how} round trip raised {type(e).__name__}: {e}") from e
+        if got != ref:
+            raise ctx.fail(s, f"{how} round trip changed the state: "
+                              f"{_first_diff(ref[0], got[0]) if got[0] != ref[0] else 'legal'}")
+
+
+@dataclass(slots=True)
+class FuzzGameResult:
+    """What :func:`fuzz_game` saw in one game."""
+
+    decisions: int = 0
+    chance_nodes: int = 0
+    round_trips: int = 0
+    returns: list[float] = field(default_factory=list)
+
+
+def fuzz_game(game: Game, seed: int, game_index: int, *, extreme_chance: bool = False,
+              round_trip_every: int = 150, observe_every: int = 8,
+              why_illegal_every: int = 8) -> FuzzGameResult:
+    """One random game checked like :func:`check_random_games` at every node (mask = legal
+    list, never an empty legal set at a decision, chance probabilities > 0 summing to 1,
+    zero returns before the end and zero-sum at it, history and events), plus counters of the
+    serialised state (:data:`COUNTER_KEYS`) never negative, and clone / JSON / pickle round
+    trips at random steps (each with probability ``1 / round_trip_every``) and at the end. Observations and counters are
+    checked every ``observe_every``-th decision and at the end, one masked action's
+    ``why_illegal`` every ``why_illegal_every``-th decision.
+
+    Randomness: decisions uniform from :func:`game_rng` ``(seed, game_index)``; chance outcomes
+    sampled from their probabilities, or with ``extreme_chance`` the lowest or highest outcome
+    id (the extremes of a die or table), each with probability 1/2.
+
+    Raises:
+        ConformanceError: at the first violation (any engine exception included), carrying
+            the labels played so far (:attr:`ConformanceError.labels`).
+    """
+    ctx = _Ctx("fuzz", seed, game_index)
+    rng = game_rng(seed, game_index)
+    crng = np.random.default_rng((seed, game_index, 1))
+    shaped = _is_shaped(game)
+    types = {_value(t) for t in game.decision_types}
+    out = FuzzGameResult()
+    s = game.new_initial_state()
+    applied: list[tuple[int, int]] = []
+    step = 0
+    try:
+        while True:
+            p = s.current_player()
+            dt = _value(s.decision_type())
+            if dt not in types:
+                raise ctx.fail(s, f"decision_type() {dt!r} not in game.decision_types")
+            if crng.random() * round_trip_every < 1.0:
+                _round_trips(ctx, game, s)
+                out.round_trips += 1
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                out.chance_nodes += 1
+                if out.chance_nodes > 100 * game.max_game_length + 1000:
+                    raise ctx.fail(s, f"{out.chance_nodes} chance nodes without an end")
+                outcomes = _check_chance_node(ctx, game, s)
+                if extreme_chance:
+                    ids = [o for o, _ in outcomes]
+                    a = min(ids) if crng.random() < 0.5 else max(ids)
+                else:
+                    a = sample_chance_outcome(s, rng)
+            else:
+                if not isinstance(p, (int, np.integer)) or not 0 <= p < game.num_players:
+                    raise ctx.fail(s, f"current_player() = {p!r}: not a side, CHANCE or TERMINAL")
+                out.decisions += 1
+                if out.decisions > game.max_game_length:
+                    raise ctx.fail(s, f"no end after max_game_length={game.max_game_length} "
+                                      f"decisions")
+                legal = _check_decision_node(
+                    ctx, game, s, p, crng, 1 if out.decisions % why_illegal_every == 0 else 0)
+                if out.decisions % observe_every == 1:
+                    _check_observations(ctx, game, s, strings=out.decisions == 1)
+                    bad = _negative_counter(s._to_dict())
+                    if bad:
+                        raise ctx.fail(s, f"negative counter {bad}")
+                _check_returns(ctx, game, s, False, shaped)
+                a = legal[int(rng.integers(len(legal)))]
+            s.apply_action(a)
+            applied.append((int(p), int(a)))
+            step += 1
+        _check_terminal(ctx, game, s)
+        _check_observations(ctx, game, s, strings=True)
+        out.returns = _check_returns(ctx, game, s, True, shaped)
+        bad = _negative_counter(s._to_dict())
+        if bad:
+            raise ctx.fail(s, f"negative counter {bad}")
+        _round_trips(ctx, game, s)
+        out.round_trips += 1
+        _check_history_and_events(ctx, game, s, applied)
+    except ConformanceError:
+        raise
+    except Exception as e:  # noqa: BLE001 - an engine crash is a violation too
+        raise ctx.fail(s, f"engine raised {type(e).__name__}: {e}") from e
+    return out
+
+
 # -- clone ---------------------------------------------------------------------------------------
 def _random_actions(g: Game, seed: int, game_index: int) -> list[int]:
     s = play_random_game(g, game_rng(seed, game_index))
@@ -561,6 +702,84 @@ def check_clone_independence(game: GameOrFactory, seed: int, n_games: int = 2,
             if _snapshot(g, c2) != c2_before:
                 raise ctx.fail(c2, f"playing the original on from step {k} changed its clone: "
                                    f"{_first_diff(c2_before[0], c2.to_json())}")
+            checked += 1
+    return checked
+
+
+def _node_kind(s: State) -> str:
+    p = s.current_player()
+    return "chance" if p == CHANCE else "terminal" if p == TERMINAL else _value(s.decision_type())
+
+
+def check_pickle_round_trip(game: GameOrFactory, seed: int, n_games: int = 2,
+                            cuts_per_game: int = 4) -> int:
+    """Every state survives ``pickle`` and ``copy.deepcopy`` and plays on identically.
+
+    For each of ``n_games`` random games the cut points are the first node of every kind met
+    (each decision type — reaction windows included — and the first chance node) plus
+    ``cuts_per_game`` evenly spaced steps. At each cut the state is pickled (highest protocol)
+    and deep-copied; the original and both copies are then played on in lockstep to the end
+    with one random stream, and at every step they must agree on the player, the legal list,
+    the chance outcomes with their probabilities and every side's observation; at the end on
+    the returns and ``to_json``.
+
+    Returns:
+        The number of cut points checked.
+
+    Raises:
+        ConformanceError: naming the cut, the copy and what differs (or the pickling error).
+    """
+    import copy
+    import pickle
+
+    g = _as_game(game)
+    checked = 0
+    for gi in range(n_games):
+        ctx = _Ctx("check_pickle_round_trip", seed, gi)
+        ids = _random_actions(g, seed, gi)
+        s = g.new_initial_state()
+        first: dict[str, int] = {}
+        for i, a in enumerate(ids):
+            first.setdefault(_node_kind(s), i)
+            s.apply_action(a)
+        n = len(ids)
+        cuts = set(first.values()) | {round(n * k / max(cuts_per_game, 1))
+                                      for k in range(cuts_per_game)}
+        for k in sorted(cuts):
+            orig = _replay_ids(g, ids[:k], ctx)
+            try:
+                copies = {"pickle": pickle.loads(pickle.dumps(orig, pickle.HIGHEST_PROTOCOL)),
+                          "deepcopy": copy.deepcopy(orig)}
+            except Exception as e:  # noqa: BLE001 - any pickling failure is the violation
+                raise ctx.fail(orig, f"state at step {k} ({_node_kind(orig)}) cannot be "
+                                     f"pickled or deep-copied: {type(e).__name__}: {e}") from e
+            rng = np.random.default_rng((seed, gi, k, 3))
+            step = k
+            while True:
+                ref = (orig.current_player(), list(orig.legal_actions()),
+                       orig.chance_outcomes() if orig.is_chance_node() else None,
+                       [g.observation(orig, side).tobytes() for side in range(g.num_players)])
+                for name, c in copies.items():
+                    got = (c.current_player(), list(c.legal_actions()),
+                           c.chance_outcomes() if c.is_chance_node() else None,
+                           [g.observation(c, side).tobytes() for side in range(g.num_players)])
+                    if got != ref:
+                        what = [f for f, x, y in zip(("player", "legal actions",
+                                                      "chance outcomes", "observations"),
+                                                     ref, got) if x != y]
+                        raise ctx.fail(orig, f"the {name} copy made at step {k} differs at "
+                                             f"step {step}: {', '.join(what)}")
+                if orig.is_terminal():
+                    break
+                a = _random_step(orig, rng)
+                for c in copies.values():
+                    c.apply_action(a)
+                step += 1
+            for name, c in copies.items():
+                if list(c.returns()) != list(orig.returns()) or c.to_json() != orig.to_json():
+                    raise ctx.fail(orig, f"the {name} copy made at step {k} ends differently: "
+                                         f"returns {c.returns()} vs {orig.returns()}, "
+                                         f"{_first_diff(orig.to_json(), c.to_json())}")
             checked += 1
     return checked
 
@@ -985,7 +1204,7 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
             json_games: int = 1, json_every_step: bool = True, clone_games: int = 2,
             replay_games: int = 3, illegal_games: int = 2, apply_games: int = 1,
             why_illegal_samples: int = 3,
-            observe_every: int = 1) -> dict[str, Any]:
+            observe_every: int = 1, pickle_games: int = 1) -> dict[str, Any]:
     """Run every check of this module; the game must not change while they run.
 
     Args:
@@ -995,7 +1214,8 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
 
     Returns:
         ``{"random_games": RandomGamesStats.to_dict(), "clone_points": …, "json_round_trips":
-        …, "replayed_labels": …, "legal_actions_applied": …, "refusals": …}``.
+        …, "replayed_labels": …, "legal_actions_applied": …, "refusals": …,
+        "pickle_points": …}``.
 
     Raises:
         ConformanceError: at the first violation.
@@ -1014,6 +1234,7 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
     check_determinism(game_factory, seed)
     out["legal_actions_applied"] = check_every_legal_action_applies(g, seed, n_games=apply_games)
     out["refusals"] = check_illegal_action_raises(g, seed, n_games=illegal_games)
+    out["pickle_points"] = check_pickle_round_trip(g, seed, n_games=pickle_games)
     if json.dumps(g.config(), sort_keys=True) != config:
         raise _Ctx("run_all", seed).fail(None, f"game.config() changed while the suite ran: "
                                                f"{config} -> {json.dumps(g.config())}")

@@ -15,11 +15,13 @@ from collections.abc import Callable
 import pytest
 
 from envs.core.protocol import Game
+from envs.core.testing import game_rng, play_random_game
 from envs.core.testing import (check_clone_independence, check_cross_process_determinism,
                                check_determinism, check_every_legal_action_applies,
                                check_game_static,
                                check_illegal_action_raises, check_json_round_trip,
-                               check_random_games, check_replay, run_all)
+                               check_pickle_round_trip, check_random_games, check_replay,
+                               run_all)
 
 RULESET = "acw_regimental"
 EXAMPLES = ("example_a_closing_volley", "example_b_refuse_flank", "example_c_opportunity_fire")
@@ -109,6 +111,24 @@ def test_every_legal_action_applies(game: Game) -> None:
 
 def test_illegal_actions_raise(game: Game) -> None:
     assert check_illegal_action_raises(game, seed=50, n_games=2) > 0
+
+
+def test_states_pickle_and_play_on_identically(game: Game) -> None:
+    """Mid-game states (every decision type incl. reaction windows, chance nodes) survive
+    pickle and deepcopy: the movement-clipping predicate cache is transient."""
+    import pickle
+
+    assert check_pickle_round_trip(game, seed=70, n_games=2, cuts_per_game=3) >= 2 * 5
+    s, rng = game.new_initial_state(), game_rng(70, 0)
+
+    def closures(st):
+        return [a for a in ("_lact_pred", "_handoff", "_bcache") if st.__dict__.get(a)]
+
+    while not closures(s) and not s.is_terminal():
+        play_random_game(game, rng, max_steps=1, state=s)
+    assert closures(s)  # a predicate closure is cached mid-game ...
+    c = pickle.loads(pickle.dumps(s))  # ... and is not pickled
+    assert not closures(c) and c.legal_actions() == s.legal_actions()
 
 
 @pytest.mark.parametrize("scenario", EXAMPLES)

@@ -321,3 +321,26 @@ def test_reset_refuses_a_bad_seed(seed, exc):
     with pytest.raises(exc, match=r"seed must be a non-negative int or None, got .*"):
         env.reset(seed=seed)
     env.reset(seed=np.int64(3))
+
+
+def test_subproc_vec_env_get_attr_state_mid_game():
+    """``SubprocVecEnv.get_attr("state")`` pickles the state in the worker: it must work in
+    the middle of a game (it used to kill the worker: a local closure in the state)."""
+    require_ruleset("acw_regimental")
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    def make():
+        return RiposteGymEnv("acw_regimental", seat=0)
+
+    venv = SubprocVecEnv([make], start_method="spawn")
+    try:
+        venv.seed(3)
+        venv.reset()
+        for _ in range(25):
+            mask = venv.env_method("action_masks")[0]
+            venv.step(np.array([first_legal(mask)]))
+        (state,) = venv.get_attr("state")
+        assert len(state.history) > 25 and not state.is_terminal()
+        assert np.array_equal(state.legal_action_mask(), venv.env_method("action_masks")[0])
+    finally:
+        venv.close()

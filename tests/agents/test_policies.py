@@ -196,8 +196,9 @@ def toy_checkpoint(tmp_path_factory):
     env = RiposteGymEnv("toy", seat="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [16]})
-    path = tmp_path_factory.mktemp("ckpt") / "toy_model.zip"
-    model.save(str(path))
+    from agents.checkpoint import save_model
+
+    path = save_model(model, tmp_path_factory.mktemp("ckpt") / "toy_model.zip")
     return path, model
 
 

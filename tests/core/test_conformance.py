@@ -41,6 +41,7 @@ def test_run_all_passes_on_toy() -> None:
     assert out["refusals"] > 100
     # one random game: every legal id at every node (2 or 3 decisions, 2 reactions, 6 rolls)
     assert out["legal_actions_applied"] >= 2 * 10
+    assert out["pickle_points"] >= 5  # start, maneuver, reaction, chance + evenly spaced cuts
 
 
 def test_random_games_stats_are_seed_deterministic() -> None:
@@ -415,3 +416,69 @@ def test_cross_process_determinism_catches_hash_order() -> None:
     with pytest.raises(ConformanceError, match="depends on hash order"):
         check_cross_process_determinism("toy", seed=0, n_games=2, preamble=preamble,
                                         hash_seeds=(0, 1, 2, 3, 4, 5))
+
+
+# -- states pickle (check_pickle_round_trip) ------------------------------------------------------
+class HoldsClosure(_Broken):
+    """Memoises a local closure in a plain attribute: the state no longer pickles."""
+
+    def _apply_action(self, action: int) -> None:
+        super()._apply_action(action)
+        hp = list(self.hp)
+        self.memo = lambda: hp
+
+
+class CachesClosure(HoldsClosure):
+    """The same closure declared transient: pickling drops it and the copy plays on."""
+
+    _transient_attrs = ("memo",)
+    memo = None
+
+
+class PickleForgetsRested(_Broken):
+    def __getstate__(self) -> dict[str, Any]:
+        d = super().__getstate__()
+        d["rested"] = False
+        d["hp"] = [self.game.hp] * len(self.hp)  # and heals the wounded
+        return d
+
+
+class _PicklableGame(ToyGame):
+    """A module-level game (``_game_of`` builds local classes, which cannot be pickled)."""
+
+    state_cls: type[ToyState] = ToyState
+
+    def new_initial_state(self) -> ToyState:
+        return self.state_cls(self)
+
+
+class _HoldsClosureGame(_PicklableGame):
+    state_cls = HoldsClosure
+
+
+class _CachesClosureGame(_PicklableGame):
+    state_cls = CachesClosure
+
+
+class _PickleForgetsRestedGame(_PicklableGame):
+    state_cls = PickleForgetsRested
+
+
+def test_pickle_round_trip_passes_and_covers_every_node_kind() -> None:
+    from envs.core.testing import check_pickle_round_trip
+
+    assert check_pickle_round_trip(ToyGame(), seed=2, n_games=3, cuts_per_game=4) >= 3 * 5
+    assert check_pickle_round_trip(_CachesClosureGame(), seed=2, n_games=2) >= 2 * 5
+
+
+@pytest.mark.parametrize("game_cls, expected", [
+    (_HoldsClosureGame, "cannot be pickled or deep-copied: "),
+    (_PickleForgetsRestedGame, "copy made at step"),
+])
+def test_pickle_round_trip_catches(game_cls: type[ToyGame], expected: str) -> None:
+    from envs.core.testing import check_pickle_round_trip
+
+    with pytest.raises(ConformanceError) as ei:
+        check_pickle_round_trip(game_cls(), seed=0, n_games=3)
+    assert expected in str(ei.value) and str(ei.value).startswith(
+        "[check_pickle_round_trip seed=0 game=")

@@ -154,6 +154,7 @@ class ACWState(State):
     _lact_pred: tuple | None = None
     _handoff: tuple | None = None
     _bcache: tuple | None = None
+    _transient_attrs = ("_pending_legal", "_lact_pred", "_handoff", "_bcache")
 
     # ------------------------------------------------------------------------------------------
     # construction, copy, serialisation

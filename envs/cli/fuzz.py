@@ -1,0 +1,164 @@
+"""``python -m envs fuzz``: random games of a ruleset with every conformance invariant checked
+at every step (:func:`envs.core.testing.fuzz_game`).
+
+Usage::
+
+    python -m envs fuzz --ruleset acw_regimental [--scenario S] --games N --seed S \\
+        [--start I] [--extreme-share 0.25] [--json OUT] [--replay-dir DIR]
+
+Game ``i`` (``start <= i < start + games``) is played from ``numpy.random.default_rng((seed,
+i))`` — uniform legal decisions, chance outcomes sampled from their probabilities — except that
+every ``round(1 / extreme_share)``-th game forces every chance outcome to the lowest or highest
+id (the extremes of a die or table). ``--start`` splits one run over several processes by game
+range (``--start 0 --games 50000`` and ``--start 50000 --games 50000`` are the games of one
+100,000-game run). Prints games, decisions, chance nodes, seconds and every violation, each with
+a replay script (``python -m envs replay FILE``) of the labels up to it and the command that
+re-runs just that game; exit status 1 on any violation, 2 on bad input (one ``error:`` line).
+Ctrl-C or SIGTERM stops after the current game and reports the games played so far (exit 130 /
+143 when they had no violation); a second one aborts at once, writing nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from envs.core.errors import RiposteError
+from envs.core.files import atomic_write_text, blank_arguments, check_output_path
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser("fuzz", help="play N random games checking every protocol invariant "
+                                    "at every step")
+    p.add_argument("--ruleset", required=True, help="ruleset id")
+    p.add_argument("--scenario", default=None, help="scenario name or TOML path")
+    p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--seed", type=int, default=0, help="seed (game i plays from (seed, i))")
+    p.add_argument("--start", type=int, default=0, help="index of the first game")
+    p.add_argument("--extreme-share", type=float, default=0.25,
+                   help="share of games with every chance outcome forced to an extreme")
+    p.add_argument("--json", default=None, help="write the summary as JSON here (atomically)")
+    p.add_argument("--replay-dir", default="fuzz_failures",
+                   help="where replay scripts of violations are written")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _replay_toml(ruleset: str, scenario: str | None, params: dict[str, Any],
+                 labels: list[str], description: str) -> str:
+    lines = [f"description = {json.dumps(description)}", f"ruleset = {json.dumps(ruleset)}"]
+    if scenario is not None:
+        lines.append(f"scenario = {json.dumps(scenario)}")
+    lines.append("actions = [" + ", ".join(json.dumps(x) for x in labels) + "]")
+    simple = {k: v for k, v in params.items() if isinstance(v, (bool, int, float, str))}
+    if simple:
+        lines.append("\n[params]")
+        lines += [f"{k} = {json.dumps(v)}" for k, v in sorted(simple.items())]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from envs import load_game
+
+    if blank := blank_arguments(args):
+        return _fail(f"{', '.join(blank)} must not be empty or whitespace")
+    if args.games < 1:
+        return _fail(f"--games must be >= 1, got {args.games}")
+    if args.seed < 0 or args.start < 0:
+        return _fail("--seed and --start must be >= 0")
+    if not 0.0 <= args.extreme_share <= 1.0:
+        return _fail(f"--extreme-share must be in [0, 1], got {args.extreme_share}")
+    try:
+        if args.json is not None:
+            check_output_path(args.json)
+        game = load_game(args.ruleset, args.scenario)
+    except (RiposteError, OSError) as exc:
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    every = round(1 / args.extreme_share) if args.extreme_share > 0 else 0
+
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, mininterval=2.0,
+                   desc=f"fuzz {game.ruleset_id}/{game.scenario_name}")
+    from agents.interrupts import SignalGuard
+
+    guard = SignalGuard()
+    t0 = time.perf_counter()
+    violations: list[dict[str, Any]] = []
+    with guard, guard.deferred():  # Ctrl-C / SIGTERM: stop after the current game
+        games, decisions, chance, round_trips, extreme = _play(
+            game, args, every, guard, bar, violations)
+    seconds = time.perf_counter() - t0
+    if bar is not None:
+        bar.close()
+    return _report(game, args, violations, guard, seconds, games, decisions, chance,
+                   round_trips, extreme)
+
+
+def _play(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
+          violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
+    from envs.core.testing import ConformanceError, fuzz_game
+
+    games = decisions = chance = round_trips = extreme = 0
+    for i in range(args.start, args.start + args.games):
+        if guard.requested is not None:
+            break
+        forced = bool(every) and i % every == 0
+        try:
+            r = fuzz_game(game, args.seed, i, extreme_chance=forced)
+            decisions += r.decisions
+            chance += r.chance_nodes
+            round_trips += r.round_trips
+        except ConformanceError as exc:
+            violations.append({"game": i, "extreme_chance": forced, "step": exc.step,
+                               "message": str(exc).splitlines()[0], "labels": exc.labels})
+        games += 1
+        extreme += forced
+        if bar is not None:
+            bar.update(1)
+    return games, decisions, chance, round_trips, extreme
+
+
+def _report(game: Any, args: argparse.Namespace, violations: list[dict[str, Any]], guard: Any,
+            seconds: float, games: int, decisions: int, chance: int, round_trips: int,
+            extreme: int) -> int:
+    replay_dir = Path(args.replay_dir)
+    for v in violations:
+        path = replay_dir / f"{game.ruleset_id}_seed{args.seed}_game{v['game']}.toml"
+        atomic_write_text(path, _replay_toml(game.ruleset_id, args.scenario,
+                                             dict(game.params), v.pop("labels"), v["message"]))
+        v["replay"] = str(path)
+        v["rerun"] = (f"python -m envs fuzz --ruleset {game.ruleset_id}"
+                      + (f" --scenario {args.scenario}" if args.scenario else "")
+                      + f" --games 1 --seed {args.seed} --start {v['game']}"
+                      + f" --extreme-share {args.extreme_share}")
+    summary = {"ruleset": game.ruleset_id, "scenario": game.scenario_name, "seed": args.seed,
+               "start": args.start, "games": games, "extreme_chance_games": extreme,
+               "decisions": decisions, "chance_nodes": chance, "round_trips": round_trips,
+               "seconds": round(seconds, 3), "interrupted": guard.requested_name,
+               "violations": violations}
+    if guard.requested is not None:
+        print(f"interrupted ({guard.requested_name}) after {games} of {args.games} games "
+              f"(games {args.start}..{args.start + games - 1}):")
+    print(f"{games} games ({extreme} with extreme chance), {decisions} decisions, {chance} "
+          f"chance nodes, {round_trips} clone/JSON/pickle round-trip points, {seconds:.1f} s, "
+          f"{len(violations)} violations")
+    for v in violations:
+        print(f"violation in game {v['game']}: {v['message']}\n  replay: python -m envs replay "
+              f"{v['replay']}\n  re-run: {v['rerun']}")
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(summary, indent=2))
+    if violations:
+        return 1
+    return 0 if guard.requested is None else 128 + int(guard.requested)
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2

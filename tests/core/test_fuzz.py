@@ -1,0 +1,147 @@
+"""``python -m envs fuzz``: random games with every invariant checked, a violation reported with
+a replay script that reproduces it, exit 1; bad input one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from envs.__main__ import main
+from envs.core.replay import ReplayScript
+from envs.rulesets import REGISTRY
+from tests.toy_ruleset import ToyGame, ToyState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _SumsTo09(ToyState):
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(i, 0.15) for i in range(6)]
+
+
+class ChanceSumsTo09Game(ToyGame):
+    ruleset_id = "toy_chance09"
+
+    def new_initial_state(self) -> ToyState:
+        return _SumsTo09(self)
+
+
+class _NegativeTurn(ToyState):
+    def _to_dict(self) -> dict[str, Any]:
+        d = super()._to_dict()
+        if self.turn >= 1:
+            d["turn"] = -self.turn
+        return d
+
+
+class NegativeTurnGame(ToyGame):
+    ruleset_id = "toy_negative_turn"
+
+    def new_initial_state(self) -> ToyState:
+        return _NegativeTurn(self)
+
+
+REGISTRY.setdefault("toy_chance09", "tests.core.test_fuzz:ChanceSumsTo09Game")
+REGISTRY.setdefault("toy_negative_turn", "tests.core.test_fuzz:NegativeTurnGame")
+
+
+def test_fuzz_healthy_toy_reports_counts(tmp_path, capsys):
+    out = tmp_path / "fuzz.json"
+    rc = main(["fuzz", "--ruleset", "toy", "--games", "40", "--seed", "5", "--json", str(out),
+               "--no-progress", "--replay-dir", str(tmp_path / "r")])
+    printed = capsys.readouterr().out
+    assert rc == 0, printed
+    doc = json.loads(out.read_text())
+    assert doc["games"] == 40 and doc["extreme_chance_games"] == 10 and doc["violations"] == []
+    assert doc["decisions"] > 40 * 5 and doc["chance_nodes"] > 40 and doc["round_trips"] >= 40
+    assert printed.splitlines()[0].startswith(
+        f"40 games (10 with extreme chance), {doc['decisions']} decisions, "
+        f"{doc['chance_nodes']} chance nodes, ")
+    assert printed.splitlines()[0].endswith(" 0 violations")
+    assert not (tmp_path / "r").exists()
+    # the same games split in two ranges add up to the same counts
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert main(["fuzz", "--ruleset", "toy", "--games", "25", "--seed", "5", "--json", str(a),
+                 "--no-progress"]) == 0
+    assert main(["fuzz", "--ruleset", "toy", "--games", "15", "--start", "25", "--seed", "5",
+                 "--json", str(b), "--no-progress"]) == 0
+    da, db = json.loads(a.read_text()), json.loads(b.read_text())
+    for k in ("decisions", "chance_nodes", "extreme_chance_games"):
+        assert da[k] + db[k] == doc[k], k
+
+
+def test_fuzz_violation_exits_1_with_a_replay_that_reproduces_it(tmp_path, capsys):
+    rdir = tmp_path / "fails"
+    rc = main(["fuzz", "--ruleset", "toy_chance09", "--games", "3", "--seed", "0",
+               "--no-progress", "--replay-dir", str(rdir)])
+    printed = capsys.readouterr().out.splitlines()
+    assert rc == 1
+    assert printed[0].endswith(" 3 violations")
+    assert printed[1].startswith("violation in game 0: [fuzz seed=0 game=0 step=")
+    assert "sum to 0.9" in printed[1]
+    replay = rdir / "toy_chance09_seed0_game0.toml"
+    assert printed[2] == f"  replay: python -m envs replay {replay}"
+    assert printed[3] == ("  re-run: python -m envs fuzz --ruleset toy_chance09 --games 1 "
+                          "--seed 0 --start 0 --extreme-share 0.25")
+    script = ReplayScript.load(replay)
+    state = script.play()  # the labels up to the violation replay on the broken game ...
+    assert state.is_chance_node()  # ... and stop at the chance node whose sum is wrong
+    assert abs(sum(p for _, p in state.chance_outcomes()) - 0.9) < 1e-9
+
+
+def test_fuzz_negative_counter_is_a_violation(tmp_path, capsys):
+    rc = main(["fuzz", "--ruleset", "toy_negative_turn", "--games", "4", "--seed", "0",
+               "--no-progress", "--replay-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and "negative counter /turn = -" in out, out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "--games must be >= 1, got 0"),
+    (["--games", "2", "--json", " "], "--json must not be empty or whitespace"),
+    (["--games", "2", "--extreme-share", "2"], "--extreme-share must be in [0, 1], got 2.0"),
+    (["--games", "2", "--ruleset", "nope"], "unknown ruleset 'nope'"),
+])
+def test_fuzz_bad_input_is_one_line(capsys, args, message):
+    rc = main(["fuzz", "--ruleset", "toy", *args, "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
+
+
+def test_fuzz_acw_default_small_n(tmp_path):
+    """CI's small N on the ACW default battle, as a real command line."""
+    out = tmp_path / "acw.json"
+    r = subprocess.run([sys.executable, "-m", "envs", "fuzz", "--ruleset", "acw_regimental",
+                        "--games", "8", "--seed", "11", "--json", str(out), "--no-progress"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["games"] == 8 and doc["extreme_chance_games"] == 2 and doc["violations"] == []
+    assert doc["decisions"] > 8 * 100
+
+
+def test_fuzz_ctrl_c_reports_the_games_played(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "acw.json"
+    launch = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
+              "runpy.run_module('envs', run_name='__main__')")  # registers the toy ruleset
+    proc = subprocess.Popen([sys.executable, "-c", launch, "fuzz", "--ruleset", "toy",
+                             "--games", "100000000", "--json", str(out), "--no-progress"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(5.0)  # past the imports: the fuzz loop is running
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    lines = stdout.splitlines()
+    assert lines[0].startswith("interrupted (SIGINT) after ") and " of 100000000 games" in lines[0]
+    doc = json.loads(out.read_text())
+    assert doc["interrupted"] == "SIGINT" and doc["games"] >= 1 and doc["violations"] == []

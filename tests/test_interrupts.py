@@ -1,0 +1,149 @@
+"""Ctrl-C and SIGTERM sent to real train.py / evaluate.py subprocesses: one line, exit status
+128 + signal, a complete checkpoint at the interrupt (train.py), nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_scripts import LAUNCH, ROOT, TINY, TOY_POOL
+
+
+def _start(script: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", LAUNCH, script, *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONHASHSEED="0"))
+
+
+def _wait_for_checkpoint(proc: subprocess.Popen, ckdir: Path, deadline_s: float = 240) -> None:
+    deadline = time.monotonic() + deadline_s
+    while not (ckdir.is_dir() and any(p.name.startswith("ckpt_") for p in ckdir.iterdir())):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no checkpoint within the deadline"
+        time.sleep(0.1)
+
+
+def _temporary_files(root: Path) -> list[str]:
+    return [str(p) for p in root.rglob("*") if p.name.startswith(".") or ".tmp" in p.name]
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_train_saves_a_checkpoint_at_the_interrupt(tmp_path, sig, status):
+    from agents.checkpoint import load_policy_model
+
+    run_dir = tmp_path / "run"
+    proc = _start("train.py", "--ruleset", "toy", "--seed", "3", "--run-dir", str(run_dir),
+                  "--total-timesteps", "10000000", "--checkpoint-freq", "128",
+                  "--snapshot-freq", "128", "--eval-freq", "0", *TINY, *TOY_POOL)
+    _wait_for_checkpoint(proc, run_dir / "checkpoints")
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == status, err
+    assert "Traceback" not in err and err.strip() == "", err
+    last = out.strip().splitlines()[-1]
+    name = signal.Signals(sig).name
+    assert last.startswith(f"interrupted ({name}) at "), out
+    steps = int(last.split(" at ")[1].split()[0])
+    ckpt = run_dir / "checkpoints" / f"ckpt_{steps:010d}.zip"
+    assert last == (f"interrupted ({name}) at {steps} timesteps: saved {str(ckpt)!r}; resume "
+                    f"with: python train.py --run-dir {run_dir} --resume")
+    assert load_policy_model(ckpt).num_timesteps == steps
+    assert json.loads((run_dir / "pool.json").read_text())["bots"]
+    assert _temporary_files(run_dir) == []
+    # and the run resumes from exactly there
+    r = subprocess.run([sys.executable, "-c", LAUNCH, "train.py", "--ruleset", "toy", "--seed",
+                        "3", "--run-dir", str(run_dir), "--total-timesteps", str(steps + 64),
+                        "--resume", "--checkpoint-freq", "128", "--snapshot-freq", "128",
+                        "--eval-freq", "0", *TINY, *TOY_POOL], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert f"resuming from {ckpt} at {steps} timesteps" in r.stdout
+
+
+def test_train_second_ctrl_c_aborts_leaving_no_partial_file(tmp_path):
+    run_dir = tmp_path / "run"
+    proc = _start("train.py", "--ruleset", "toy", "--seed", "4", "--run-dir", str(run_dir),
+                  "--total-timesteps", "10000000", "--checkpoint-freq", "128",
+                  "--snapshot-freq", "128", "--eval-freq", "0", *TINY, *TOY_POOL)
+    _wait_for_checkpoint(proc, run_dir / "checkpoints")
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    lines = [*out.strip().splitlines()[-1:], *err.strip().splitlines()]
+    # either the second signal came before the save had finished (abort), or after it
+    aborted = [ln for ln in lines if ln.startswith("interrupted (SIGINT): aborted, no partial "
+                                                   "file left; complete checkpoints")]
+    saved = [ln for ln in lines if ln.startswith("interrupted (SIGINT) at ")]
+    assert len(aborted) + len(saved) >= 1, (out, err)
+    assert len(err.strip().splitlines()) <= 1, err
+    assert _temporary_files(run_dir) == []
+
+
+def test_train_interrupted_before_training_is_one_line(tmp_path):
+    """Ctrl-C during the warm start: nothing to save yet, one line, exit 130."""
+    run_dir = tmp_path / "run"
+    proc = _start("train.py", "--ruleset", "toy", "--run-dir", str(run_dir),
+                  "--total-timesteps", "1000", *TINY, *TOY_POOL[:-2], "--bc-games", "100000",
+                  "--bc-teacher", "always-react", "--bc-opponents", "random")
+    deadline = time.monotonic() + 120
+    while not (run_dir.is_dir()):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == [
+        f"interrupted (SIGINT): aborted, no partial file left; complete checkpoints (if any) "
+        f"are in {str(run_dir / 'checkpoints')!r}"], err
+    assert _temporary_files(run_dir) == []
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_evaluate_interrupt_is_one_line_and_writes_nothing(tmp_path, sig, status):
+    out_json = tmp_path / "eval.json"
+    proc = _start("evaluate.py", "--ruleset", "toy", "--agents", "random", "always-react",
+                  "--games", "10000000", "--json", str(out_json))
+    time.sleep(6.0)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == status, err
+    assert err.strip().splitlines() == [
+        f"interrupted ({signal.Signals(sig).name}): stopped, nothing was written"], err
+    assert out == "" and not out_json.exists() and os.listdir(tmp_path) == []
+
+
+# -- empty or whitespace-only paths are refused before any work ---------------------------------
+@pytest.mark.parametrize("script, args, flag", [
+    ("train.py", ["--run-dir", ""], "--run-dir"),
+    ("train.py", ["--run-dir", "   "], "--run-dir"),
+    ("train.py", ["--scenario", " "], "--scenario"),
+    ("evaluate.py", ["--json", ""], "--json"),
+    ("evaluate.py", ["--json", "\t"], "--json"),
+    ("evaluate.py", ["--agents", "random", " "], "--agents"),
+    ("envs/bench.py", ["--ruleset", "toy", "--json", " "], "argument --json: empty file name"),
+    ("envs/bench.py", ["--ruleset", "toy", "--scenario", " "], "--scenario"),
+])
+def test_blank_paths_are_refused_before_any_work(tmp_path, script, args, flag):
+    before = sorted(os.listdir(ROOT))
+    r = subprocess.run([sys.executable, "-c", LAUNCH, script, *args], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    if script == "envs/bench.py":  # argparse's usage lines first, as for its other bad flags
+        assert lines[0].startswith("usage: ") and lines[-1].startswith("python -m envs.bench")
+        lines = ["error: " + lines[-1].split(": error: ", 1)[1]]
+    message = flag if flag.startswith("argument") else f"{flag} must not be empty or whitespace"
+    assert lines == [f"error: {message}"], r.stderr
+    assert r.stdout == "" and sorted(os.listdir(ROOT)) == before
