@@ -39,7 +39,7 @@ def test_resume_falls_back_and_logs_each_step_once(tmp_path):
     assert sorted(p.name for p in ck.iterdir()) == ["ckpt_0000000128.zip",
                                                     "ckpt_0000000256.zip"]
     with open(run_dir / "metrics.csv", newline="") as fh:
-        assert [int(row["timesteps"]) for row in csv.DictReader(fh)] == [128, 256]
+        assert [int(row["timesteps"]) for row in csv.DictReader(fh)] == [0, 128, 256]
     # the newest checkpoint is cut short (a crash while the disk was full, say)
     newest = ck / "ckpt_0000000256.zip"
     newest.write_bytes(newest.read_bytes()[:200])
@@ -49,7 +49,7 @@ def test_resume_falls_back_and_logs_each_step_once(tmp_path):
     assert lines[0].startswith(f"skipped checkpoint {str(newest)!r}: "), r.stdout
     assert lines[1].startswith(f"resuming from {ck / 'ckpt_0000000128.zip'} at 128 timesteps")
     with open(run_dir / "metrics.csv", newline="") as fh:
-        assert [int(row["timesteps"]) for row in csv.DictReader(fh)] == [128, 256, 384]
+        assert [int(row["timesteps"]) for row in csv.DictReader(fh)] == [0, 128, 256, 384]
     steps = _tb_steps(run_dir / "tb")
     assert "time/fps" in steps and "selfplay/win_rate_vs_random" in steps, sorted(steps)
     for tag, s in steps.items():
