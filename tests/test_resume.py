@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.test_scripts import LAUNCH, ROOT, TOY_POOL
 
-TINY_TB = ["--n-steps", "64", "--batch-size", "32", "--n-epochs", "2", "--net-arch", "32",
+TINY_TB = ["--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--n-epochs", "2", "--net-arch", "32",
            "--eval-games", "2", "--no-progress-bar", "--tensorboard"]
 
 
