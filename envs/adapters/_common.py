@@ -94,3 +94,11 @@ def render_text(game: Game, state: State | None, side: int) -> str:
     if state.is_terminal():
         lines.append(f"returns: {list(state.returns())}")
     return "\n".join(lines) + "\n"
+
+
+def render_rgb(game: Game, state: State | None) -> np.ndarray:
+    """Image for ``render_mode="rgb_array"``: ``game.drawing(state)`` rasterised, ``(H, W, 3)``
+    uint8 (the initial table when ``state`` is None)."""
+    from .rendering import drawing_to_rgb  # matplotlib is imported only when rendering
+
+    return drawing_to_rgb(game.drawing(state if state is not None else game.new_initial_state()))

@@ -46,7 +46,8 @@ decisions (default ``game.max_game_length``). Finished agents are stepped with `
 ## Arguments
 
 ``ruleset``, ``scenario``, ``params``, ``seat_permutation`` (sequence: side of ``player_i``),
-``randomize_seats``, ``max_decisions``, ``shaped_reward``, ``render_mode`` (``"ansi"``/``None``).
+``randomize_seats``, ``max_decisions``, ``shaped_reward``, ``render_mode`` (``"ansi"``,
+``"human"``, ``"rgb_array"``, ``None``).
 
 ## Version History
 
@@ -69,7 +70,7 @@ from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
 from ._common import (SHAPED_REWARD_PARAM, as_action_id, check_seed, decision_name,
-                      illegal_message, render_text, winner_of)
+                      illegal_message, render_rgb, render_text, winner_of)
 from .spaces import mask_box, observation_box
 
 
@@ -87,14 +88,17 @@ class RiposteAECEnv(AECEnv):
         max_decisions: decision cap (chance outcomes are not counted); ``None`` =
             ``game.max_game_length``.
         shaped_reward: see the module docstring.
-        render_mode: ``"ansi"`` or ``None``.
+        render_mode: ``"ansi"`` (text), ``"human"`` (that text printed after every step),
+            ``"rgb_array"`` (the table as an ``(H, W, 3)``
+            uint8 image, :func:`envs.adapters.rendering.drawing_to_rgb` of
+            ``game.drawing(state)``) or ``None``.
 
     Raises:
         UnknownRulesetError, ScenarioError, ParameterError: on bad arguments.
     """
 
-    metadata = {"name": "riposte_v0", "render_modes": ["ansi"], "is_parallelizable": False,
-                "render_fps": 1}
+    metadata = {"name": "riposte_v0", "render_modes": ["ansi", "rgb_array", "human"],
+                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, ruleset: str = "acw_regimental", scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None,
@@ -188,6 +192,8 @@ class RiposteAECEnv(AECEnv):
         self._paid = [0.0] * n
         self._resolve_chance()
         self._after_transition()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (observation_size,), "action_mask": int8
@@ -219,8 +225,6 @@ class RiposteAECEnv(AECEnv):
         self.decisions += 1
         self._resolve_chance()
         self._after_transition()
-        if self.render_mode == "human":  # pragma: no cover - only "ansi" is offered
-            self.render()
 
     def end_game(self, returns: Sequence[float], cause: str) -> None:
         """End the episode now with the given per-side ``returns`` (e.g. a loss for an agent
@@ -249,11 +253,20 @@ class RiposteAECEnv(AECEnv):
                                  "termination_cause": cause}
         self._deads_step_first()
 
-    def render(self) -> str | None:
-        """``"ansi"``: the agent on move's ``observation_string`` and the last few events."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the agent on move's ``observation_string`` and the last few events (a
+        str); ``"rgb_array"``: the whole table, ``(H, W, 3)`` uint8 (see
+        :mod:`envs.adapters.rendering`; before ``reset``, the initial table); ``"human"``:
+        prints the ``"ansi"`` text to stdout (also after every step) and returns None."""
         if self.render_mode is None:
             return None
         st = self.game_state
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.game, st)
+        if self.render_mode == "human":
+            p = st.current_player() if st is not None else TERMINAL
+            print(render_text(self.game, st, p if p >= 0 else self.seats[0]))
+            return None
         p = st.current_player() if st is not None else TERMINAL
         side = p if p >= 0 else self.seats[0]
         return render_text(self.game, st, side)

@@ -86,7 +86,7 @@ from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
 from ._common import (RENDER_EVENTS, SHAPED_REWARD_PARAM, as_action_id, check_seed,  # noqa: F401
-                      decision_name, illegal_message, render_text, winner_of)
+                      decision_name, illegal_message, render_rgb, render_text, winner_of)
 from .spaces import LegalDiscrete, observation_box
 
 OpponentFn = Callable[[np.ndarray, np.ndarray], int]
@@ -117,7 +117,9 @@ class RiposteGymEnv(gym.Env):
             are not counted); ``None`` = ``game.max_game_length``.
         shaped_reward: build the game with ``params["shaped_reward"] = True`` and pay the
             per-step change of the learner's return.
-        render_mode: ``"ansi"`` or ``None``.
+        render_mode: ``"ansi"`` (text), ``"rgb_array"`` (the table as an ``(H, W, 3)``
+            uint8 image, :func:`envs.adapters.rendering.drawing_to_rgb` of
+            ``game.drawing(state)``) or ``None``.
         illegal_action: ``"raise"`` (default of the class) or ``"loss"`` (default of the
             registered Gymnasium ids: an illegal learner action ends the game, −1 for the
             learner, the others share +1; ``info["illegal_action"]`` says what; a
@@ -130,7 +132,7 @@ class RiposteGymEnv(gym.Env):
             max_decisions/render_mode/illegal_action.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, ruleset: str = "acw_regimental", scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None, seat: int | str = "random",
@@ -330,10 +332,14 @@ class RiposteGymEnv(gym.Env):
                 self._mask = st.legal_action_mask()
         return self._mask.copy()
 
-    def render(self) -> str | None:
-        """``"ansi"``: the learner's ``observation_string`` and the last few events (a str)."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the learner's ``observation_string`` and the last few events (a str);
+        ``"rgb_array"``: the whole table, ``(H, W, 3)`` uint8 (see
+        :mod:`envs.adapters.rendering`; before ``reset``, the initial table)."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.game, self.state)
         return render_text(self.game, self.state, self.learner)
 
     def close(self) -> None:

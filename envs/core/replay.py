@@ -10,11 +10,17 @@ Example::
     [params]
     pips_fixed = true
 
+    [meta]                                     # optional, free-form: who played, seeds, result
+    agents = ["heuristic", "random"]           # by side
+    seed = 17
+
 Golden tests, bug reports and held-out checks all use this one format.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +39,9 @@ class ReplayScript:
     params: dict[str, Any] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     source: str = "<script>"
+    description: str = ""
+    #: free-form facts about the game (agent names by side, seeds, result); not used to play
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str | Path) -> "ReplayScript":
@@ -51,7 +60,7 @@ class ReplayScript:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<script>",
                      base_dir: Path | None = None) -> "ReplayScript":
-        unknown = set(data) - {"ruleset", "scenario", "params", "actions", "description"}
+        unknown = set(data) - {"ruleset", "scenario", "params", "actions", "description", "meta"}
         if unknown:
             raise ReplayError(f"{source}: unknown key(s) {sorted(unknown)}")
         ruleset = data.get("ruleset")
@@ -70,7 +79,39 @@ class ReplayScript:
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise ReplayError(f"{source}: actions: must be a list of label strings")
-        return cls(ruleset, scenario, dict(params), list(actions), source)
+        meta = data.get("meta", {})
+        if not isinstance(meta, Mapping):
+            raise ReplayError(f"{source}: meta: must be a table")
+        description = data.get("description", "")
+        if not isinstance(description, str):
+            raise ReplayError(f"{source}: description: must be a string")
+        return cls(ruleset, scenario, dict(params), list(actions), source, description,
+                   dict(meta))
+
+    def to_toml(self) -> str:
+        """The script as TOML text that :meth:`load` reads back to an equal script (strings,
+        numbers, booleans, lists of them and one level of tables in ``params``/``meta``).
+
+        Raises:
+            ReplayError: for a value TOML cannot hold here (e.g. None, nested tables).
+        """
+        lines = []
+        if self.description:
+            lines.append(f"description = {_toml_value(self.description, 'description')}")
+        lines.append(f"ruleset = {_toml_value(self.ruleset, 'ruleset')}")
+        if self.scenario is not None:
+            lines.append(f"scenario = {_toml_value(self.scenario, 'scenario')}")
+        lines.append("actions = [")
+        lines.extend(f"  {_toml_value(a, 'actions')}," for a in self.actions)
+        lines.append("]")
+        for name in ("params", "meta"):
+            table = getattr(self, name)
+            if table:
+                lines.append("")
+                lines.append(f"[{name}]")
+                for k, v in table.items():
+                    lines.append(f"{_toml_key(k)} = {_toml_value(v, f'{name}.{k}')}")
+        return "\n".join(lines) + "\n"
 
     def new_state(self) -> State:
         try:
@@ -89,6 +130,26 @@ class ReplayScript:
         state = self.new_state()
         play_labels(state, self.actions[:upto] if upto is not None else self.actions, self.source)
         return state
+
+
+def _toml_key(k: str) -> str:
+    import re
+
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
+
+
+def _toml_value(v: Any, where: str) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ReplayError(f"replay {where}: {v!r} cannot be written")
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)  # a JSON string is a valid TOML basic string
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x, where) for x in v) + "]"
+    raise ReplayError(f"replay {where}: a {type(v).__name__} cannot be written to a replay")
 
 
 def play_labels(state: State, labels: Sequence[str], source: str = "<labels>") -> State:

@@ -159,3 +159,33 @@ def test_cli_usage_errors_exit_2() -> None:
     assert r.returncode == 2 and "the following arguments are required: file" in r.stderr
     r = _module("frobnicate")
     assert r.returncode == 2 and "invalid choice: 'frobnicate'" in r.stderr
+
+
+def test_replay_to_toml_round_trips_with_meta(tmp_path):
+    from envs.core.replay import ReplayScript
+
+    rs = ReplayScript("acw_regimental", "example_a_closing_volley", {"pips_fixed": True},
+                      ["activate:u0", "charge:e0", "react:closing_volley"], "<t>",
+                      description='Example "A"',
+                      meta={"agents": ["heuristic", "random"], "seed": 17, "score": 0.5})
+    p = tmp_path / "r.toml"
+    p.write_text(rs.to_toml())
+    back = ReplayScript.load(p)
+    assert (back.ruleset, back.scenario, back.params, back.actions, back.description,
+            back.meta) == (rs.ruleset, rs.scenario, rs.params, rs.actions, rs.description,
+                           rs.meta)
+    assert back.play().decision_name() == "chance"  # the volley's dice come next
+
+
+def test_replay_meta_must_be_a_table(tmp_path):
+    import pytest
+
+    from envs.core.errors import ReplayError
+    from envs.core.replay import ReplayScript
+
+    p = tmp_path / "r.toml"
+    p.write_text('ruleset = "acw_regimental"\nmeta = 3\n')
+    with pytest.raises(ReplayError, match="meta: must be a table"):
+        ReplayScript.load(p)
+    with pytest.raises(ReplayError, match="cannot be written"):
+        ReplayScript("acw_regimental", None, meta={"x": None}).to_toml()
