@@ -71,6 +71,8 @@ class Args:
     """draw the pairwise score matrix with the ratings beside it into this PNG (atomically)"""
     trust_checkpoint: bool = False
     """load checkpoints that would need unpickling (not saved by train.py; can run code)"""
+    record: str | None = None
+    """save every game as a replay script (TOML) in this directory (``envs.cli.records``)"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -94,6 +96,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p.add_argument("--trust-checkpoint", action="store_true",
                    help="also load checkpoints without Riposte's config by unpickling them "
                         "(this can run code from the file: only for files you trust)")
+    p.add_argument("--record", default=None, metavar="DIR",
+                   help="save every game as a replay script in DIR (python -m envs view opens it)")
     ns = p.parse_args(argv)
     from envs.core.files import blank_arguments
 
@@ -321,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         for out in (args.json, args.plot):  # before the tournament, not after it
             if out:
                 check_output_path(out)
+        if args.record:
+            check_output_path(Path(args.record) / "probe.toml")
         game = load_game(args.ruleset, args.scenario)
         seeds = np.random.SeedSequence(args.seed).spawn(len(args.agents))
         agents = {a: make_agent(a, game, s, args.trust_checkpoint)
@@ -332,8 +338,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: --games {args.games} is odd: in each pair the first agent has one more "
               f"game in the first seat than the second agent", file=sys.stderr)
     t0 = time.perf_counter()
+    on_game = None
+    if args.record:
+        from envs.cli.records import record_tournament_game
+
+        def on_game(a, b, i, rec):
+            record_tournament_game(args.record, game, args, a, b, i, rec)
     result = round_robin(game, agents, args.games, seed=args.seed,
-                         max_decisions=args.max_decisions)
+                         max_decisions=args.max_decisions, on_game=on_game)
     seconds = time.perf_counter() - t0
     doc = results_json(args, game.scenario_name, result)
     if not args.quiet:  # the report first: a file that cannot be written loses nothing shown

@@ -1,9 +1,13 @@
-"""Command line: ``python -m envs replay FILE [--json]`` and ``python -m envs fuzz ...``.
+"""Command line: ``python -m envs replay FILE [--json]``, ``python -m envs fuzz ...``,
+``python -m envs view FILE --out game.html`` and ``python -m envs play --ruleset acw_regimental
+--opponent AGENT``.
 
 ``replay`` plays a replay script and prints the event log, one line per event with its rule ids;
 ``--json`` prints the final state as JSON instead. ``fuzz`` plays random games checking every
-protocol invariant at every step (see :mod:`envs.cli.fuzz`). Errors print one line and exit with
-status 2; Ctrl-C prints one line and exits 130.
+protocol invariant at every step (see :mod:`envs.cli.fuzz`). ``view`` writes one self-contained
+HTML page of a replay script or game record (:mod:`envs.cli.view`). ``play`` serves a page on
+127.0.0.1 where a person plays one side against an agent (:mod:`envs.cli.play`). Errors print
+one line and exit with status 2; Ctrl-C prints one line and exits 130.
 """
 
 from __future__ import annotations
@@ -21,6 +25,23 @@ def main(argv: list[str] | None = None) -> int:
     rp = sub.add_parser("replay", help="play a replay script (TOML) and print its event log")
     rp.add_argument("file", help="replay script (TOML)")
     rp.add_argument("--json", action="store_true", help="print the final state as JSON")
+    vw = sub.add_parser("view", help="write a replay script or game record as one HTML page")
+    vw.add_argument("file", help="replay script (TOML) or game record (JSON of State.to_json)")
+    vw.add_argument("--out", required=True, help="HTML file to write (e.g. game.html)")
+    pl = sub.add_parser("play", help="play one side against an agent in the browser "
+                                     "(serves on 127.0.0.1)")
+    pl.add_argument("--ruleset", default="acw_regimental", help="ruleset id")
+    pl.add_argument("--opponent", required=True,
+                    help="agent: random, never-react, always-react, heuristic or a checkpoint")
+    pl.add_argument("--side", type=int, choices=(0, 1), default=0,
+                    help="the side you play (0 = first side, e.g. Union)")
+    pl.add_argument("--scenario", default=None, help="scenario name or TOML path")
+    pl.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0 = any free)")
+    pl.add_argument("--seed", type=int, default=0, help="seed of the dice and the agent")
+    pl.add_argument("--save", default=None,
+                    help="replay script written at the end (default replays/play-<time>.toml)")
+    pl.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="game parameter (repeatable), e.g. pips_fixed=true")
     from envs.cli import fuzz
 
     fuzz.add_parser(sub)
@@ -34,6 +55,14 @@ def main(argv: list[str] | None = None) -> int:
                   f"written", file=sys.stderr)
             return int(getattr(exc, "exit_status", 130))
 
+    if args.command == "view":
+        from envs.cli import view  # scripts layer: imported only for this command
+
+        return view.main(args.file, args.out)
+    if args.command == "play":
+        from envs.cli import play
+
+        return play.main(args)
     if args.command == "replay":
         try:
             state = ReplayScript.load(args.file).play()

@@ -128,6 +128,11 @@ class Game(abc.ABC):
         return text_drawing(self.observation_string(state, 0).splitlines(),
                             caption=f"{self.ruleset_id}/{self.scenario_name}")
 
+    def action_words(self, state: "State", action: int) -> str:
+        """Decision ``action`` at ``state`` in words for people (e.g. "Fire a Closing Volley at
+        14th Brooklyn"); rulesets override this, the default is the action's label."""
+        return self.actions.labels[action]
+
 
 class State(abc.ABC):
     """Everything that changes during a game, behind the decision-point protocol.

@@ -19,6 +19,7 @@ from .observer import build_layout, observation, observation_string
 from .params import ACWParams, load_scenario, scenario_unit_weapon
 from .state import ACWState
 from .units import Unit, new_unit
+from .words import describe_action
 
 
 def _segments(points) -> list:
@@ -131,4 +132,8 @@ class ACWGame(Game):
         """The table as shapes (stands, terrain, objectives, markers, an open charge window's
         4.0" mark and path; see :mod:`.drawing`), in inches."""
         return draw_table(state)
+
+    def action_words(self, state: ACWState, action: int) -> str:
+        """``action`` in words, naming the units concerned (see :mod:`.words`)."""
+        return describe_action(state, action)
 

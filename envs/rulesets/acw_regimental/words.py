@@ -1,0 +1,102 @@
+"""ACW actions in words for people ("Fire a Closing Volley at 14th Brooklyn"), from the state
+the action would be taken in (the unit asked, the mover, the target). See the action table in
+the package docstring for the rules each label applies."""
+
+from __future__ import annotations
+
+from envs.core.protocol import CHANCE, TERMINAL
+
+PRIMITIVE_WORDS = {
+    "advance:third": "advance a third of the remaining allowance",
+    "advance:two_thirds": "advance two thirds of the remaining allowance",
+    "advance:all": "advance the whole remaining allowance",
+    "retire": "retire (half allowance back, double cost)",
+    "sidestep:left": "side-step 2\" left",
+    "sidestep:right": "side-step 2\" right",
+    "wheel:left": "wheel 45° left",
+    "wheel:right": "wheel 45° right",
+    "wheel:left_half": "wheel 22.5° left",
+    "wheel:right_half": "wheel 22.5° right",
+    "face:left": "face left",
+    "face:right": "face right",
+    "face:about": "face about",
+    "formation:line": "form Line of Battle",
+    "formation:assault_column": "form Assault Column",
+    "formation:road_column": "form Road Column",
+    "formation:limber": "limber up",
+    "formation:unlimber": "unlimber",
+    "skirmish:detach": "detach a skirmish stand",
+    "skirmish:rejoin": "rejoin its skirmish stand",
+}
+
+
+def _name(units, k: int) -> str:
+    u = units[k] if 0 <= k < len(units) else None
+    return u.name if u is not None else f"slot {k}"
+
+
+def _frame(state, kind: str):
+    return next((f for f in reversed(state.stack) if f.get("k") == kind), None)
+
+
+def describe_action(state, action: int) -> str:
+    """``action`` (a decision id) in words at ``state``; the label itself at chance and terminal
+    nodes or where the context is missing."""
+    g = state.game
+    label = g.actions.labels[action]
+    p = state.current_player()
+    if p in (CHANCE, TERMINAL):
+        return label
+    own, enemy = state.units[p], state.units[1 - p]
+    kind, _, arg = label.partition(":")
+    act = _frame(state, "act")
+    mover = _name(own, act["u"]) if act is not None and "u" in act else "the unit"
+    if label == "rally:pay_pip":
+        return "Rally automatically (pay a Staff Pip)"
+    if label == "rally:roll":
+        return "Roll to rally"
+    if kind == "reserve":
+        return f"Reserve {arg} Staff Pip{'s' if arg != '1' else ''} for reactions"
+    if kind == "activate":
+        return f"Activate {_name(own, int(arg[1:]))}"
+    if label == "end_phase":
+        return "End the Maneuver phase"
+    if label in PRIMITIVE_WORDS:
+        return f"{mover}: {PRIMITIVE_WORDS[label]}"
+    if kind == "charge":
+        return f"{mover} charges {_name(enemy, int(arg[1:]))} (1 Staff Pip)"
+    if label == "end_activation":
+        return f"End {mover}'s activation"
+    if kind == "fire" or label == "hold_fire":
+        p3 = _frame(state, "p3")
+        firer = _name(own, p3["u"]) if p3 is not None and "u" in p3 else "the unit"
+        if label == "hold_fire":
+            return f"{firer} holds its fire"
+        return f"{firer} fires at {_name(enemy, int(arg[1:]))}"
+    if kind == "melee":
+        return ("Advance up to 2\" into the ground given up" if arg == "advance"
+                else "Hold the ground after the melee")
+    if kind == "react":
+        top = state.stack[-1] if state.stack else {}
+        if top.get("k") == "ask":
+            d, m = _name(own, top["d"]), _name(enemy, top["m"])
+        elif top.get("k") == "charge":
+            d, m = _name(own, top["t"]), _name(enemy, top["u"])
+        else:
+            d, m = "the unit", "the enemy"
+        if arg == "opportunity_fire":
+            return f"{d}: Opportunity Fire at {m}"
+        if arg == "wait_short":
+            return f"{d}: hold fire for the Short-range point"
+        if arg.startswith("evade_"):
+            return f"{d}: Evade {arg[-1]}\""
+        if arg.startswith("refuse_"):
+            n = arg[-1]
+            return f"{d}: Refuse the Flank with {n} stand{'s' if n != '1' else ''}"
+        if arg.startswith("counter_charge_"):
+            return f"{d}: Counter-Charge {m} (surge {arg[-1]}\")"
+        if arg == "closing_volley":
+            return f"Fire a Closing Volley at {m}"
+        if arg == "decline":
+            return f"{d}: no reaction"
+    return label

@@ -1,0 +1,133 @@
+"""python -m envs view: replay scripts and game records as one self-contained HTML page, and
+evaluate.py --record DIR writing replays the viewer opens."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envs.cli.records import build_frames, load_game_file
+from envs.cli.view import render_html
+from envs.core.errors import ReplayError
+from envs.core.replay import ReplayScript
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE_A = ROOT / "tests/acw/golden/example_a.toml"
+
+
+def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def page_data(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+def test_view_writes_a_self_contained_page(tmp_path):
+    out = tmp_path / "a.html"
+    r = run("-m", "envs", "view", str(EXAMPLE_A), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "wrote" in r.stdout
+    html = out.read_text()
+    # nothing fetched from outside: no external src/href, no http(s) URL but the SVG namespace
+    assert not re.search(r'(src|href)="(?!#)', html)
+    assert set(re.findall(r"https?://[^\s\"'\\]+", html)) <= {"http://www.w3.org/2000/svg"}
+    data = page_data(html)
+    script = ReplayScript.load(EXAMPLE_A)
+    assert len(data["frames"]) == len(script.actions) + 1
+    assert [f["chosen"] for f in data["frames"][:-1]] == script.actions
+    # the Closing Volley step is a reaction window, with its legal labels and words
+    k = script.actions.index("react:closing_volley")
+    f = data["frames"][k]
+    assert f["window"] and f["who"] == "Confederate" and f["decision"] == "reaction"
+    assert f["legal"] == ["react:closing_volley", "react:decline"]
+    assert f["chosen_words"] == "Fire a Closing Volley at 14th Brooklyn"
+    assert "4.0&quot; mark" in data["svgs"][f["svg"]] or '4.0" mark' in data["svgs"][f["svg"]]
+    assert sum(fr["window"] for fr in data["frames"]) == 1
+    # the event log carries rule ids and the step each event happened at
+    ev = [e for e in data["events"] if "Closing Volley at" in e["text"]]
+    assert ev and ev[0]["rules"][:2] == ["RULE-04-2.1", "RULE-04-2.2"] and ev[0]["step"] == k + 1
+    assert data["frames"][-1]["who"] == "game over" or data["frames"][-1]["player"] >= -1
+
+
+def test_view_opens_a_game_record(tmp_path):
+    record = tmp_path / "final.json"
+    r = run("-m", "envs", "replay", str(EXAMPLE_A), "--json")
+    assert r.returncode == 0, r.stderr
+    record.write_text(r.stdout)
+    gf = load_game_file(record)
+    assert gf.kind == "record"
+    assert gf.script.actions == ReplayScript.load(EXAMPLE_A).actions
+    data = build_frames(gf)
+    assert len(data["frames"]) == len(gf.script.actions) + 1
+    assert "\\u003csvg" in render_html(data)  # the SVGs ride in the embedded JSON
+
+
+@pytest.mark.parametrize("content, message", [
+    ("hello = [", "not a replay script (TOML with ruleset and actions) or a game record"),
+    ('name = "x"\n[table]\nwidth = 4\n', "unknown key"),
+    ('{"game": 1}', "not a game record"),
+    ('ruleset = "acw_regimental"\nscenario = "example_a_closing_volley"\nactions = ["d6=9"]\n',
+     "action 0 'd6=9'"),
+])
+def test_view_bad_input_is_one_line_and_writes_nothing(tmp_path, content, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(content)
+    out = tmp_path / "out.html"
+    r = run("-m", "envs", "view", str(bad), "--out", str(out))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert str(bad) in lines[0] or "bad.toml" in lines[0]
+    assert not out.exists()
+
+
+def test_view_missing_file_and_unwritable_output(tmp_path):
+    r = run("-m", "envs", "view", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o.html"))
+    assert r.returncode == 2 and "no such file" in r.stderr
+    r = run("-m", "envs", "view", str(EXAMPLE_A), "--out", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.startswith("error: ")
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_evaluate_record_saves_every_game_as_a_replay_the_viewer_opens(tmp_path):
+    rec = tmp_path / "games"
+    r = run("evaluate.py", "--agents", "heuristic", "random", "never-react", "--games", "2",
+            "--max-decisions", "60", "--seed", "3", "--record", str(rec), "--quiet")
+    assert r.returncode == 0, r.stderr
+    files = sorted(p.name for p in rec.glob("*.toml"))
+    assert files == ["heuristic-vs-never-react-000.toml", "heuristic-vs-never-react-001.toml",
+                     "heuristic-vs-random-000.toml", "heuristic-vs-random-001.toml",
+                     "random-vs-never-react-000.toml", "random-vs-never-react-001.toml"]
+    s = ReplayScript.load(rec / "heuristic-vs-random-001.toml")
+    assert s.meta["agents"] == ["random", "heuristic"]  # game 1: seats swapped
+    assert s.meta["seed"] == 3 and s.meta["chance_spawn_key"] == [0, 0]
+    assert any(a.startswith("d6=") for a in s.actions)  # chance outcomes are in the labels
+    final = s.play()
+    assert s.meta["truncated"] or [float(x) for x in final.returns()] == s.meta["returns"]
+    out = tmp_path / "g.html"
+    r = run("-m", "envs", "view", str(rec / "heuristic-vs-random-001.toml"), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    html = out.read_text()
+    assert "random (Union) vs heuristic (Confederate)" in html
+    assert len(page_data(html)["frames"]) == len(s.actions) + 1
+
+
+def test_record_that_does_not_replay_is_refused():
+    from envs import load_game
+    from envs.cli.records import replay_from_decisions
+
+    g = load_game("acw_regimental", "example_a_closing_volley", {"pips_fixed": True})
+    with pytest.raises(ReplayError, match="does not replay at step 1: illegal action 'activate"):
+        replay_from_decisions(g, [(0, "maneuver", "activate:u0")] * 2, [], {})
+    s = replay_from_decisions(g, [(0, "maneuver", "end_phase")], [], {"x": 1})
+    assert s.actions == ["end_phase"] and s.meta == {"x": 1}
+    with pytest.raises(ReplayError, match="left over"):
+        replay_from_decisions(g, [(0, "maneuver", "end_phase")], [0] * 500, {})
