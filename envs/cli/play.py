@@ -473,14 +473,13 @@ def main(args) -> int:
                         f"(choose another with --port, or 0 for any free port)")
         return fail(f"--port {args.port}: cannot listen on 127.0.0.1: {e.strerror or e}")
     print(f"Riposte play: open http://127.0.0.1:{server.port}/ (you play "
-          f"{game.side_names[args.side]} against {args.opponent}; Ctrl-C to stop; the replay is "
+          f"{game.side_names[args.side]} against {args.opponent}; Ctrl-C stops; the replay is "
           f"saved to {save} at the end)", flush=True)
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("stopped", file=sys.stderr)
-        return 130
+        server.serve_forever()  # werkzeug ends it quietly on Ctrl-C (the normal way to stop)
     finally:
         server.server_close()
         server._riposte_socket.close()
+    print("stopped" + ("" if session.saved else " (the game was not finished: no replay "
+                                                 "saved)"), file=sys.stderr)
     return 0

@@ -153,3 +153,51 @@ def test_cli_checkpoint_for_another_ruleset(tmp_path):
     model.save(path)
     one_line_error(play_cli("--opponent", str(path), "--save", str(tmp_path / "r.toml")),
                    str(path))
+
+
+def test_cli_serves_a_whole_game_on_localhost(tmp_path):
+    """The real entry point: serve on a free port, play through the JSON API to the end, get
+    the replay; then stop the server (Ctrl-C, exit 0)."""
+    import json
+    import re
+    import signal
+    import urllib.request
+
+    save = tmp_path / "cli.toml"
+    proc = subprocess.Popen([sys.executable, "-m", "envs", "play", "--opponent", "heuristic",
+                             "--side", "1", "--scenario", "example_a_closing_volley",
+                             "--param", "turns=1", "--port", "0", "--seed", "5",
+                             "--save", str(save)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        base = m.group(0)
+
+        def call(path, body=None):
+            req = urllib.request.Request(base + path.lstrip("/"), method="POST" if body is not
+                                         None else "GET", data=None if body is None else
+                                         json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read())
+        assert "Start the game" in urllib.request.urlopen(base, timeout=60).read().decode()
+        v = call("/api/start", {})
+        for _ in range(2000):
+            if v["over"]:
+                break
+            if v["your_turn"]:
+                legal = [a for a in v["actions"] if a["legal"]]
+                v = call("/api/act", {"action": legal[-1]["id"], "seq": v["seq"]})
+            else:
+                v = call("/api/advance", {})
+        assert v["over"] and v["saved"] == str(save)
+        s = ReplayScript.load(save)
+        assert s.meta["agents"] == ["heuristic", "human"] and s.meta["seed"] == 5
+        assert s.scenario == "example_a_closing_volley" and s.params["turns"] == 1
+        assert [float(x) for x in s.play().returns()] == v["returns"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
