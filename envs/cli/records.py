@@ -78,12 +78,14 @@ def who(game: Game, state: State) -> str:
     return game.side_names[p]
 
 
-def frame_of(state: State) -> dict[str, Any]:
-    """What a page shows of ``state``: caption, who decides, the decision type, the legal labels
-    and their words, whether a reaction window is open."""
+def frame_of(state: State, caption: str | None = None) -> dict[str, Any]:
+    """What a page shows of ``state``: caption (the drawing's unless given), who decides, the
+    decision type, the legal labels and their words, whether a reaction window is open."""
     g = state.game
     p = state.current_player()
-    f: dict[str, Any] = {"caption": g.drawing(state).caption, "who": who(g, state),
+    if caption is None:
+        caption = g.drawing(state).caption
+    f: dict[str, Any] = {"caption": caption, "who": who(g, state),
                          "player": p, "decision": state.decision_name(),
                          "window": state.decision_name() == "reaction"}
     if p >= 0:
@@ -115,11 +117,12 @@ def build_frames(gf: GameFile) -> dict[str, Any]:
     events: list[dict[str, Any]] = []
 
     def snap(chosen: str | None) -> None:
-        svg = to_svg(g.drawing(state), element_id="table")
+        drawing = g.drawing(state)
+        svg = to_svg(drawing, element_id="table")
         k = svg_index.setdefault(svg, len(svgs))
         if k == len(svgs):
             svgs.append(svg)
-        f = frame_of(state)
+        f = frame_of(state, drawing.caption)
         f["svg"] = k
         f["events_end"] = len(events)
         f["chosen"] = chosen

@@ -194,7 +194,7 @@ class _NotRiposte:
 def test_render_metadata_and_state(ruleset):
     env = RiposteAECEnv(ruleset, render_mode="ansi")
     assert env.metadata["name"] == f"{ruleset}_v0"
-    assert env.metadata["is_parallelizable"] is False and env.metadata["render_modes"] == ["ansi"]
+    assert env.metadata["is_parallelizable"] is False and env.metadata["render_modes"] == ["ansi", "rgb_array", "human"]
     env.reset(seed=0)
     side = env.game_state.current_player()
     assert env.game.observation_string(env.game_state, side) in env.render()

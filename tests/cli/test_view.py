@@ -131,3 +131,12 @@ def test_record_that_does_not_replay_is_refused():
     assert s.actions == ["end_phase"] and s.meta == {"x": 1}
     with pytest.raises(ReplayError, match="left over"):
         replay_from_decisions(g, [(0, "maneuver", "end_phase")], [0] * 500, {})
+
+
+def test_evaluate_record_into_a_directory_that_cannot_be_written(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = run("evaluate.py", "--agents", "random", "never-react", "--games", "2",
+            "--record", str(blocker / "games"), "--quiet")
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: ")
