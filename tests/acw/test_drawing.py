@@ -76,8 +76,6 @@ def test_window_b2_shows_the_4_inch_mark_and_the_charge_path():
     assert "#d62728" in hl  # defender and charger outlined
 
 
-@pytest.mark.xfail(strict=True, reason="Window A became the core ReactionWindow frame (5ebda29): "
-                   "its arc, bands, flank zones and mover's path are not drawn yet")
 def test_window_a_opportunity_fire_shows_arc_bands_and_the_rest_of_the_move():
     g, s = play("example_c_opportunity_fire", ["activate:u0", "advance:all"])
     assert "react:wait_short" in s.legal_labels()
@@ -97,8 +95,6 @@ def test_disorder_and_smoke_markers():
     assert "Disorder marker (ACW-PD-31)" in titles and "Smoke Marker (ACW-PD-32)" in titles
 
 
-@pytest.mark.xfail(strict=True, reason="Window A became the core ReactionWindow frame (5ebda29): "
-                   "its arc, bands, flank zones and mover's path are not drawn yet")
 def test_window_refuse_the_flank_shows_the_flank_zones():
     st = ReplayScript.load(GOLDEN + "example_b.toml")
     g = load_game(st.ruleset, st.scenario, st.params)

@@ -22,6 +22,7 @@ from envs.core.geometry import Footprint
 from envs.core.protocol import CHANCE, TERMINAL
 
 from . import tables as T
+from .observer import decision_units
 from .state import path_fn
 from .units import Unit
 
@@ -121,21 +122,34 @@ def _path_points(spec, t0: float, L: float) -> tuple[tuple[float, float], ...]:
     return tuple(pts)
 
 
+#: the Window A triggers (what a Window A frame's context names as being decided)
+WINDOW_A_TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
+
+
+def _dict_frame(state, key: str) -> dict | None:
+    """The nearest engine step frame of kind ``key`` (``"move"``, ``"charge"``) on the stack,
+    typed procedure frames skipped."""
+    return next((f for f in reversed(state.stack) if type(f) is dict and f.get("k") == key),
+                None)
+
+
 def _window(state) -> dict | None:
-    """The open reaction window (top frame of the stack) as a plain dict, or None."""
+    """The open reaction window as a plain dict (``kind`` A / B1 / B2, ``trig``, defender
+    ``d``, mover ``m`` and the move or charge frame giving the path), or None. Read from the
+    waiting decision's typed context (:func:`.observer.decision_units`): the unit asked and
+    the unit that triggered it."""
     if state.current_player() in (CHANCE, TERMINAL) or not state.stack:
         return None
-    fr = state.stack[-1]
-    if not isinstance(fr, dict):  # typed procedure frames: not drawn yet
+    asked, trig, what = decision_units(state)
+    if asked is None or trig is None:
         return None
-    a = state.active
-    if fr.get("k") == "ask" and fr.get("st") == "wait":
-        move = next((f for f in reversed(state.stack[:-1]) if f.get("k") == "move"), None)
-        return {"kind": "A", "trig": fr["trig"], "d": state.units[1 - a][fr["d"]],
-                "m": state.units[a][fr["m"]], "move": move}
-    if fr.get("k") == "charge" and fr.get("st") in ("b1_wait", "b2_wait"):
-        return {"kind": "B1" if fr["st"] == "b1_wait" else "B2", "trig": "charge",
-                "d": state.units[1 - a][fr["t"]], "m": state.units[a][fr["u"]], "charge": fr}
+    d = state.units[asked[0]][asked[1]]
+    m = state.units[trig[0]][trig[1]]
+    if what in WINDOW_A_TRIGGERS:
+        return {"kind": "A", "trig": what, "d": d, "m": m, "move": _dict_frame(state, "move")}
+    if what in ("charge_b1", "charge_b2"):
+        return {"kind": "B1" if what == "charge_b1" else "B2", "trig": "charge", "d": d, "m": m,
+                "charge": _dict_frame(state, "charge") or {}}
     return None
 
 

@@ -85,6 +85,16 @@ def _context(state):
     return None, None, None
 
 
+def decision_units(state) -> tuple[tuple[int, int] | None, tuple[int, int] | None, str | None]:
+    """The waiting decision's context as the observer reads it, for views of the table
+    (drawing, actions in words): ``(asked, trigger, what)`` with ``asked`` the ``(side, slot)``
+    of the unit asked or acting, ``trigger`` the ``(side, slot)`` of the unit that triggered it
+    (the mover of a Window A, the charger of Window B1/B2) and ``what`` one of
+    :data:`CTX_KINDS` (a Window A gives its trigger: ``opp_medium``, ``opp_short``, ``evade``,
+    ``refuse``); each ``None`` when it does not apply (chance nodes, the end)."""
+    return _context(state)
+
+
 _KIND = {k: i for i, k in enumerate(KINDS)}
 _FORM = {f: i for i, f in enumerate(FORMS)}
 _HEALTH = {h: i for i, h in enumerate(HEALTHS)}

@@ -1,10 +1,13 @@
 """ACW actions in words for people ("Fire a Closing Volley at 14th Brooklyn"), from the state
-the action would be taken in (the unit asked, the mover, the target). See the action table in
-the package docstring for the rules each label applies."""
+the action would be taken in (the unit asked, the mover, the target: the waiting decision's
+typed context, :func:`.observer.decision_units`). See the action table in the package docstring
+for the rules each label applies."""
 
 from __future__ import annotations
 
 from envs.core.protocol import CHANCE, TERMINAL
+
+from .observer import decision_units
 
 PRIMITIVE_WORDS = {
     "advance:third": "advance a third of the remaining allowance",
@@ -35,10 +38,6 @@ def _name(units, k: int) -> str:
     return u.name if u is not None else f"slot {k}"
 
 
-def _frame(state, kind: str):
-    return next((f for f in reversed(state.stack) if f.get("k") == kind), None)
-
-
 def describe_action(state, action: int) -> str:
     """``action`` (a decision id) in words at ``state``; the label itself at chance and terminal
     nodes or where the context is missing."""
@@ -49,8 +48,11 @@ def describe_action(state, action: int) -> str:
         return label
     own, enemy = state.units[p], state.units[1 - p]
     kind, _, arg = label.partition(":")
-    act = _frame(state, "act")
-    mover = _name(own, act["u"]) if act is not None and "u" in act else "the unit"
+    asked, trig, _what = decision_units(state)
+    # the unit acting (activation, fire) or asked to react, and the enemy that triggered it
+    mine = _name(state.units[asked[0]], asked[1]) if asked is not None else "the unit"
+    theirs = _name(state.units[trig[0]], trig[1]) if trig is not None else "the enemy"
+    mover = mine
     if label == "rally:pay_pip":
         return "Rally automatically (pay a Staff Pip)"
     if label == "rally:roll":
@@ -68,8 +70,7 @@ def describe_action(state, action: int) -> str:
     if label == "end_activation":
         return f"End {mover}'s activation"
     if kind == "fire" or label == "hold_fire":
-        p3 = _frame(state, "p3")
-        firer = _name(own, p3["u"]) if p3 is not None and "u" in p3 else "the unit"
+        firer = mine
         if label == "hold_fire":
             return f"{firer} holds its fire"
         return f"{firer} fires at {_name(enemy, int(arg[1:]))}"
@@ -77,13 +78,7 @@ def describe_action(state, action: int) -> str:
         return ("Advance up to 2\" into the ground given up" if arg == "advance"
                 else "Hold the ground after the melee")
     if kind == "react":
-        top = state.stack[-1] if state.stack else {}
-        if top.get("k") == "ask":
-            d, m = _name(own, top["d"]), _name(enemy, top["m"])
-        elif top.get("k") == "charge":
-            d, m = _name(own, top["t"]), _name(enemy, top["u"])
-        else:
-            d, m = "the unit", "the enemy"
+        d, m = mine, theirs
         if arg == "opportunity_fire":
             return f"{d}: Opportunity Fire at {m}"
         if arg == "wait_short":
