@@ -48,6 +48,21 @@ def _check_outputs(*paths: str | None) -> None:
 
 
 # -- masking -----------------------------------------------------------------------------------
+def _write_outputs(ns: argparse.Namespace, doc: dict, draw: Callable[[str], None]) -> int:
+    """Write ``doc`` to ``ns.json`` and ``draw(ns.plot)`` when those flags are set; 0, or the
+    exit status of one ``error:`` line when a file cannot be written (both writers are atomic)."""
+    from .common import write_json
+
+    try:
+        if ns.json:
+            write_json(ns.json, doc)
+        if ns.plot:
+            draw(ns.plot)
+    except OSError as exc:
+        return fail(f"cannot write output: {exc}")
+    return 0
+
+
 def _masking_parser() -> _Parser:
     from .masking import MaskingConfig
 
@@ -127,14 +142,7 @@ def masking_main(argv: list[str]) -> int:
                       f"[{rm['ci95'][0]:.3f}, {rm['ci95'][1]:.3f}]".rjust(35)
                       + f"  {rp['mean_score']:.3f} [{rp['ci95'][0]:.3f}, {rp['ci95'][1]:.3f}]"
                       .rjust(26) + f"  {rp['mean_illegal_rate']:>15.2f}")
-        try:
-            if ns.json:
-                write_json(ns.json, doc)
-            if ns.plot:
-                plot(doc, ns.plot)
-        except OSError as exc:
-            return fail(f"cannot write output: {exc}")
-        return 0
+        return _write_outputs(ns, doc, lambda out: plot(doc, out))
 
     return _run(parse, body, argv)
 
@@ -178,7 +186,7 @@ def whatif_main(argv: list[str]) -> int:
         from envs.core.errors import RiposteError
         from envs.core.replay import ReplayScript
 
-        from .common import git_commit, write_json
+        from .common import git_commit
         from .whatif import (decision_point, evaluate_options, format_table, plot,
                              resolve_baseline, variance_ratio)
 
@@ -226,14 +234,7 @@ def whatif_main(argv: list[str]) -> int:
                       "numbers): " + ", ".join(f"{k} {v:.2f}" for k, v in ratio.items()))
             if res.truncated:
                 print(f"note: {res.truncated} rollouts hit the decision cap (scored 0)")
-        try:
-            if ns.json:
-                write_json(ns.json, doc)
-            if ns.plot:
-                plot(res, ns.plot, title)
-        except OSError as exc:
-            return fail(f"cannot write output: {exc}")
-        return 0
+        return _write_outputs(ns, doc, lambda out: plot(res, out, title))
 
     return _run(parse, body, argv)
 
@@ -282,7 +283,6 @@ def ablate_main(argv: list[str]) -> int:
 
         from .ablate import (AblationConfig, build_agents, format_table, load_variant_games,
                              parse_variant, plot, run)
-        from .common import write_json
 
         try:
             _check_outputs(ns.json, ns.plot)
@@ -301,14 +301,7 @@ def ablate_main(argv: list[str]) -> int:
         doc = run(cfg, games, show_progress=not ns.quiet)
         if not ns.quiet:
             print(format_table(doc))
-        try:
-            if ns.json:
-                write_json(ns.json, doc)
-            if ns.plot:
-                plot(doc, ns.plot)
-        except OSError as exc:
-            return fail(f"cannot write output: {exc}")
-        return 0
+        return _write_outputs(ns, doc, lambda out: plot(doc, out))
 
     return _run(parse, body, argv)
 
