@@ -44,10 +44,14 @@ class Interrupted(KeyboardInterrupt):
 
 class SignalGuard:
     """Context manager installing SIGINT / SIGTERM handlers (restored on exit; a no-op outside
-    the main thread, where Python cannot install handlers)."""
+    the main thread, where Python cannot install handlers). Once a signal has arrived, leaving
+    the guard ignores further SIGINT / SIGTERM instead of restoring the default handlers: the
+    script is on its way out, and a late Ctrl-C during interpreter shutdown would otherwise
+    print a ``KeyboardInterrupt`` traceback from a finalizer."""
 
     def __init__(self) -> None:
         self.requested: int | None = None
+        self.signalled = False
         self._defer = False
         self._old: dict[int, Any] = {}
 
@@ -56,6 +60,7 @@ class SignalGuard:
         return None if self.requested is None else signal.Signals(self.requested).name
 
     def _handle(self, signum: int, frame: Any) -> None:
+        self.signalled = True
         if self._defer and self.requested is None:
             self.requested = signum
             return
@@ -69,7 +74,7 @@ class SignalGuard:
 
     def __exit__(self, *exc: Any) -> None:
         for s, old in self._old.items():
-            signal.signal(s, old)
+            signal.signal(s, signal.SIG_IGN if self.signalled else old)
         self._old.clear()
 
     @contextlib.contextmanager
