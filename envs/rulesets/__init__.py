@@ -11,5 +11,6 @@ from __future__ import annotations
 from envs.core.registry import REGISTRY, game_class, list_rulesets, load_game, register_ruleset
 
 register_ruleset("acw_regimental", "envs.rulesets.acw_regimental.game:ACWGame")
+register_ruleset("skirmish_alert", "envs.rulesets.skirmish_alert.game:AlertGame")
 
 __all__ = ["REGISTRY", "game_class", "list_rulesets", "load_game", "register_ruleset"]

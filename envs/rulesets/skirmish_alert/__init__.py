@@ -1,0 +1,114 @@
+"""Skirmish alert (seed 001): action points, On Alert, the initiative track and aptitude tests,
+for 2, 3 or 4 teams on a square grid with eight facings.
+
+## Description
+
+Each round every fighter in play rolls 2d6 + INI for its place on the initiative track
+(AL-PD-6; every die is a chance node), then fighters take their game turns in track order
+(AL-PD-7, the core's ``InitiativeTrack``), each with its AP refilled (AL-PD-11). A fighter may
+spend 1 AP to go On Alert, which ends its turn (AL-1, AL-2). Every action an opponent then
+declares opens one window (AL-4): alert fighters that are not behind-backed by the actor
+(AL-9) may, slot by slot in track order (AL-23; a team sends its fighters in the order it
+chooses, AL-22), attempt an aptitude test, 2d6 + REF against a difficulty read from the acting
+opponent's track position (AL-8, AL-10: 12, 12, 10, 10, 8, 8, 6, 6 — position 1 gives 12
+(AL-11), position 6 gives 8 (AL-12)). Failure loses the alert (AL-13). Success pauses the
+actor (AL-5, AL-14) while the reactor takes exactly one action of the menu (AL-15, AL-16:
+activate an element, melee an engaged enemy, move or disengage, repair or sabotage, shoot or use
+equipment when not engaged), at any target (AL-17); its alert then ends unless it pays 1 AP to
+re-arm (AL-19, AL-20). One attempt per opposing fighter's turn (AL-21). The actor then
+resumes (AL-24): a move goes as far as the way is free (AL-25), an attack whose target moved out
+of reach is lost (AL-18), and an actor knocked down loses the action (AL-26); AP stays spent.
+At the start of its turn an alert fighter keeps its alert for 1 AP (AL-27, ends the turn) or
+drops it. Terms (AL-28): AP = action point = action token; track = grid; fighter = character.
+
+Everything the seed does not say is a proposed default of ``shared/research/alert_skirmish.md``
+(``AL-PD-n``), each a parameter of :class:`~.params.AlertParams` where a researcher could want
+to vary it (reaction timing, difficulty mode, reaction cost, re-arm after failure, ...).
+Melee and shooting (AL-PD-21..25): 2d6 + MEL/SHO (+1 charging, +1 from the target's rear, +2
+against a knocked-down target; cover and long range +1 to the target number) against 7 + DEF;
+damage ``max(1, dmg - ARM)``; a margin of 3 or an impact weapon knocks down. Elements
+(AL-PD-30): doors (closed ones block movement and sight), levers (toggle a door), objectives
+(claimed by activating), machines (repair / sabotage: 2d6 + TEC against 8). Equipment
+(AL-PD-31): draught (+2 W), smoke (3 x 3 blocks sight for the round), grapnel (ignore
+difficult terrain this turn), shield (+1 DEF).
+
+## Decision types
+
+| value | who decides | actions |
+|---|---|---|
+| ``action`` | the active fighter's team | the own-turn menu below (AP paid on declaration) |
+| ``maintain_alert`` | an alert fighter's team, at the start of its turn | ``keep_alert`` (1 AP, ends the turn), ``drop_alert`` |
+| ``reaction`` | the team owning the next slot of a window | ``alert:attempt:f{i}`` (own slot ``i`` tests), ``alert:decline`` |
+| ``react`` | a reactor that passed its test | ``react:...`` menu (AL-16), ``react:none`` |
+| ``rearm`` | the reactor, after its reaction | ``rearm`` (1 AP), ``rearm:decline`` |
+
+## Action Space
+
+One catalogue per team count (``Discrete``; 223 ids for 2 teams, 243 for 3, 263 for 4, with
+``max_fighters_per_team = 4`` and ``max_elements = 8``). ``e{j}`` is an egocentric enemy slot
+(the teams after the decider's in seat order, 4 slots each), ``x{k}`` an element slot, ``D``
+one of ``N NE E SE S SW W NW`` (``y`` grows northwards).
+
+| labels | AP | conditions |
+|---|---|---|
+| ``move:D:k`` (k 1..6) | 1 | not engaged; k squares in a straight line within MOV (difficult squares cost 2); faces D |
+| ``charge:e{j}`` | 2 | not engaged; target in the front arc and in sight; reachable within MOV; then a blow at +1 |
+| ``melee:e{j}`` | 1 | engaged with the target |
+| ``shoot:e{j}`` | 1 | not engaged; ranged weapon; target in range and sight |
+| ``disengage:D:k`` (k 1..2) | 1 | engaged; must end out of contact |
+| ``pivot:D`` | 1 | any other facing |
+| ``stand_up`` | 1 | knocked down (a knocked-down fighter can do nothing else) |
+| ``activate:x{k}`` / ``repair:x{k}`` / ``sabotage:x{k}`` | 1 | adjacent to the element |
+| ``use:draught`` / ``use:smoke`` / ``use:grapnel`` | 1 | carried, uses left, not engaged |
+| ``alert`` | 1 | ends the turn (AL-1, AL-2) |
+| ``pass`` | 0 | ends the turn |
+| ``keep_alert`` / ``drop_alert`` | 1 / 0 | start of an alert fighter's turn (AL-27) |
+| ``alert:attempt:f{i}`` / ``alert:decline`` | — | a window slot (AL-5, AL-22) |
+| ``react:<move, disengage, melee, shoot, activate, repair, sabotage, use>...`` / ``react:none`` | free (Q4) | the reaction menu (AL-16) |
+| ``rearm`` / ``rearm:decline`` | 1 / 0 | after a reaction (AL-19) |
+
+Chance outcomes: ``d6=1`` … ``d6=6`` (every roll is made of single d6 nodes).
+
+## Observation Space
+
+``Box(float32, (observation_size,))`` per team, egocentric (own fighter slots first, then the
+other teams in seat order after it): 1494 floats for 2 teams, 1667 for 3, 1840 for 4 (with
+``max_board = 16``). Pieces (``game.layout.table()`` prints indices):
+
+| piece | shape | meaning |
+|---|---|---|
+| ``fighters`` | (n·F, 40) | per slot: present, in play, x, y, facing one-hot, wounds, W, AP, on alert, knocked down, engaged, track position, activated, attempted this turn, is active, REF MEL SHO TEC DEF ARM INI MOV, weapon range/damage, impact, items, grapnel on, the difficulty it would face reacting to the active fighter |
+| ``elements`` | (X, 12) | present, x, y, kind one-hot, open/on/working, held by own / other, owned by own, broken by own |
+| ``terrain`` | (4, B, B) | off-board, blocking, difficult, smoke |
+| ``round``, ``scores`` | (1,), (n,) | round / rounds; VP / 10, own first |
+| ``decision`` | (7,) | one-hot decision type |
+| ``asked``, ``actor``, ``trigger_target`` | (n·F,) each | the fighter deciding, the fighter whose turn it is, the declared action's target |
+| ``trigger_kind`` | (14,) | kind of the declared action in a window |
+| ``window``, ``candidates`` | (2,), (F,) | difficulty / 12 and candidate count / F; own slots that may attempt |
+
+## Starting State
+
+The scenario's fighters and elements; the first round's initiative rolls are the first chance
+nodes. Built-in scenarios: ``default`` (2 teams of 4, doors, a lever, an objective, two
+machines), ``ffa4`` (4 teams of 3), and the rule scenarios ``worked_example``, ``dodge``,
+``knockdown``, ``three_teams``, ``duel``.
+
+## Rewards
+
+At the end, teams are placed by victory points (fighters in play, objectives held, machines
+working or broken by the team; a team with nobody left places after those with fighters);
+each team's return is (teams placed below − teams placed above) / (n − 1): zero-sum, +1 / −1 /
+0 for two teams. ``state.placements()`` gives the places.
+
+## Episode End
+
+After the scenario's rounds, or when at most one team has fighters in play.
+
+## Arguments
+
+``load_game("skirmish_alert", scenario, params)``; parameters in :class:`~.params.AlertParams`.
+
+## Version History
+
+* v1: initial version.
+"""

@@ -1,0 +1,99 @@
+"""The action catalogue of the skirmish alert ruleset and the typed action records.
+
+One catalogue per team count (enemy slots ``e0 .. e{(n-1)*F-1}`` are egocentric: the teams
+after the decider's own in seat order, ``F`` slots each), the same for every scenario with that
+many teams. Labels are parsed once into :class:`Act` records (``kind``, ``direction``,
+``distance``, ``target`` slot, ``element``, ``item``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from envs.core.actions import ActionCatalogue
+from envs.core.frames import dice_labels
+
+from .params import DIRECTIONS, USABLE_ITEMS
+
+MAX_MOVE = 6  #: the largest MOV of a profile (a move label's distance)
+DISENGAGE_MAX = 2  #: disengage moves up to 2 squares (AL-PD-15)
+
+
+class Decision(str, enum.Enum):
+    """Decision types (``decision_type()`` values)."""
+
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+    ACTION = "action"  #: the active fighter's next action (AP spent)
+    MAINTAIN = "maintain_alert"  #: start of an alert fighter's turn: keep or drop (AL-27)
+    REACTION = "reaction"  #: a team's slot in an alert window: who attempts, or decline
+    REACT = "react"  #: a successful reactor's one action from the menu (AL-15, AL-16)
+    REARM = "rearm"  #: after a reaction: pay 1 AP to stay on alert (AL-19)
+
+
+DECISION_TYPES: tuple[str, ...] = tuple(d.value for d in Decision)
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A parsed action label. ``react`` marks the reaction menu's copy (``react:...``)."""
+
+    kind: str
+    react: bool = False
+    direction: int = -1
+    distance: int = 0
+    target: int = -1  #: egocentric enemy slot
+    element: int = -1
+    item: str = ""
+    fighter: int = -1  #: own fighter slot (``alert:attempt:f{i}``)
+
+
+def _menu(n_enemy: int, n_elements: int, react: bool) -> list[tuple[str, Act]]:
+    p = "react:" if react else ""
+    out: list[tuple[str, Act]] = []
+    for d, name in enumerate(DIRECTIONS):
+        for k in range(1, MAX_MOVE + 1):
+            out.append((f"{p}move:{name}:{k}", Act("move", react, d, k)))
+    for d, name in enumerate(DIRECTIONS):
+        for k in range(1, DISENGAGE_MAX + 1):
+            out.append((f"{p}disengage:{name}:{k}", Act("disengage", react, d, k)))
+    if not react:
+        for j in range(n_enemy):
+            out.append((f"charge:e{j}", Act("charge", False, target=j)))
+    for j in range(n_enemy):
+        out.append((f"{p}melee:e{j}", Act("melee", react, target=j)))
+    for j in range(n_enemy):
+        out.append((f"{p}shoot:e{j}", Act("shoot", react, target=j)))
+    if not react:
+        for d, name in enumerate(DIRECTIONS):
+            out.append((f"pivot:{name}", Act("pivot", False, d)))
+        out.append(("stand_up", Act("stand_up")))
+    for kind in ("activate", "repair", "sabotage"):
+        for x in range(n_elements):
+            out.append((f"{p}{kind}:x{x}", Act(kind, react, element=x)))
+    for item in USABLE_ITEMS:
+        out.append((f"{p}use:{item}", Act("use", react, item=item)))
+    return out
+
+
+def build_catalogue(n_teams: int, fighters_per_team: int,
+                    n_elements: int) -> tuple[ActionCatalogue, tuple[Act, ...]]:
+    """The decision catalogue and the parsed record of each id, for ``n_teams`` teams of
+    ``fighters_per_team`` slots and ``n_elements`` element slots."""
+    n_enemy = (n_teams - 1) * fighters_per_team
+    rows: list[tuple[str, Act]] = []
+    rows += _menu(n_enemy, n_elements, react=False)
+    rows += [("alert", Act("alert")), ("pass", Act("pass")),
+             ("keep_alert", Act("keep_alert")), ("drop_alert", Act("drop_alert"))]
+    rows += [(f"alert:attempt:f{i}", Act("attempt", fighter=i))
+             for i in range(fighters_per_team)]
+    rows += [("alert:decline", Act("decline"))]
+    rows += _menu(n_enemy, n_elements, react=True)
+    rows += [("react:none", Act("none", True)), ("rearm", Act("rearm")),
+             ("rearm:decline", Act("rearm_decline"))]
+    return ActionCatalogue(lab for lab, _ in rows), tuple(a for _, a in rows)
+
+
+#: chance outcomes: one six-sided die (every roll of the game is made of d6 chance nodes)
+CHANCE_CATALOGUE = ActionCatalogue(dice_labels(6))

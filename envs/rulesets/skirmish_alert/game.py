@@ -1,0 +1,118 @@
+"""The skirmish alert :class:`~envs.core.protocol.Game` (seed 001; see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from envs.core.protocol import Game
+from envs.core.scenario import validate_params
+
+from .actions import CHANCE_CATALOGUE, DECISION_TYPES, build_catalogue
+from .observer import FIGHTER_FEATURES, build_layout, observation, observation_string
+from .params import DIRECTIONS, EQUIPMENT_USES, AlertParams, load_scenario
+from .state import AP_COST, AlertState, Fighter
+
+
+class AlertGame(Game):
+    """A skirmish with On Alert reactions for 2, 3 or 4 teams (seed 001, AL-1 … AL-28).
+
+    Args:
+        scenario: a built-in scenario name (``default``, ``ffa4``, ``three_teams``,
+            ``worked_example``, ...), a TOML path, or None for ``default``.
+        params: mapping of :class:`~.params.AlertParams` fields.
+
+    Raises:
+        ScenarioError: bad scenario file (names the file, the key and the problem).
+        ParameterError: bad parameter (names the parameter and the problem).
+    """
+
+    ruleset_id = "skirmish_alert"
+    version = 1
+
+    def __init__(self, scenario: str | Path | None = None,
+                 params: Mapping[str, Any] | None = None):
+        p = validate_params(AlertParams, params)
+        self.params = p.model_dump(mode="json")
+        name, spec = load_scenario(scenario, p)
+        self.scenario_name = name
+        self.spec = spec
+        n = len(spec.teams)
+        self.num_players = n
+        self.side_names = tuple(spec.teams)
+        self.F = p.max_fighters_per_team
+        self.X = p.max_elements
+        self.max_board = p.max_board
+        self.width, self.height = spec.board.width, spec.board.height
+        self.blocking = frozenset(tuple(b) for b in spec.blocking)
+        self.difficult = frozenset(tuple(d) for d in spec.difficult)
+        self.scoring = spec.scoring
+        self.rounds = p.rounds if p.rounds is not None else spec.rounds
+        for k in ("track_size", "difficulty_mode", "reaction_timing", "non_triggering_actions",
+                  "reaction_action_costs_ap", "rearm_after_failure", "maintain_ends_turn",
+                  "reaction_requires_los", "natural_extremes", "modifier_cap",
+                  "knockdown_margin", "attack_base", "allow_shoot_into_melee",
+                  "equipment_blocked_when_engaged"):
+            setattr(self, k, getattr(p, k))
+        self.actions, self.acts = build_catalogue(n, self.F, self.X)
+        self.chance = CHANCE_CATALOGUE
+        self.decision_types = DECISION_TYPES
+        acts = self.acts
+        self.turn_ids = tuple(i for i, a in enumerate(acts)
+                              if not a.react and a.kind in AP_COST and a.kind != "keep_alert")
+        self.keep_id = self.actions.id("keep_alert")
+        self.drop_id = self.actions.id("drop_alert")
+        self.react_ids = tuple(i for i, a in enumerate(acts) if a.react and a.kind != "none")
+        slots = [0] * n
+        fighters = []
+        for fs in spec.fighters:
+            slot = slots[fs.team]
+            slots[fs.team] += 1
+            items = {i: (-1 if EQUIPMENT_USES[i] is None else EQUIPMENT_USES[i])
+                     for i in fs.equipment}
+            fighters.append(Fighter(
+                fs.team * self.F + slot, fs.team, slot, fs.name, fs.ap, fs.mov, fs.ini, fs.ref,
+                fs.mel, fs.sho, fs.tec, fs.defence, fs.arm, fs.w, fs.melee_weapon,
+                fs.ranged_weapon, fs.x, fs.y, DIRECTIONS.index(fs.facing), fs.w, items,
+                on_alert=fs.on_alert))
+        self.initial_fighters = tuple(fighters)
+        self.initial_elements = tuple(
+            {"kind": e.kind, "x": e.x, "y": e.y, "state": e.state, "controls": e.controls,
+             "owner": e.owner, "difficulty": e.difficulty, "held_by": None, "broken_by": None}
+            for e in spec.elements)
+        self.element_squares = frozenset((e.x, e.y) for e in spec.elements)
+        N = len(fighters)
+        ap = max(f.ap_max for f in fighters)
+        per_turn = 1 + (ap + 1) * (1 + 3 * N)
+        self.max_game_length = p.max_decisions or self.rounds * N * per_turn
+        self.layout = build_layout(n, self.F, self.X, self.max_board)
+        self.feature_index = {k: i for i, k in enumerate(FIGHTER_FEATURES)}
+        self.feature_index["defence"] = self.feature_index["def"]
+        B = self.max_board
+        t = np.zeros((4, B, B), dtype=np.float32)
+        t[0, :, :] = 1.0
+        t[0, :self.height, :self.width] = 0.0
+        for x, y in self.blocking:
+            t[1, y, x] = 1.0
+        for x, y in self.difficult:
+            t[2, y, x] = 1.0
+        self.static_terrain = t
+
+    def new_initial_state(self) -> AlertState:
+        return AlertState(self)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> AlertState:
+        return AlertState.from_dict(self, dict(data))
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    def observation(self, state: AlertState, side: int) -> np.ndarray:
+        return observation(self, state, side)
+
+    def observation_string(self, state: AlertState, side: int) -> str:
+        return observation_string(self, state, side)

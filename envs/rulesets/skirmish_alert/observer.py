@@ -1,0 +1,154 @@
+"""The observer of the skirmish alert ruleset: one flat float32 vector per team, egocentric
+(own fighter slots first, then each other team in seat order after it), built from the state's
+public facts and the waiting decision's typed context (:class:`.procedures.AlertContext`).
+Everything in this game is public, so no side's view holds anything another lacks except
+its own ordering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.observer import ObservationLayout, Piece
+
+from .actions import DECISION_TYPES
+from .params import ACTION_KINDS, MELEE_WEAPONS, RANGED_WEAPONS
+
+FIGHTER_FEATURES: tuple[str, ...] = (
+    "present", "in_play", "x", "y", *(f"facing_{d}" for d in range(8)), "wounds", "w_max",
+    "ap", "on_alert", "knocked_down", "engaged", "track_pos", "activated",
+    "attempted_this_turn", "is_active", "ref", "mel", "sho", "tec", "def", "arm", "ini", "mov",
+    "range", "ranged_dmg", "melee_dmg", "impact", "draught", "smoke", "grapnel", "shield",
+    "grapnel_on", "reaction_difficulty")
+ELEMENT_FEATURES: tuple[str, ...] = ("present", "x", "y", "door", "lever", "objective",
+                                     "machine", "open_on_working", "held_own", "held_other",
+                                     "owned_own", "broken_by_own")
+
+
+def build_layout(n: int, F: int, X: int, B: int) -> ObservationLayout:
+    N = n * F
+    return ObservationLayout([
+        Piece("fighters", (N, len(FIGHTER_FEATURES)),
+              "fighter slots, own team first (features: " + ", ".join(FIGHTER_FEATURES) + ")"),
+        Piece("elements", (max(X, 1), len(ELEMENT_FEATURES)),
+              "element slots (features: " + ", ".join(ELEMENT_FEATURES) + ")"),
+        Piece("terrain", (4, B, B), "planes: off-board, blocking, difficult, smoke"),
+        Piece("round", (1,), "round / rounds"),
+        Piece("scores", (n,), "victory points / 10, own team first"),
+        Piece("decision", (len(DECISION_TYPES),), "one-hot decision type"),
+        Piece("asked", (N,), "one-hot fighter that decides (reaction action, re-arm, own turn)"),
+        Piece("actor", (N,), "one-hot fighter whose turn it is"),
+        Piece("trigger_target", (N,), "one-hot target of the declared action"),
+        Piece("trigger_kind", (len(ACTION_KINDS),), "one-hot kind of the declared action"),
+        Piece("window", (2,), "difficulty / 12 of the team's test, candidates count / F"),
+        Piece("candidates", (F,), "own fighter slots that may attempt in this slot"),
+    ])
+
+
+def _ego(state: Any, side: int, gid: int) -> int:
+    F, n = state.game.F, state.game.num_players
+    t, i = divmod(gid, F)
+    return ((t - side) % n) * F + i
+
+
+def observation(game: Any, state: Any, side: int) -> np.ndarray:
+    """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``."""
+    lay = game.layout
+    v = lay.zeros()
+    parts = lay.split(v)
+    B = game.max_board
+    fv = parts["fighters"]
+    idx = game.feature_index
+    ctx = state.decision_context(side)
+    actor = state.fighters[state.active] if state.active >= 0 else None
+    for f in state.fighters:
+        if f is None:
+            continue
+        row = fv[_ego(state, side, f.gid)]
+        row[idx["present"]] = 1.0
+        if not f.in_play:
+            continue
+        row[idx["in_play"]] = 1.0
+        row[idx["x"]] = (f.x + 0.5) / B
+        row[idx["y"]] = (f.y + 0.5) / B
+        row[idx["facing_0"] + f.facing] = 1.0
+        row[idx["wounds"]] = f.wounds / 6
+        row[idx["w_max"]] = f.w_max / 6
+        row[idx["ap"]] = f.ap / 4
+        row[idx["on_alert"]] = float(f.on_alert)
+        row[idx["knocked_down"]] = float(f.knocked_down)
+        row[idx["engaged"]] = float(state.engaged(f))
+        row[idx["track_pos"]] = f.track_pos / max(1, len(state.fighters))
+        row[idx["activated"]] = float(f.activated)
+        row[idx["attempted_this_turn"]] = float(f.attempted_turn == state.turn_id)
+        row[idx["is_active"]] = float(f.gid == state.active)
+        for k, d in (("ref", 4), ("mel", 4), ("sho", 4), ("tec", 4), ("defence", 3),
+                     ("arm", 2), ("ini", 3), ("mov", 6)):
+            row[idx["def" if k == "defence" else k]] = getattr(f, k) / d
+        if f.ranged_weapon is not None:
+            rw = RANGED_WEAPONS[f.ranged_weapon]
+            row[idx["range"]] = rw.range / 10
+            row[idx["ranged_dmg"]] = rw.dmg / 3
+        mw = MELEE_WEAPONS[f.melee_weapon]
+        row[idx["melee_dmg"]] = mw.dmg / 3
+        row[idx["impact"]] = float(mw.impact)
+        for item in ("draught", "smoke", "grapnel"):
+            row[idx[item]] = f.items.get(item, 0) / 2
+        row[idx["shield"]] = float("shield" in f.items)
+        row[idx["grapnel_on"]] = float(f.grapnel)
+        if actor is not None and f.team != actor.team:
+            row[idx["reaction_difficulty"]] = state.difficulty(f, actor) / 12
+    ev = parts["elements"]
+    for x, e in enumerate(state.elements):
+        row = ev[x]
+        row[0] = 1.0
+        row[1] = (e["x"] + 0.5) / B
+        row[2] = (e["y"] + 0.5) / B
+        row[3 + ("door", "lever", "objective", "machine").index(e["kind"])] = 1.0
+        row[7] = float(e["state"] in ("open", "on", "working"))
+        if e["held_by"] is not None:
+            row[8 if e["held_by"] == side else 9] = 1.0
+        row[10] = float(e["owner"] == side)
+        row[11] = float(e["broken_by"] == side)
+    parts["terrain"][:] = game.static_terrain
+    for x, y in state.smoke:
+        parts["terrain"][3, y, x] = 1.0
+    parts["round"][0] = state.round / game.rounds
+    sc = state.scores()
+    n = game.num_players
+    parts["scores"][:] = [sc[(side + k) % n] / 10 for k in range(n)]
+    dt = state.decision_type()
+    parts["decision"][DECISION_TYPES.index(str(getattr(dt, "value", dt)))] = 1.0
+    if ctx is not None:
+        if ctx.fighter >= 0:
+            parts["asked"][_ego(state, side, ctx.fighter)] = 1.0
+        if ctx.actor >= 0:
+            parts["actor"][_ego(state, side, ctx.actor)] = 1.0
+        if ctx.trigger_target >= 0:
+            parts["trigger_target"][_ego(state, side, ctx.trigger_target)] = 1.0
+        if ctx.trigger:
+            kind = game.acts[game.actions.id(ctx.trigger)].kind
+            if kind in ACTION_KINDS:
+                parts["trigger_kind"][ACTION_KINDS.index(kind)] = 1.0
+        parts["window"][0] = ctx.difficulty / 12
+        parts["window"][1] = len(ctx.candidates) / game.F
+        for gid in ctx.candidates:
+            if gid // game.F == side:
+                parts["candidates"][gid % game.F] = 1.0
+    return v
+
+
+def observation_string(game: Any, state: Any, side: int) -> str:
+    """A text twin of :func:`observation` (one line per fighter in play)."""
+    lines = [f"round {state.round}/{game.rounds}; team {game.side_names[side]}; VP "
+             f"{state.scores()}; decision {state.decision_name()}"]
+    for f in state.fighters:
+        if f is None or not f.in_play:
+            continue
+        flags = "".join(c for c, on in (("A", f.on_alert), ("K", f.knocked_down),
+                                        ("*", f.gid == state.active)) if on)
+        lines.append(f"  {game.side_names[f.team]}/{f.name} @({f.x},{f.y}) faces "
+                     f"{'N NE E SE S SW W NW'.split()[f.facing]} W{f.wounds}/{f.w_max} "
+                     f"AP{f.ap} pos{f.track_pos} {flags}".rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,336 @@
+"""Game parameters, weapons, equipment and the scenario schema of the skirmish alert ruleset.
+
+Every proposed default of ``shared/research/alert_skirmish.md`` that a researcher may vary is a
+field of :class:`AlertParams` (RULINGS, skirmish section: each default a named parameter, part
+of the game's identity). Scenarios are TOML files validated with pydantic; every problem
+becomes a :class:`~envs.core.errors.ScenarioError` naming the file, the key and the problem,
+including the checks pydantic cannot do (two fighters on one square, a fighter on a blocking
+square, a square off the board, a lever controlling something that is not a door).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import pydantic
+
+from envs.core.errors import ScenarioError
+from envs.core.scenario import read_toml, resolve_scenario_path, validate_scenario
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+
+#: the eight facings, clockwise from north; ``(dx, dy)`` with ``y`` growing northwards
+DIRECTIONS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+VECTORS: tuple[tuple[int, int], ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1),
+                                        (-1, 0), (-1, 1))
+
+#: actions that may be named in ``non_triggering_actions`` (Q8)
+ACTION_KINDS: tuple[str, ...] = ("move", "charge", "melee", "shoot", "disengage", "pivot",
+                                 "stand_up", "activate", "repair", "sabotage", "use", "alert",
+                                 "keep_alert", "pass")
+
+
+class AlertParams(pydantic.BaseModel):
+    """Game parameters (strict types, unknown keys refused).
+
+    Attributes:
+        max_fighters_per_team: fighter slots per team, padded (fixes the action catalogue and
+            observation shape of a team count).
+        max_elements: element slots (doors, levers, objectives, machines), padded.
+        max_board: the observation's terrain grid is ``max_board`` x ``max_board`` squares.
+        rounds: rounds to play; ``None`` takes the scenario's ``rounds``.
+        track_size: initiative positions with their own difficulty (AL-PD-5; beyond it the
+            last band applies).
+        difficulty_mode: ``"absolute"`` — the difficulty is read from the acting opponent's
+            position alone (AL-8, AL-10, AL-PD-8) — or ``"relative"`` — 10, or 12 / 8 when the
+            reactor is 3 or more positions behind / ahead of the opponent (research §2 Q2).
+        reaction_timing: ``"after_declaration"`` (AL-PD-20: the window opens once the action is
+            declared and paid; the action resolves afterwards) or ``"before_effect"`` (the
+            movement part of a Move or Charge is made first, the window opens before the
+            attack roll).
+        non_triggering_actions: declared actions that open no window (Q8).
+        reaction_action_costs_ap: the reaction's own action costs 1 AP (Q4; default free).
+        rearm_after_failure: a failed test may still be followed by a re-arm (Q5).
+        maintain_ends_turn: keeping alert at the start of a turn ends that turn (Q6).
+        reaction_requires_los: the reactor needs line of sight to the acting fighter (Q9).
+        natural_extremes: a double 6 always passes an aptitude test, a double 1 always fails
+            (AL-PD-2).
+        modifier_cap: the largest total bonus from modifiers on one test (AL-PD-3).
+        knockdown_margin: a hit that beats its target number by this much knocks down
+            (AL-PD-23).
+        attack_base: the target number of attacks before the target's DEF (AL-PD-21, PD-24).
+        machine_difficulty: default difficulty of repair and sabotage tests (AL-PD-30).
+        allow_shoot_into_melee: shooting at an enemy engaged with a friend is allowed
+            (AL-PD-25).
+        equipment_blocked_when_engaged: equipment cannot be used while engaged (AL-16f,
+            AL-PD-15).
+        max_decisions: decision cap; reaching it ends the game, scored as it stands.
+    """
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    max_fighters_per_team: int = pydantic.Field(4, ge=1, le=6)
+    max_elements: int = pydantic.Field(8, ge=0, le=16)
+    max_board: int = pydantic.Field(16, ge=4, le=32)
+    rounds: int | None = pydantic.Field(None, ge=1, le=30)
+    track_size: int = pydantic.Field(8, ge=2, le=24)
+    difficulty_mode: Literal["absolute", "relative"] = "absolute"
+    reaction_timing: Literal["after_declaration", "before_effect"] = "after_declaration"
+    non_triggering_actions: tuple[str, ...] = ("pass", "alert", "keep_alert")
+    reaction_action_costs_ap: bool = False
+    rearm_after_failure: bool = False
+    maintain_ends_turn: bool = True
+    reaction_requires_los: bool = False
+    natural_extremes: bool = False
+    modifier_cap: int = pydantic.Field(4, ge=0, le=8)
+    knockdown_margin: int = pydantic.Field(3, ge=1, le=12)
+    attack_base: int = pydantic.Field(7, ge=2, le=12)
+    machine_difficulty: int = pydantic.Field(8, ge=2, le=14)
+    allow_shoot_into_melee: bool = True
+    equipment_blocked_when_engaged: bool = True
+    max_decisions: int | None = pydantic.Field(None, ge=10, le=1_000_000)
+
+    @pydantic.field_validator("non_triggering_actions", mode="before")
+    @classmethod
+    def _kinds(cls, v):
+        if isinstance(v, list):
+            v = tuple(v)
+        if not isinstance(v, tuple) or not all(isinstance(k, str) for k in v):
+            raise ValueError("must be a list of action kinds")
+        bad = [k for k in v if k not in ACTION_KINDS]
+        if bad:
+            raise ValueError(f"unknown action kind(s) {bad} (known: {list(ACTION_KINDS)})")
+        return v
+
+
+# -- weapons and equipment (AL-PD-4, AL-PD-31) -----------------------------------------------
+class MeleeWeapon(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(frozen=True)
+    dmg: int
+    impact: bool = False  #: knocks down on any hit (AL-PD-23)
+
+
+class RangedWeapon(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(frozen=True)
+    range: int
+    dmg: int
+
+
+MELEE_WEAPONS: dict[str, MeleeWeapon] = {
+    "fists": MeleeWeapon(dmg=1), "knife": MeleeWeapon(dmg=1), "blade": MeleeWeapon(dmg=2),
+    "axe": MeleeWeapon(dmg=3), "hammer": MeleeWeapon(dmg=2, impact=True),
+    "maul": MeleeWeapon(dmg=3, impact=True),
+}
+RANGED_WEAPONS: dict[str, RangedWeapon] = {
+    "pistol": RangedWeapon(range=6, dmg=1), "crossbow": RangedWeapon(range=8, dmg=2),
+    "rifle": RangedWeapon(range=10, dmg=2),
+}
+#: equipment items and their uses (``None``: passive); AL-PD-31
+EQUIPMENT_USES: dict[str, int | None] = {"draught": 1, "smoke": 1, "grapnel": 2, "shield": None}
+#: items with a ``use:`` action, in catalogue order
+USABLE_ITEMS: tuple[str, ...] = ("draught", "smoke", "grapnel")
+
+ELEMENT_KINDS: tuple[str, ...] = ("door", "lever", "objective", "machine")
+
+
+# -- scenario schema -------------------------------------------------------------------------
+class _Strict(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+
+class FighterSpec(_Strict):
+    """One fighter (AL-PD-4 profile; ranges as in research §3.2)."""
+
+    team: int = pydantic.Field(ge=0, le=3)
+    name: str = pydantic.Field(min_length=1, max_length=40)
+    x: int
+    y: int
+    facing: Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"] = "N"
+    ap: int = pydantic.Field(3, ge=1, le=4)
+    mov: int = pydantic.Field(4, ge=1, le=6)
+    ini: int = pydantic.Field(0, ge=0, le=3)
+    ref: int = pydantic.Field(1, ge=0, le=4)
+    mel: int = pydantic.Field(1, ge=0, le=4)
+    sho: int = pydantic.Field(1, ge=0, le=4)
+    tec: int = pydantic.Field(1, ge=0, le=4)
+    defence: int = pydantic.Field(1, ge=0, le=3, alias="def")
+    arm: int = pydantic.Field(0, ge=0, le=2)
+    w: int = pydantic.Field(4, ge=3, le=6)
+    melee_weapon: str = "fists"
+    ranged_weapon: str | None = None
+    equipment: list[str] = pydantic.Field(default_factory=list, max_length=2)
+    on_alert: bool = False  #: starts the game on alert (kept from an earlier turn, AL-PD-13)
+
+    @pydantic.field_validator("melee_weapon")
+    @classmethod
+    def _melee(cls, v: str) -> str:
+        if v not in MELEE_WEAPONS:
+            raise ValueError(f"unknown melee weapon {v!r} (known: {sorted(MELEE_WEAPONS)})")
+        return v
+
+    @pydantic.field_validator("ranged_weapon")
+    @classmethod
+    def _ranged(cls, v: str | None) -> str | None:
+        if v is not None and v not in RANGED_WEAPONS:
+            raise ValueError(f"unknown ranged weapon {v!r} (known: {sorted(RANGED_WEAPONS)})")
+        return v
+
+    @pydantic.field_validator("equipment")
+    @classmethod
+    def _items(cls, v: list[str]) -> list[str]:
+        bad = [i for i in v if i not in EQUIPMENT_USES]
+        if bad:
+            raise ValueError(f"unknown equipment {bad} (known: {sorted(EQUIPMENT_USES)})")
+        if len(set(v)) != len(v):
+            raise ValueError("an item is listed twice")
+        return v
+
+
+class ElementSpec(_Strict):
+    """A game element (AL-PD-30): a door (``open``/``closed``), a lever (``on``/``off``, may
+    ``control`` a door by element index), an objective, or a machine (``working``/``broken``,
+    owned by a team, with a repair/sabotage ``difficulty``)."""
+
+    kind: Literal["door", "lever", "objective", "machine"]
+    x: int
+    y: int
+    state: str | None = None
+    controls: int | None = None
+    owner: int | None = pydantic.Field(None, ge=0, le=3)
+    difficulty: int | None = pydantic.Field(None, ge=2, le=14)
+
+
+class Scoring(_Strict):
+    """Victory points at the end: per own fighter still in play, per objective held, per
+    machine the team owns that is working or that the team broke (AL-PD: ours)."""
+
+    fighter_vp: int = pydantic.Field(1, ge=0, le=10)
+    objective_vp: int = pydantic.Field(2, ge=0, le=10)
+    machine_vp: int = pydantic.Field(2, ge=0, le=10)
+
+
+class Board(_Strict):
+    width: int = pydantic.Field(ge=4, le=32)
+    height: int = pydantic.Field(ge=4, le=32)
+
+
+Square = Annotated[list[int], pydantic.Field(min_length=2, max_length=2)]
+
+
+class ScenarioSpec(_Strict):
+    name: str = ""
+    description: str = ""
+    teams: list[str] = pydantic.Field(min_length=2, max_length=4)
+    rounds: int = pydantic.Field(6, ge=1, le=30)
+    board: Board
+    blocking: list[Square] = pydantic.Field(default_factory=list)
+    difficult: list[Square] = pydantic.Field(default_factory=list)
+    fighters: list[FighterSpec] = pydantic.Field(min_length=2)
+    elements: list[ElementSpec] = pydantic.Field(default_factory=list)
+    scoring: Scoring = Scoring()
+
+
+_DEFAULT_STATE = {"door": "closed", "lever": "off", "objective": None, "machine": "working"}
+_STATES = {"door": ("open", "closed"), "lever": ("on", "off"), "objective": (None,),
+           "machine": ("working", "broken")}
+
+
+def _check(spec: ScenarioSpec, source: str, params: AlertParams) -> ScenarioSpec:
+    def fail(key: str, msg: str) -> ScenarioError:
+        return ScenarioError(f"{source}: {key}: {msg}")
+
+    W, H = spec.board.width, spec.board.height
+    if max(W, H) > params.max_board:
+        raise fail("board", f"{W}x{H} is larger than max_board={params.max_board}")
+    n = len(spec.teams)
+
+    def on_board(key: str, x: int, y: int) -> None:
+        if not (0 <= x < W and 0 <= y < H):
+            raise fail(key, f"square ({x}, {y}) is off the {W}x{H} board")
+
+    blocking = set()
+    for i, (x, y) in enumerate(spec.blocking):
+        on_board(f"blocking[{i}]", x, y)
+        blocking.add((x, y))
+    for i, (x, y) in enumerate(spec.difficult):
+        on_board(f"difficult[{i}]", x, y)
+    if len(spec.elements) > params.max_elements:
+        raise fail("elements", f"{len(spec.elements)} elements for max_elements="
+                               f"{params.max_elements} slots")
+    occupied: dict[tuple[int, int], str] = {}
+    for i, e in enumerate(spec.elements):
+        key = f"elements[{i}]"
+        on_board(key, e.x, e.y)
+        if (e.x, e.y) in blocking:
+            raise fail(key, f"element on the blocking square ({e.x}, {e.y})")
+        if (e.x, e.y) in occupied:
+            raise fail(key, f"square ({e.x}, {e.y}) already holds {occupied[(e.x, e.y)]}")
+        occupied[(e.x, e.y)] = key
+        if e.state is None:
+            e.state = _DEFAULT_STATE[e.kind]
+        if e.state not in _STATES[e.kind]:
+            raise fail(f"{key}.state", f"{e.state!r} is not a state of a {e.kind} "
+                                       f"({[s for s in _STATES[e.kind] if s]})")
+        if e.kind == "lever" and e.controls is not None:
+            if not 0 <= e.controls < len(spec.elements) or \
+                    spec.elements[e.controls].kind != "door":
+                raise fail(f"{key}.controls", f"{e.controls} is not the index of a door")
+        elif e.controls is not None:
+            raise fail(f"{key}.controls", f"only a lever controls a door, not a {e.kind}")
+        if e.kind == "machine":
+            if e.owner is None:
+                raise fail(f"{key}.owner", "a machine needs an owner team")
+            if e.owner >= n:
+                raise fail(f"{key}.owner", f"team {e.owner} does not exist ({n} teams)")
+            if e.difficulty is None:
+                e.difficulty = params.machine_difficulty
+    per_team = [0] * n
+    squares: dict[tuple[int, int], str] = {}
+    for i, f in enumerate(spec.fighters):
+        key = f"fighters[{i}]"
+        if f.team >= n:
+            raise fail(f"{key}.team", f"team {f.team} does not exist ({n} teams: "
+                                      f"{spec.teams})")
+        per_team[f.team] += 1
+        on_board(key, f.x, f.y)
+        if (f.x, f.y) in blocking:
+            raise fail(key, f"{f.name} stands on the blocking square ({f.x}, {f.y})")
+        if (f.x, f.y) in squares:
+            raise fail(key, f"{f.name} and {squares[(f.x, f.y)]} stand on the same square "
+                            f"({f.x}, {f.y})")
+        el = occupied.get((f.x, f.y))
+        if el is not None:
+            e = spec.elements[int(el[9:-1])]
+            if e.kind in ("lever", "machine") or (e.kind == "door" and e.state == "closed"):
+                raise fail(key, f"{f.name} stands on the {e.kind} of {el}")
+        squares[(f.x, f.y)] = f.name
+    for t, c in enumerate(per_team):
+        if c == 0:
+            raise fail("fighters", f"team {t} ({spec.teams[t]}) has no fighter")
+        if c > params.max_fighters_per_team:
+            raise fail("fighters", f"team {t} ({spec.teams[t]}) has {c} fighters for "
+                                   f"max_fighters_per_team={params.max_fighters_per_team}")
+    return spec
+
+
+def load_scenario(scenario: str | Path | None, params: AlertParams) -> tuple[str, ScenarioSpec]:
+    """Read and validate a scenario (built-in name, TOML path, or ``None`` for ``default``).
+
+    Returns:
+        ``(name, spec)``: the scenario's name (the built-in name or the file's stem) and the
+        validated spec (element states and machine difficulties filled in).
+
+    Raises:
+        ScenarioError: naming the file, the key and the problem (a team count outside 2–4, two
+            fighters on one square, a fighter on a blocking square, an unknown weapon, a profile
+            value outside its range, ...).
+    """
+    path = resolve_scenario_path("default" if scenario is None else scenario, SCENARIO_DIR)
+    data = read_toml(path)
+    if isinstance(data.get("teams"), list) and not 2 <= len(data["teams"]) <= 4:
+        raise ScenarioError(f"{path}: teams: {len(data['teams'])} teams; the game is for 2 to "
+                            f"4 teams")
+    spec = validate_scenario(ScenarioSpec, data, str(path))
+    spec = _check(spec, str(path), params)
+    return ("default" if scenario is None else str(scenario)), spec

@@ -1,0 +1,510 @@
+"""The state of a skirmish alert game: fighters, elements, the round, and the rules helpers the
+frames (:mod:`.procedures`) call. Rule ids are cited in each helper's docstring and in the
+events it logs."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from envs.core.procedure import FrameStack, ProcedureState
+from envs.core.protocol import Illegality
+from envs.core.reactions import Cost
+
+from .actions import Act, Decision
+from .board import bresenham, chebyshev, direction_towards, in_front
+from .params import DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, VECTORS
+
+AP_COST = {"move": 1, "charge": 2, "melee": 1, "shoot": 1, "disengage": 1, "pivot": 1,
+           "stand_up": 1, "activate": 1, "repair": 1, "sabotage": 1, "use": 1, "alert": 1,
+           "keep_alert": 1, "pass": 0}  # AL-PD-15, AL-1, AL-27
+
+
+@dataclass(slots=True)
+class Fighter:
+    """One fighter: its profile (AL-PD-4) and what changes. ``gid = team * F + slot``."""
+
+    gid: int
+    team: int
+    slot: int
+    name: str
+    ap_max: int
+    mov: int
+    ini: int
+    ref: int
+    mel: int
+    sho: int
+    tec: int
+    defence: int
+    arm: int
+    w_max: int
+    melee_weapon: str
+    ranged_weapon: str | None
+    x: int
+    y: int
+    facing: int
+    wounds: int
+    items: dict[str, int] = field(default_factory=dict)  #: item -> uses left (-1: passive)
+    ap: int = 0
+    on_alert: bool = False
+    knocked_down: bool = False
+    knockdowns: int = 0  #: how many times knocked down (AL-26 compares counts)
+    in_play: bool = True
+    track_pos: int = 0  #: initiative position this round (1 = fastest), 0 off the track
+    activated: bool = False  #: has had its game turn this round
+    attempted_turn: int = -1  #: the game turn (``AlertState.turn_id``) of its last attempt
+    grapnel: bool = False  #: moves ignore difficult terrain for the rest of this turn
+
+    @property
+    def pos(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def copy(self) -> "Fighter":
+        f = Fighter(**{k: getattr(self, k) for k in self.__slots__})
+        f.items = dict(self.items)
+        return f
+
+
+class AlertState(ProcedureState):
+    """State of a skirmish alert game (see the package docstring for the rules model)."""
+
+    _transient_attrs = ("_scope",)
+    #: while a legal list is computed: squares -> fighter, and memoised reach / engagement
+    _scope: dict[str, Any] | None = None
+    decision_enum = Decision
+    terminal_decision = Decision.TERMINAL
+    chance_decision = Decision.CHANCE
+
+    def __init__(self, game: Any, init: bool = True):
+        super().__init__(game)
+        if not init:
+            return
+        from .procedures import Match
+
+        self.fighters: list[Fighter | None] = [None] * (game.num_players * game.F)
+        for f in game.initial_fighters:
+            self.fighters[f.gid] = f.copy()
+        self.elements: list[dict[str, Any]] = [dict(e) for e in game.initial_elements]
+        self.smoke: list[tuple[int, int]] = []
+        self.round = 1
+        self.turn_id = 0
+        self.active = -1
+        self.stack.push(Match())
+        self.start()
+
+    # -- lookup ----------------------------------------------------------------------------
+    def fighter(self, gid: int) -> Fighter:
+        return self.fighters[gid]
+
+    def live(self) -> list[Fighter]:
+        return [f for f in self.fighters if f is not None and f.in_play]
+
+    def enemy_gid(self, team: int, j: int) -> int:
+        """Global id of enemy slot ``j`` as team ``team`` sees it (egocentric: the teams after
+        ``team`` in seat order, ``F`` slots each)."""
+        F, n = self.game.F, self.game.num_players
+        k, i = divmod(j, F)
+        return ((team + 1 + k) % n) * F + i
+
+    def enemy_slot(self, team: int, gid: int) -> int:
+        F, n = self.game.F, self.game.num_players
+        t, i = divmod(gid, F)
+        return ((t - team - 1) % n) * F + i
+
+    def teams_alive(self) -> list[int]:
+        return sorted({f.team for f in self.live()})
+
+    def decided(self) -> bool:
+        return len(self.teams_alive()) <= 1
+
+    # -- board -----------------------------------------------------------------------------
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.game.width and 0 <= y < self.game.height
+
+    def legal_scope(self):
+        """Context manager: memoise the board (occupancy, reach, engagement) while a list of
+        legal actions is computed (nothing changes meanwhile)."""
+        state = self
+
+        class _Scope:
+            def __enter__(self_inner):
+                state._scope = {"occ": {f.pos: f for f in state.live()}, "reach": {},
+                                "eng": {}}
+
+            def __exit__(self_inner, *exc):
+                state._scope = None
+
+        return _Scope()
+
+    def occupant(self, x: int, y: int) -> Fighter | None:
+        sc = self._scope
+        if sc is not None:
+            return sc["occ"].get((x, y))
+        for f in self.fighters:
+            if f is not None and f.in_play and f.x == x and f.y == y:
+                return f
+        return None
+
+    def element_at(self, x: int, y: int) -> dict[str, Any] | None:
+        if (x, y) not in self.game.element_squares:
+            return None
+        for e in self.elements:
+            if e["x"] == x and e["y"] == y:
+                return e
+        return None
+
+    def passable(self, x: int, y: int) -> bool:
+        """AL-PD-16, AL-PD-30: on the board, not blocking terrain, not a closed door, lever
+        or machine, and no fighter there."""
+        if not self.on_board(x, y) or (x, y) in self.game.blocking:
+            return False
+        e = self.element_at(x, y)
+        if e is not None and (e["kind"] in ("lever", "machine")
+                              or (e["kind"] == "door" and e["state"] == "closed")):
+            return False
+        return self.occupant(x, y) is None
+
+    def blocks_los(self, x: int, y: int) -> bool:
+        if (x, y) in self.game.blocking or (x, y) in self.smoke:
+            return True
+        e = self.element_at(x, y)
+        return e is not None and e["kind"] == "door" and e["state"] == "closed"
+
+    def los(self, a: tuple[int, int], b: tuple[int, int]) -> bool:
+        """AL-PD-16: Bresenham line, blocked by blocking terrain, closed doors and smoke
+        (AL-PD-31), never by fighters."""
+        return not any(self.blocks_los(x, y) for x, y in bresenham(a, b))
+
+    def step_cost(self, f: Fighter, x: int, y: int) -> int:
+        return 2 if (x, y) in self.game.difficult and not f.grapnel else 1
+
+    def line_path(self, f: Fighter, d: int, k: int) -> int:
+        """How many of ``k`` steps in direction ``d`` a fighter can take from its square
+        within its MOV (AL-PD-16: difficult squares cost 2)."""
+        dx, dy = VECTORS[d]
+        x, y = f.x, f.y
+        spent = 0
+        for s in range(k):
+            x, y = x + dx, y + dy
+            spent += self.step_cost(f, x, y)
+            if spent > f.mov or not self.passable(x, y):
+                return s
+        return k
+
+    def charge_destination(self, f: Fighter, t: Fighter) -> tuple[int, int] | None:
+        """AL-PD-15: the nearest free square adjacent to ``t`` that ``f`` can reach within its
+        MOV (Dijkstra over 8-neighbour steps; ties by the lowest ``(y, x)``), or ``None``."""
+        goals = {(t.x + dx, t.y + dy) for dx, dy in VECTORS}
+        sc = self._scope
+        if sc is not None:  # legality only needs to know whether some goal is reachable
+            reach = sc["reach"].get(f.gid)
+            if reach is None:
+                reach = sc["reach"][f.gid] = self._reach(f)
+            hit = [(c, p[1], p[0]) for p, c in reach.items() if p in goals and p != f.pos]
+            return (min(hit)[2], min(hit)[1]) if hit else None
+        best: dict[tuple[int, int], int] = {f.pos: 0}
+        heap = [(0, f.y, f.x)]
+        while heap:
+            c, y, x = heapq.heappop(heap)
+            if c > best.get((x, y), 99):
+                continue
+            if (x, y) in goals and (x, y) != f.pos:
+                return (x, y)
+            for dx, dy in VECTORS:
+                nx, ny = x + dx, y + dy
+                if not self.passable(nx, ny):
+                    continue
+                nc = c + self.step_cost(f, nx, ny)
+                if nc <= f.mov and nc < best.get((nx, ny), 99):
+                    best[(nx, ny)] = nc
+                    heapq.heappush(heap, (nc, ny, nx))
+        return None
+
+    def _reach(self, f: Fighter) -> dict[tuple[int, int], int]:
+        best: dict[tuple[int, int], int] = {f.pos: 0}
+        heap = [(0, f.y, f.x)]
+        while heap:
+            c, y, x = heapq.heappop(heap)
+            if c > best.get((x, y), 99):
+                continue
+            for dx, dy in VECTORS:
+                nx, ny = x + dx, y + dy
+                if not self.passable(nx, ny):
+                    continue
+                nc = c + self.step_cost(f, nx, ny)
+                if nc <= f.mov and nc < best.get((nx, ny), 99):
+                    best[(nx, ny)] = nc
+                    heapq.heappush(heap, (nc, ny, nx))
+        return best
+
+    def enemies_adjacent(self, f: Fighter) -> list[Fighter]:
+        return [o for o in self.live() if o.team != f.team and chebyshev(o.pos, f.pos) == 1]
+
+    def engaged(self, f: Fighter) -> bool:
+        """AL-PD-19: adjacent to an enemy fighter (facing and knockdown do not matter)."""
+        sc = self._scope
+        if sc is not None:
+            e = sc["eng"].get(f.gid)
+            if e is None:
+                e = sc["eng"][f.gid] = any(
+                    o.team != f.team and max(abs(o.x - f.x), abs(o.y - f.y)) == 1
+                    for o in self.fighters if o is not None and o.in_play)
+            return e
+        return any(o.team != f.team and max(abs(o.x - f.x), abs(o.y - f.y)) == 1
+                   for o in self.fighters if o is not None and o.in_play)
+
+    def adjacent_element(self, f: Fighter, x: int) -> dict[str, Any] | None:
+        if x >= len(self.elements):
+            return None
+        e = self.elements[x]
+        return e if chebyshev(f.pos, (e["x"], e["y"])) <= 1 else None
+
+    def difficulty(self, reactor: Fighter, actor: Fighter) -> int:
+        """The aptitude test's difficulty (AL-8, AL-10, AL-PD-8): absolute mode
+        ``12 - 2 * ((min(p, track_size) - 1) // 2)`` for the acting opponent's position ``p``
+        (AL-11: position 1 gives 12; AL-12: position 6 gives 8); relative mode (Q2) 10, or 12
+        when the reactor is 3+ positions behind the actor, 8 when 3+ ahead."""
+        return difficulty(self.game.difficulty_mode, self.game.track_size, actor.track_pos,
+                          reactor.track_pos)
+
+    # -- costs (envs.core.reactions) -------------------------------------------------------
+    def can_pay(self, side: int, cost: Cost) -> bool:
+        gid = int(cost.resource.split(":")[1])
+        f = self.fighters[gid]
+        return f is not None and f.team == side and f.ap >= cost.amount
+
+    def pay(self, side: int, cost: Cost) -> None:
+        self.fighters[int(cost.resource.split(":")[1])].ap -= cost.amount
+
+    # -- legality ----------------------------------------------------------------------------
+    def why_not(self, f: Fighter, a: Act) -> Illegality | None:
+        """Why fighter ``f`` may not take ``a`` now (``None``: allowed). Own-turn actions pay
+        their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35."""
+        k = a.kind
+        eng = self.engaged(f)
+        if not a.react:
+            cost = AP_COST.get(k, 0)
+            if f.ap < cost:
+                return Illegality(("AL-PD-15",), f"{k} costs {cost} AP, {f.name} has {f.ap}")
+        if f.knocked_down and k not in ("stand_up", "pass", "none"):
+            return Illegality(("AL-PD-11", "AL-PD-26"), f"{f.name} is knocked down and must "
+                                                         f"stand up first")
+        if k == "move":
+            if eng:
+                return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged: disengage")
+            if a.distance > f.mov:
+                return Illegality(("AL-PD-15",), f"{f.name} moves {f.mov} squares at most")
+            if self.line_path(f, a.direction, a.distance) < a.distance:
+                return Illegality(("AL-PD-16",), "the way is blocked or too costly")
+            return None
+        if k == "disengage":
+            if not eng:
+                return Illegality(("AL-16", "AL-PD-15"), f"{f.name} is not engaged")
+            if self.line_path(f, a.direction, a.distance) < a.distance:
+                return Illegality(("AL-PD-16",), "the way is blocked")
+            dx, dy = VECTORS[a.direction]
+            end = (f.x + dx * a.distance, f.y + dy * a.distance)
+            if any(o.team != f.team and chebyshev(o.pos, end) <= 1 for o in self.live()):
+                return Illegality(("AL-PD-15",), "a disengage must end out of contact")
+            return None
+        if k in ("charge", "melee", "shoot"):
+            gid = self.enemy_gid(f.team, a.target)
+            t = self.fighters[gid]
+            if t is None or not t.in_play:
+                return Illegality(("AL-PD-22",), f"enemy slot e{a.target} is not in play")
+            d = chebyshev(f.pos, t.pos)
+            if k == "melee":
+                if d != 1:
+                    return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is not engaged with "
+                                                             f"{t.name}")
+                return None
+            if eng:
+                return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged")
+            if k == "charge":
+                if not in_front(f.facing, f.pos, t.pos):
+                    return Illegality(("AL-PD-15",), f"{t.name} is not in the front arc")
+                if not self.los(f.pos, t.pos):
+                    return Illegality(("AL-PD-15",), f"no line of sight to {t.name}")
+                if self.charge_destination(f, t) is None:
+                    return Illegality(("AL-PD-15",), f"{t.name} is out of charge reach")
+                return None
+            if f.ranged_weapon is None:
+                return Illegality(("AL-PD-24",), f"{f.name} has no ranged weapon")
+            if d > RANGED_WEAPONS[f.ranged_weapon].range:
+                return Illegality(("AL-PD-24",), f"{t.name} is out of range")
+            if not self.los(f.pos, t.pos):
+                return Illegality(("AL-PD-16",), f"no line of sight to {t.name}")
+            if not self.game.allow_shoot_into_melee and any(
+                    o.team == f.team for o in self.enemies_adjacent(t)):
+                return Illegality(("AL-PD-25",), f"{t.name} is engaged with a friend")
+            return None
+        if k == "pivot":
+            if a.direction == f.facing:
+                return Illegality(("AL-PD-15",), f"{f.name} already faces {DIRECTIONS[f.facing]}")
+            return None
+        if k == "stand_up":
+            if not f.knocked_down:
+                return Illegality(("AL-PD-15",), f"{f.name} is not knocked down")
+            return None
+        if k in ("activate", "repair", "sabotage"):
+            e = self.adjacent_element(f, a.element)
+            if e is None:
+                return Illegality(("AL-PD-15", "AL-PD-30"), f"not next to element x{a.element}")
+            kind = e["kind"]
+            if k == "activate":
+                if kind == "machine":
+                    return Illegality(("AL-PD-30",), "a machine is repaired or sabotaged")
+                if kind == "objective" and e["held_by"] == f.team:
+                    return Illegality(("AL-PD-30",), "the objective is already held")
+                if kind == "door" and e["state"] == "open" and \
+                        self.occupant(e["x"], e["y"]) is not None:
+                    return Illegality(("AL-PD-30",), "a fighter stands in the doorway")
+                if kind == "lever" and e["controls"] is not None:
+                    door = self.elements[e["controls"]]
+                    if door["state"] == "open" and self.occupant(door["x"], door["y"]):
+                        return Illegality(("AL-PD-30",), "a fighter stands in its doorway")
+                return None
+            if kind != "machine":
+                return Illegality(("AL-PD-30",), f"a {kind} is activated, not {k}ed")
+            want = "broken" if k == "repair" else "working"
+            if e["state"] != want:
+                return Illegality(("AL-PD-30",), f"the machine is {e['state']}")
+            return None
+        if k == "use":
+            left = f.items.get(a.item, 0)
+            if left <= 0:
+                return Illegality(("AL-PD-31",), f"{f.name} has no {a.item} left")
+            if eng and self.game.equipment_blocked_when_engaged:
+                return Illegality(("AL-16", "AL-PD-15"), "no equipment while engaged")
+            if a.item == "draught" and f.wounds >= f.w_max:
+                return Illegality(("AL-PD-31",), f"{f.name} is unhurt")
+            if a.item == "grapnel" and f.grapnel:
+                return Illegality(("AL-PD-31",), "the grapnel is already in use")
+            return None
+        if k in ("alert", "keep_alert"):
+            return None  # AL-1, AL-27 (AP checked above; knocked down checked above)
+        if k in ("pass", "none"):
+            return None
+        return Illegality((), f"{k} is not an action of this decision")
+
+    # -- effects ------------------------------------------------------------------------------
+    def move_to(self, f: Fighter, x: int, y: int, facing: int | None = None) -> None:
+        f.x, f.y = x, y
+        if facing is not None:
+            f.facing = facing
+
+    def move_line(self, f: Fighter, d: int, k: int, rules: tuple[str, ...]) -> int:
+        """Move up to ``k`` squares in direction ``d`` (as far as the way is free, AL-25);
+        the fighter then faces ``d``. Returns the squares moved."""
+        n = self.line_path(f, d, k)
+        dx, dy = VECTORS[d]
+        self.move_to(f, f.x + dx * n, f.y + dy * n, d)
+        self.log("move", rules, f"{f.name} moves {n} square(s) {DIRECTIONS[d]} to "
+                 f"({f.x}, {f.y})", f.team, fighter=f.gid, squares=n, to=[f.x, f.y])
+        return n
+
+    def knock_down(self, f: Fighter, rules: tuple[str, ...]) -> None:
+        """AL-PD-23, AL-PD-29: knocked down; alert is lost."""
+        f.knocked_down = True
+        f.knockdowns += 1
+        f.on_alert = False
+        self.log("knocked_down", rules + ("AL-PD-29",), f"{f.name} is knocked down", f.team,
+                 fighter=f.gid)
+
+    def wound(self, f: Fighter, n: int, rules: tuple[str, ...]) -> None:
+        """AL-PD-22: lose ``n`` wounds; at 0 the fighter is out of action (off the board and
+        the track, alert removed)."""
+        f.wounds -= n
+        self.log("wounded", rules, f"{f.name} loses {n} wound(s), {max(f.wounds, 0)} left",
+                 f.team, fighter=f.gid, wounds=n, left=max(f.wounds, 0))
+        if f.wounds <= 0:
+            f.wounds = 0
+            f.in_play = False
+            f.on_alert = False
+            f.knocked_down = False
+            self.log("out_of_action", ("AL-PD-22",), f"{f.name} is out of action", f.team,
+                     fighter=f.gid)
+
+    # -- scoring --------------------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        """Victory points per team (scenario ``[scoring]``): fighters still in play, objectives
+        held, machines owned and working or broken by the team."""
+        sc = self.game.scoring
+        out = [0] * self.game.num_players
+        for f in self.live():
+            out[f.team] += sc.fighter_vp
+        for e in self.elements:
+            if e["kind"] == "objective" and e["held_by"] is not None:
+                out[e["held_by"]] += sc.objective_vp
+            elif e["kind"] == "machine":
+                if e["state"] == "working":
+                    out[e["owner"]] += sc.machine_vp
+                elif e["broken_by"] is not None and e["broken_by"] != e["owner"]:
+                    out[e["broken_by"]] += sc.machine_vp
+        return out
+
+    def placements(self) -> list[int]:
+        """Per team: 1 + the number of teams with more victory points (ties share a place).
+        A team with no fighter left places after every team that still has one."""
+        alive = set(self.teams_alive())
+        key = [(t in alive, s) for t, s in enumerate(self.scores())]
+        return [1 + sum(1 for o in key if o > k) for k in key]
+
+    def returns(self) -> list[float]:
+        """Zero-sum in [-1, 1] for any number of teams: (teams placed below - teams placed
+        above) / (teams - 1); two teams give +1 / -1 / 0."""
+        n = self.game.num_players
+        if not self.is_terminal():
+            return [0.0] * n
+        pl = self.placements()
+        return [(sum(1 for o in pl if o > p) - sum(1 for o in pl if o < p)) / (n - 1)
+                for p in pl]
+
+    # -- serialisation --------------------------------------------------------------------------
+    def _to_dict(self) -> dict[str, Any]:
+        return {"fighters": [None if f is None else f.to_dict() for f in self.fighters],
+                "elements": [dict(e) for e in self.elements],
+                "smoke": [list(s) for s in self.smoke], "round": self.round,
+                "turn_id": self.turn_id, "active": self.active, "stack": self.stack.to_dict()}
+
+    @classmethod
+    def from_dict(cls, game: Any, data: dict[str, Any]) -> "AlertState":
+        s = cls(game, init=False)
+        s.fighters = [None if d is None else Fighter(**d) for d in data["fighters"]]
+        s.elements = [dict(e) for e in data["elements"]]
+        s.smoke = [tuple(p) for p in data["smoke"]]
+        s.round = int(data["round"])
+        s.turn_id = int(data["turn_id"])
+        s.active = int(data["active"])
+        s.stack = FrameStack.from_dict(data["stack"], Decision)
+        return s
+
+    def clone(self) -> "AlertState":
+        s = AlertState(self.game, init=False)
+        self._copy_base_into(s)
+        s.fighters = [None if f is None else f.copy() for f in self.fighters]
+        s.elements = [dict(e) for e in self.elements]
+        s.smoke = list(self.smoke)
+        s.round, s.turn_id, s.active = self.round, self.turn_id, self.active
+        s.stack = self.stack.copy()
+        return s
+
+
+def difficulty(mode: str, track_size: int, actor_pos: int, reactor_pos: int) -> int:
+    """The reaction test's difficulty (AL-8, AL-10, AL-11, AL-12, AL-PD-8, research Q2).
+
+    ``"absolute"``: ``12 - 2 * ((min(actor_pos, track_size) - 1) // 2)``, the reactor's own
+    position plays no part. ``"relative"``: ``10 + 2 * sign(reactor_pos - actor_pos)`` when the
+    two positions are 3 or more apart, else 10."""
+    if mode == "absolute":
+        return 12 - 2 * ((min(max(actor_pos, 1), track_size) - 1) // 2)
+    gap = reactor_pos - actor_pos
+    return 10 + 2 * ((gap > 0) - (gap < 0)) if abs(gap) >= 3 else 10
+
+
+__all__ = ["AP_COST", "AlertState", "Fighter", "difficulty", "direction_towards",
+           "EQUIPMENT_USES", "MELEE_WEAPONS"]

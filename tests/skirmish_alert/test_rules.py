@@ -1,0 +1,292 @@
+"""One test (at least) per seed rule AL-1 … AL-27 (research §1 and §6), on small scenarios set up
+by hand. Duel: Rell (team 0, position 1) at (3, 1) facing N; Blix (team 1, position 2) at
+(3, 6) facing S, on alert."""
+
+from __future__ import annotations
+
+import pytest
+
+from envs.core.errors import IllegalActionError
+from envs.rulesets.skirmish_alert.params import DIRECTIONS
+from envs.rulesets.skirmish_alert.state import difficulty
+
+from .helpers import DUEL_START, fighter, game, kinds, play, tweak
+
+N, S, E = DIRECTIONS.index("N"), DIRECTIONS.index("S"), DIRECTIONS.index("E")
+
+
+def duel(*labels: str, **params):
+    return play("duel", DUEL_START + list(labels), **params)
+
+
+def test_al1_alert_costs_one_ap_and_is_refused_without_ap() -> None:
+    s = duel("move:N:1", "alert:decline", "alert")
+    rell = fighter(s, "Rell")
+    assert rell.on_alert and rell.ap == 1  # 3 - move 1 - alert 1
+    s = duel()
+    rell = fighter(s, "Rell")
+    rell.ap = 0
+    why = s.why_not(rell, s.game.acts[s.game.actions.id("alert")])
+    assert why is not None and "AL-PD-15" in why.rules
+
+
+def test_al2_alert_ends_the_turn() -> None:
+    s = duel("alert")
+    assert fighter(s, "Rell").ap == 2
+    assert s.current_player() == 1 and s.decision_name() == "maintain_alert"  # Blix's turn
+
+
+def test_al3_only_alert_fighters_are_asked() -> None:
+    s = duel()
+    fighter(s, "Blix").on_alert = False
+    tweak(s)
+    s.apply_action(s.string_to_action("move:N:1"))
+    assert s.current_player() == 0 and s.decision_name() == "action"
+    assert kinds(s, "window_opened") == []
+
+
+def test_al4_each_declared_action_opens_one_window_and_q8_exceptions_open_none() -> None:
+    s = duel("move:N:1", "alert:decline")
+    assert len(kinds(s, "window_opened")) == 1
+    s2 = duel("pass")
+    assert kinds(s2, "window_opened") == []
+    s3 = duel("alert")
+    assert kinds(s3, "window_opened") == []
+    # the parameter: a pass may be made to trigger too
+    s4 = duel("pass", non_triggering_actions=["alert", "keep_alert"])
+    assert len(kinds(s4, "window_opened")) == 1 and s4.decision_name() == "reaction"
+
+
+def test_al5_al14_success_pauses_the_actor_until_the_reaction_is_resolved() -> None:
+    s = duel("move:N:2", "alert:attempt:f0", "d6=6", "d6=6")  # 12 + 2 vs 12
+    rell = fighter(s, "Rell")
+    assert s.decision_name() == "react" and s.current_player() == 1
+    assert rell.pos == (3, 1)  # the declared move waits
+    s.apply_action(s.string_to_action("react:none"))
+    assert s.decision_name() == "action" and fighter(s, "Rell").pos == (3, 3)
+
+
+def test_al6_an_alert_fighter_reacts_even_after_acting_this_round() -> None:
+    s = duel("move:N:1", "alert:decline", "alert", "drop_alert", "move:S:1")
+    assert fighter(s, "Rell").activated
+    assert s.current_player() == 0 and s.decision_name() == "reaction"
+    assert s.legal_labels() == ["alert:attempt:f0", "alert:decline"]
+
+
+def test_al7_al27_alert_is_kept_for_one_ap_or_dropped_at_the_start_of_the_turn() -> None:
+    s = duel("alert")
+    assert s.legal_labels() == ["keep_alert", "drop_alert"]
+    kept = play("duel", DUEL_START + ["alert", "keep_alert"])
+    blix = fighter(kept, "Blix")
+    assert blix.on_alert and blix.ap == 2
+    assert kept.is_chance_node() and kept.round == 2  # Q6: the turn (and round) ended
+    dropped = play("duel", DUEL_START + ["alert", "drop_alert"])
+    blix = fighter(dropped, "Blix")
+    assert not blix.on_alert and blix.ap == 3 and dropped.decision_name() == "action"
+
+
+def test_al7_alert_carried_into_the_next_round_allows_a_reaction_first() -> None:
+    # round 1: Rell goes on alert; Blix passes. Round 2: Blix wins the track and acts first.
+    s = duel("alert", "drop_alert", "pass", "d6=1", "d6=1", "d6=6", "d6=6")
+    assert fighter(s, "Blix").track_pos == 1 and fighter(s, "Rell").on_alert
+    s.apply_action(s.string_to_action("move:S:1"))
+    assert s.current_player() == 0 and s.decision_name() == "reaction"
+
+
+@pytest.mark.parametrize("pos,expected", [(1, 12), (2, 12), (3, 10), (4, 10), (5, 8), (6, 8),
+                                          (7, 6), (8, 6), (9, 6), (12, 6)])
+def test_al8_al10_difficulty_read_from_the_opponents_position(pos: int, expected: int) -> None:
+    for reactor in (1, 3, 6, 8):
+        assert difficulty("absolute", 8, pos, reactor) == expected
+
+
+def test_al11_al12_difficulty_never_increases_and_the_relative_mode() -> None:
+    ds = [difficulty("absolute", 8, p, 1) for p in range(1, 11)]
+    assert all(a >= b for a, b in zip(ds, ds[1:]))
+    assert difficulty("relative", 8, 1, 6) == 12 and difficulty("relative", 8, 6, 1) == 8
+    assert difficulty("relative", 8, 3, 4) == 10
+
+
+def test_al9_no_reaction_against_a_fighter_behind_the_back() -> None:
+    s = duel()
+    fighter(s, "Blix").facing = N  # Rell is straight behind
+    tweak(s)
+    s.apply_action(s.string_to_action("move:E:1"))
+    assert s.decision_name() == "action"  # nobody asked
+    assert kinds(s, "window_opened")[0]["eligible"] == []
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.facing = DIRECTIONS.index("W")
+    blix.x, blix.y = 6, 1  # Rell due west: in front
+    tweak(s)
+    s.apply_action(s.string_to_action("move:N:1"))
+    assert s.decision_name() == "reaction"
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.facing, blix.x, blix.y = N, 6, 1  # Rell exactly at 90 degrees: allowed (AL-PD-18)
+    tweak(s)
+    s.apply_action(s.string_to_action("pivot:E"))
+    assert s.decision_name() == "reaction"
+
+
+def test_al13_failure_loses_alert_and_the_action_goes_ahead() -> None:
+    s = duel("move:N:2", "alert:attempt:f0", "d6=1", "d6=1")
+    blix = fighter(s, "Blix")
+    assert not blix.on_alert and blix.attempted_turn == s.turn_id
+    assert fighter(s, "Rell").pos == (3, 3) and s.decision_name() == "action"
+    assert "rearm" not in [e.kind for e in s.events]
+
+
+def test_al13_q5_rearm_after_failure_is_a_parameter() -> None:
+    s = duel("move:N:2", "alert:attempt:f0", "d6=1", "d6=1", rearm_after_failure=True)
+    fighter(s, "Blix")
+    # Blix starts with 0 AP, so the window is skipped; give him one and try again
+    s = duel(rearm_after_failure=True)
+    fighter(s, "Blix").ap = 1
+    tweak(s)
+    for lab in ("move:N:2", "alert:attempt:f0", "d6=1", "d6=1"):
+        s.apply_action(s.string_to_action(lab))
+    assert s.decision_name() == "rearm" and s.legal_labels() == ["rearm", "rearm:decline"]
+
+
+def test_al15_al16_the_menu_is_filtered_by_engagement() -> None:
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.x, blix.y = 3, 3  # two squares in front of Rell: not engaged
+    blix.ap = 1
+    tweak(s)
+    for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
+        s.apply_action(s.string_to_action(lab))
+    menu = s.legal_labels()
+    assert "react:shoot:e0" in menu and any(m.startswith("react:move:") for m in menu)
+    assert not any(m.startswith(("react:melee", "react:disengage")) for m in menu)
+    assert "react:none" in menu
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.x, blix.y = 3, 2  # adjacent: engaged
+    tweak(s)
+    for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
+        s.apply_action(s.string_to_action(lab))
+    menu = s.legal_labels()
+    assert "react:melee:e0" in menu and any(m.startswith("react:disengage:") for m in menu)
+    assert not any(m.startswith(("react:shoot", "react:move:", "react:use")) for m in menu)
+    with pytest.raises(IllegalActionError, match="react:shoot:e0"):
+        s.apply_action(s.string_to_action("react:shoot:e0"))
+
+
+def test_al17_the_reaction_need_not_target_the_trigger() -> None:
+    s = play("three_teams", ["d6=6", "d6=6", "d6=5", "d6=5", "d6=6", "d6=5", "d6=3", "d6=3",
+                             "d6=4", "d6=4", "move:N:1", "alert:attempt:f0", "d6=6", "d6=6"])
+    birk = fighter(s, "Birk")  # team B's rifleman reacts to Ash's move by shooting team C
+    menu = s.legal_labels()
+    cinder = fighter(s, "Cinder")
+    label = f"react:shoot:e{s.enemy_slot(birk.team, cinder.gid)}"
+    assert label in menu
+    s.apply_action(s.string_to_action(label))
+    assert kinds(s, "reaction")[0]["action"] == label
+
+
+def test_al19_al20_al21_rearm_limits_and_one_attempt_per_enemy_turn() -> None:
+    # worked example: Moera moves and goes on alert (1 AP left); Rook's turn: she reacts and
+    # re-arms (0 left); Rook declares again: she may not attempt twice in his turn (AL-21);
+    # Nib's turn: she attempts again but cannot re-arm (AL-19, AL-20).
+    start = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=4", "d6=4", "d6=1", "d6=1", "d6=5", "d6=4",
+             "d6=3", "d6=4"]
+    s = play("worked_example", start + ["move:E:1", "alert:decline", "alert", "pass",
+                                         "move:W:1", "alert:attempt:f0", "d6=6", "d6=6",
+                                         "react:none"])
+    moera = fighter(s, "Moera")
+    assert not moera.on_alert and s.decision_name() == "rearm"
+    s.apply_action(s.string_to_action("rearm"))
+    assert moera.on_alert and moera.ap == 0
+    s.apply_action(s.string_to_action("move:W:1"))  # Rook again
+    assert kinds(s, "window_opened")[-1]["eligible"] == []  # AL-21
+    for lab in ("pass", "pass", "move:W:1", "alert:attempt:f0", "d6=6", "d6=6", "react:none"):
+        s.apply_action(s.string_to_action(lab))  # Rook ends, Pim passes, Nib moves
+    assert not moera.on_alert and s.decision_name() == "action"  # no re-arm without AP
+    assert len(kinds(s, "rearm")) == 1
+
+
+def test_al22_same_team_order_is_the_controllers_choice() -> None:
+    labels = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=6", "d6=5", "d6=3", "d6=3", "d6=4", "d6=4",
+              "move:N:1"]
+    s = play("three_teams", labels)
+    assert s.current_player() == 1 and s.legal_labels() == [
+        "alert:attempt:f0", "alert:attempt:f1", "alert:decline"]
+
+
+def test_al23_different_teams_by_track_position() -> None:
+    labels = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=6", "d6=5", "d6=3", "d6=3", "d6=4", "d6=4",
+              "move:N:1", "alert:decline"]
+    s = play("three_teams", labels)
+    assert s.current_player() == 2  # Cinder (C) at 4 before Bale (B) at 5
+
+
+def test_al24_al25_the_move_goes_as_far_as_the_way_is_free() -> None:
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.x, blix.y = 5, 3
+    blix.facing = DIRECTIONS.index("W")
+    tweak(s)
+    for lab in ("move:N:4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:W:2"):
+        s.apply_action(s.string_to_action(lab))
+    # Blix now stands on (3, 3), in Rell's declared path: Rell stops short of him
+    assert fighter(s, "Blix").pos == (3, 3)
+    assert fighter(s, "Rell").pos == (3, 2) and fighter(s, "Rell").ap == 2
+
+
+def test_al26_knocked_down_actor_loses_a_move() -> None:
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.x, blix.y, blix.facing = 3, 2, S
+    blix.melee_weapon = "hammer"
+    blix.mel = 4
+    tweak(s)
+    for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6", "react:melee:e0", "d6=4",
+                "d6=4"):
+        s.apply_action(s.string_to_action(lab))
+    rell = fighter(s, "Rell")
+    assert rell.knocked_down and rell.facing == N  # the pivot was lost
+    assert kinds(s, "action_lost")[0]["action"] == "pivot:E"
+
+
+def test_before_effect_timing_moves_first() -> None:
+    s = duel("move:N:2", reaction_timing="before_effect")
+    assert fighter(s, "Rell").pos == (3, 3) and s.decision_name() == "reaction"
+
+
+def test_reaction_action_cost_parameter() -> None:
+    s = duel(reaction_action_costs_ap=True)
+    blix = fighter(s, "Blix")
+    blix.ap = 0
+    tweak(s)
+    for lab in ("move:N:1", "alert:attempt:f0", "d6=6", "d6=6"):
+        s.apply_action(s.string_to_action(lab))
+    assert s.legal_labels() == ["react:none"]  # nothing is affordable
+
+
+def test_illegal_action_names_action_fighter_and_legal_labels() -> None:
+    s = duel()
+    with pytest.raises(IllegalActionError) as e:
+        s.apply_action(s.string_to_action("melee:e0"))
+    msg = str(e.value)
+    assert "melee:e0" in msg and "Rell" in msg and "move:N:1" in msg
+
+
+def test_returns_sum_to_zero_for_any_team_count() -> None:
+    import numpy as np
+    from envs.core.chance import sample_chance_outcome
+
+    for sc in ("duel", "three_teams", "ffa4"):
+        g = game(sc)
+        s = g.new_initial_state()
+        rng = np.random.default_rng(1)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(sample_chance_outcome(s, rng))
+            else:
+                s.apply_action(int(rng.choice(s.legal_actions())))
+        r = s.returns()
+        assert len(r) == g.num_players and abs(sum(r)) < 1e-9
+        pl = s.placements()
+        assert all(r[i] > r[j] for i in range(len(r)) for j in range(len(r)) if pl[i] < pl[j])
