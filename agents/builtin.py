@@ -16,10 +16,13 @@ from .heuristic import heuristic_for
 from .panel import Rush, StandAndFire
 from .policy import BasePolicy, RandomPolicy, SeedLike, UnknownAgentError
 from .ppo import MaskablePPOPolicy
+from .skirmish_alert import AlwaysAlert, NeverAlert
 
 #: built-in agent names accepted by :func:`make_agent`
 BUILTIN_AGENTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always-react",
                                    "stand-and-fire", "rush")
+#: the alert-policy baselines of the skirmish alert ruleset (see :mod:`agents.skirmish_alert`)
+ALERT_BOTS = {"never-alert": NeverAlert, "always-alert": AlwaysAlert}
 #: the scripted ACW bots of the panel (see :mod:`agents.panel`), by name
 PANEL_BOTS = {"stand-and-fire": StandAndFire, "rush": Rush}
 
@@ -35,7 +38,8 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
 
     Args:
         name_or_path: ``random``, ``heuristic``, ``never-react``, ``always-react``,
-            ``stand-and-fire``, ``rush`` (:mod:`agents.panel`), or a path to a ``.zip`` saved
+            ``stand-and-fire``, ``rush`` (:mod:`agents.panel`), ``never-alert``,
+            ``always-alert`` (:mod:`agents.skirmish_alert`), or a path to a ``.zip`` saved
             by ``MaskablePPO.save`` / ``train.py``.
         game: the game the agent will play (labels, observation layout, sizes).
         seed: seed of the agent's own generator.
@@ -59,9 +63,15 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
         return heuristic_for(game, seed)
     if name in PANEL_BOTS:
         return PANEL_BOTS[name](game, seed)
+    if name in ALERT_BOTS:
+        if game.ruleset_id != "skirmish_alert":
+            raise UnknownAgentError(f"agent {name!r} plays ruleset 'skirmish_alert' only, not "
+                                    f"{game.ruleset_id!r}")
+        return ALERT_BOTS[name](game, seed)
     if looks_like_path(name):
         return MaskablePPOPolicy.load(name, game, deterministic=True, seed=seed, name=name,
                                       trust=trust_checkpoint)
     raise UnknownAgentError(
-        f"unknown agent {name!r}: expected one of {', '.join(BUILTIN_AGENTS)} "
+        f"unknown agent {name!r}: expected one of "
+        f"{', '.join(BUILTIN_AGENTS + tuple(ALERT_BOTS))} "
         f"or a path to a MaskablePPO checkpoint (.zip)")

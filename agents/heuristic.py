@@ -43,6 +43,7 @@ import numpy as np
 from envs.core.protocol import Game
 
 from .policy import BasePolicy, SeedLike, UnknownAgentError, legal_ids
+from .skirmish_alert import SkirmishHeuristic
 
 HOLD_RANGE = 12.0       # inches: a unit this close to an enemy stands and fires
 OBJECTIVE_REACHED = 1.5  # inches: a regiment this close to its objective holds it
@@ -322,7 +323,8 @@ class ACWHeuristic(BasePolicy):
         return "end_activation"
 
 
-HEURISTICS: dict[str, type] = {"acw_regimental": ACWHeuristic}
+HEURISTICS: dict[str, type] = {"acw_regimental": ACWHeuristic,
+                              "skirmish_alert": SkirmishHeuristic}
 
 
 def heuristic_for(game: Game, seed: SeedLike = None) -> BasePolicy:

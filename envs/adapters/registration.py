@@ -10,6 +10,9 @@
   (engine tests do); the class itself defaults to ``"raise"``.
 * PettingZoo ≥ 1.27 (``pettingzoo.register``): ``riposte/acw_regimental-v0`` (AEC) →
   :func:`envs.acw_regimental_v0.env` (``pettingzoo.make("aec", "riposte/acw_regimental-v0")``).
+* ``riposte/SkirmishAlert-v0`` and ``riposte/skirmish_alert-v0`` likewise for ruleset
+  ``skirmish_alert`` (:mod:`envs.skirmish_alert_v0`); the Gymnasium env seats one learner and
+  n − 1 opponents (each drawn from a pool when one is given).
 
 :func:`register_envs` is idempotent; importing :mod:`envs.adapters` calls it. Gymnasium ≥ 1.0
 no longer loads ``gymnasium.envs`` entry points, so without a prior import use Gymnasium's
@@ -23,6 +26,10 @@ from __future__ import annotations
 GYM_ACW_ID = "riposte/ACWRegimental-v0"
 #: PettingZoo AEC id of the ACW env
 PZ_ACW_ID = "riposte/acw_regimental-v0"
+#: Gymnasium id of the single-agent skirmish alert env (one learner, n - 1 opponents)
+GYM_SKIRMISH_ID = "riposte/SkirmishAlert-v0"
+#: PettingZoo AEC id of the skirmish alert env
+PZ_SKIRMISH_ID = "riposte/skirmish_alert-v0"
 
 
 def register_envs() -> None:
@@ -32,6 +39,10 @@ def register_envs() -> None:
     if GYM_ACW_ID not in gymnasium.registry:
         gymnasium.register(id=GYM_ACW_ID, entry_point="envs.adapters.single_agent:RiposteGymEnv",
                            kwargs={"ruleset": "acw_regimental", "illegal_action": "loss"})
+    if GYM_SKIRMISH_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_SKIRMISH_ID,
+                           entry_point="envs.adapters.single_agent:RiposteGymEnv",
+                           kwargs={"ruleset": "skirmish_alert", "illegal_action": "loss"})
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is part of the rl extra
@@ -40,3 +51,5 @@ def register_envs() -> None:
     registry = getattr(pettingzoo, "aec_registry", None)
     if register is not None and registry is not None and PZ_ACW_ID not in registry:
         register("aec", PZ_ACW_ID, entry_point="envs.acw_regimental_v0:env")
+    if register is not None and registry is not None and PZ_SKIRMISH_ID not in registry:
+        register("aec", PZ_SKIRMISH_ID, entry_point="envs.skirmish_alert_v0:env")

@@ -52,7 +52,10 @@ one), so win rates can be kept per opponent.
 ``ruleset`` (registered id), ``scenario`` (built-in name or TOML path, ``None`` = default),
 ``params`` (game parameters), ``seat`` (``"random"``, a side index or a side name), ``opponent``
 (callable ``(obs, mask) -> int`` on the opponent's own view, a policy with ``act``, an
-``OpponentSampler`` with ``sample_opponent(rng)``, or ``None`` = uniform random over the mask),
+``OpponentSampler`` with ``sample_opponent(rng)``, or ``None`` = uniform random over the mask;
+in a game of three or more sides a sampler is asked once per opponent seat at every reset, so
+each of the n − 1 other sides is played by its own draw from the pool, named in
+``info["opponents"]`` by side),
 ``max_decisions`` (default ``game.max_game_length``), ``shaped_reward``, ``render_mode``
 (``"ansi"`` or ``None``), ``illegal_action`` (``"raise"`` or ``"loss"``), ``info_labels``
 (``False`` leaves ``legal_action_labels`` out of ``info``; training does not read them).
@@ -172,6 +175,11 @@ class RiposteGymEnv(gym.Env):
         self._pool_rng: np.random.Generator | None = None
         self._opp_seed_rng: np.random.Generator | None = None
         self._opponent_obj: Any = None
+        #: games of 3+ sides with a pool: (object, policy) of each extra opponent seat drawn
+        #: this episode, for the sides after the first opponent's (``None``: one opponent
+        #: plays every other side)
+        self._extra_opps: list[tuple[Any, Callable[[np.ndarray, np.ndarray], Any]]] | None = None
+        self._seat_policy: dict[int, Callable[[np.ndarray, np.ndarray], Any]] = {}
         self.state: State | None = None
         self.learner: int = self._fixed_seat if self._fixed_seat is not None else 0
         self.decisions = 0
@@ -212,6 +220,7 @@ class RiposteGymEnv(gym.Env):
             raise ParameterError(f"opponent {opponent!r} is not callable (obs, mask) -> int, "
                                  "a policy with act(), or a sampler with sample_opponent(rng)")
         self._opponent_spec = opponent
+        self._extra_opps, self._seat_policy = None, {}
         if not hasattr(opponent, "sample_opponent"):
             self._use_opponent(opponent)
         elif self._pool_rng is not None:
@@ -228,6 +237,15 @@ class RiposteGymEnv(gym.Env):
             self._opponent_obj, self._policy = opp, opp.act
         else:
             raise ParameterError(f"sampled opponent {opp!r} is not callable (obs, mask) -> int")
+
+    def _policy_of(self, opp: Any) -> tuple[Any, Callable[[np.ndarray, np.ndarray], Any]]:
+        if opp is None:
+            return None, self._random_opponent
+        if callable(opp):
+            return opp, opp
+        if hasattr(opp, "act"):
+            return opp, opp.act
+        raise ParameterError(f"sampled opponent {opp!r} is not callable (obs, mask) -> int")
 
     def _random_opponent(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
@@ -260,14 +278,25 @@ class RiposteGymEnv(gym.Env):
         fixed = self._fixed_seat
         if options and "seat" in options:
             fixed = self._parse_seat(options["seat"])
+        n = self.game.num_players
+        self._extra_opps = None
         if hasattr(self._opponent_spec, "sample_opponent"):
             self._use_opponent(self._opponent_spec.sample_opponent(self._pool_rng))
-        opp_reset = getattr(self._opponent_obj, "reset", None)
-        if callable(opp_reset):  # agents.policy protocol: reset(seed) before every game
-            opp_reset(seed=int(self._opp_seed_rng.integers(2**63)))
+            if n > 2:  # each further opponent seat is drawn from the pool too
+                self._extra_opps = [self._policy_of(self._opponent_spec.sample_opponent(
+                    self._pool_rng)) for _ in range(n - 2)]
+        for obj in [self._opponent_obj] + [o for o, _ in self._extra_opps or ()]:
+            opp_reset = getattr(obj, "reset", None)
+            if callable(opp_reset):  # agents.policy protocol: reset(seed) before every game
+                opp_reset(seed=int(self._opp_seed_rng.integers(2**63)))
         for _ in range(100):
             self.learner = fixed if fixed is not None else int(
                 self._seat_rng.integers(self.game.num_players))
+            self._seat_policy = {}
+            if self._extra_opps is not None:
+                others = [(self.learner + k) % n for k in range(1, n)]
+                pols = [self._policy] + [p for _, p in self._extra_opps]
+                self._seat_policy = dict(zip(others, pols))
             self.state = self.game.new_initial_state()
             self.decisions = 0
             self._paid = 0.0
@@ -368,11 +397,12 @@ class RiposteGymEnv(gym.Env):
                 raise InvalidStateError(
                     f"all-false action mask at a decision: side {p} ({g.side_names[p]}), "
                     f"decision {dt!r}, step {len(st.history)} (the ruleset offers no action)")
-            choice = self._policy(g.observation(st, p), mask.copy())
+            policy = self._seat_policy.get(p, self._policy)
+            choice = policy(g.observation(st, p), mask.copy())
             aid = as_action_id(choice)
             if aid is None or not (0 <= aid < g.num_distinct_actions) or not mask[aid]:
                 raise IllegalActionError(illegal_message(
-                    st, choice, f"opponent {opponent_name(self._policy)}"))
+                    st, choice, f"opponent {opponent_name(policy)}"))
             st.apply_action_unchecked(aid)
             self.decisions += 1
 
@@ -406,6 +436,11 @@ class RiposteGymEnv(gym.Env):
             "opponent": "random" if self._opponent_obj is None
             else opponent_name(self._opponent_obj),
         }
+        if self._extra_opps is not None:
+            info["opponents"] = {int(s): "random" if o is None else opponent_name(o)
+                                 for s, o in zip(
+                    [(self.learner + k) % g.num_players for k in range(1, g.num_players)],
+                    [self._opponent_obj] + [o for o, _ in self._extra_opps])}
         if self.info_labels and st.current_player() == self.learner:
             info["legal_action_labels"] = st.legal_labels()
         if st.is_terminal():

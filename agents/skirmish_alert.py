@@ -1,0 +1,184 @@
+"""Scripted bots of the skirmish alert ruleset (seed 001), reading only the observation and the
+legal mask (never the state):
+
+* :class:`SkirmishHeuristic` (``heuristic``) — strikes an engaged enemy, else shoots, else
+  charges, else closes on the nearest enemy or an objective not held; spends its last AP on
+  going On Alert; attempts a reaction when 2d6 + REF has a fair chance (REF + 7 ≥ difficulty);
+  reacting, strikes or shoots the actor, or steps away from an attack aimed at itself; re-arms.
+* :class:`NeverAlert` (``never-alert``) — the heuristic, but never goes on alert, drops alert
+  and declines every window (an alert-policy baseline for research).
+* :class:`AlwaysAlert` (``always-alert``) — the heuristic, but goes on alert whenever it has
+  AP left instead of passing, keeps its alert, always attempts and always re-arms.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.protocol import Game
+
+from .policy import BasePolicy, SeedLike, legal_ids
+
+
+class SkirmishHeuristic(BasePolicy):
+    """See the module docstring. ``game`` gives the static labels and observation layout."""
+
+    name = "heuristic"
+    alert_mode = "fair"  #: "fair", "never" or "always"
+
+    def __init__(self, game: Game, seed: SeedLike = None):
+        super().__init__(seed)
+        self.game = game
+        self.labels = game.actions.labels
+        self.layout = game.layout
+        self.fi = dict(game.feature_index)
+        self.F = game.F
+        self.decisions = tuple(game.decision_types)
+        self.ids = {lab: i for i, lab in enumerate(self.labels)}
+
+    # -- reading the observation ------------------------------------------------------------
+    def _parts(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        return self.layout.split(np.asarray(obs, dtype=np.float32))
+
+    def _pos(self, row: np.ndarray) -> np.ndarray:
+        B = self.game.max_board
+        return np.array([row[self.fi["x"]] * B - 0.5, row[self.fi["y"]] * B - 0.5])
+
+    def _enemy_rows(self, p: dict[str, np.ndarray]) -> list[tuple[int, np.ndarray]]:
+        fv = p["fighters"]
+        return [(j, fv[self.F + j]) for j in range(fv.shape[0] - self.F)
+                if fv[self.F + j, self.fi["in_play"]] > 0]
+
+    def _pick(self, legal: np.ndarray, prefix: str) -> list[int]:
+        return [int(a) for a in legal if self.labels[a].startswith(prefix)]
+
+    def _weakest(self, ids: list[int], p: dict[str, np.ndarray]) -> int:
+        fv = p["fighters"]
+
+        def wounds(a: int) -> float:
+            j = int(self.labels[a].rsplit(":e", 1)[1])
+            return float(fv[self.F + j, self.fi["wounds"]])
+        return min(ids, key=lambda a: (wounds(a), a))
+
+    # -- acting -----------------------------------------------------------------------------
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = legal_ids(action_mask)
+        if legal.size == 1:
+            return int(legal[0])
+        p = self._parts(observation)
+        dt = self.decisions[int(np.argmax(p["decision"]))]
+        lab = {self.labels[a]: int(a) for a in legal}
+        if dt == "maintain_alert":
+            if self.alert_mode == "always":
+                return lab["keep_alert"]
+            return lab["drop_alert"]
+        if dt == "reaction":
+            return self._attempt(p, legal, lab)
+        if dt == "rearm":
+            if self.alert_mode == "never":
+                return lab["rearm:decline"]
+            return lab.get("rearm", lab["rearm:decline"])
+        if dt == "react":
+            return self._react(p, legal, lab)
+        return self._action(p, legal, lab)
+
+    def _attempt(self, p, legal, lab) -> int:
+        attempts = self._pick(legal, "alert:attempt:")
+        if self.alert_mode == "never" or not attempts:
+            return lab["alert:decline"]
+        if self.alert_mode == "always":
+            return attempts[0]
+        fv = p["fighters"]
+        diff = p["window"][0] * 12
+        best = max(attempts, key=lambda a: fv[int(self.labels[a].rsplit("f", 1)[1]),
+                                             self.fi["ref"]])
+        ref = fv[int(self.labels[best].rsplit("f", 1)[1]), self.fi["ref"]] * 4
+        return best if ref + 7 >= diff - 1e-6 else lab["alert:decline"]
+
+    def _react(self, p, legal, lab) -> int:
+        melee = self._pick(legal, "react:melee:")
+        if melee:
+            return self._weakest(melee, p)
+        shoot = self._pick(legal, "react:shoot:")
+        actor = int(np.argmax(p["actor"])) if p["actor"].any() else -1
+        if shoot:
+            own = [a for a in shoot if self.F + int(self.labels[a].rsplit(":e", 1)[1]) == actor]
+            return own[0] if own else self._weakest(shoot, p)
+        asked = int(np.argmax(p["asked"])) if p["asked"].any() else -1
+        if asked >= 0 and p["trigger_target"].any() and int(np.argmax(p["trigger_target"])) \
+                == asked and actor >= 0:
+            moves = self._pick(legal, "react:move:") + self._pick(legal, "react:disengage:")
+            if moves:
+                fv = p["fighters"]
+                apos = self._pos(fv[actor])
+                here = self._pos(fv[asked])
+                return max(moves, key=lambda a: (self._after(here, a) - apos).__abs__().max())
+        return lab["react:none"]
+
+    def _after(self, here: np.ndarray, a: int) -> np.ndarray:
+        from envs.rulesets.skirmish_alert.params import DIRECTIONS, VECTORS
+
+        parts = self.labels[a].split(":")
+        d, k = DIRECTIONS.index(parts[-2]), int(parts[-1])
+        return here + np.array(VECTORS[d]) * k
+
+    def _action(self, p, legal, lab) -> int:
+        fv = p["fighters"]
+        me = int(np.argmax(p["actor"])) if p["actor"].any() else 0
+        ap = fv[me, self.fi["ap"]] * 4
+        if "stand_up" in lab:
+            return lab["stand_up"]
+        melee = self._pick(legal, "melee:")
+        if melee:
+            return self._weakest(melee, p)
+        shoot = self._pick(legal, "shoot:")
+        if shoot:
+            return self._weakest(shoot, p)
+        charge = self._pick(legal, "charge:")
+        if charge:
+            return self._weakest(charge, p)
+        if "alert" in lab and self.alert_mode != "never" and (
+                ap <= 1.01 or self.alert_mode == "always"):
+            return lab["alert"]
+        for kind in ("sabotage:", "repair:", "activate:"):
+            ids = [a for a in self._pick(legal, kind) if self._useful(p, a)]
+            if ids:
+                return ids[0]
+        moves = self._pick(legal, "move:")
+        if moves:
+            here = self._pos(fv[me])
+            goals = [self._pos(r) for _, r in self._enemy_rows(p)]
+            ev = p["elements"]
+            for x in range(ev.shape[0]):
+                if ev[x, 0] > 0 and ev[x, 5] > 0 and ev[x, 8] == 0:  # objective not held
+                    B = self.game.max_board
+                    goals.append(np.array([ev[x, 1] * B - 0.5, ev[x, 2] * B - 0.5]))
+            if goals:
+                def dist(a: int) -> float:
+                    q = self._after(here, a)
+                    return min(float(np.abs(q - g).max()) for g in goals)
+                best = min(moves, key=lambda a: (dist(a), a))
+                if dist(best) < min(float(np.abs(here - g).max()) for g in goals):
+                    return best
+        if "alert" in lab and self.alert_mode != "never":
+            return lab["alert"]
+        return lab["pass"]
+
+    def _useful(self, p, a: int) -> bool:
+        kind, x = self.labels[a].split(":x")
+        ev = p["elements"][int(x)]
+        if kind == "activate":
+            return ev[5] > 0  # claim objectives; leave doors and levers alone
+        if kind == "sabotage":
+            return ev[10] == 0  # not our own machine
+        return ev[10] > 0  # repair our own
+
+
+class NeverAlert(SkirmishHeuristic):
+    name = "never-alert"
+    alert_mode = "never"
+
+
+class AlwaysAlert(SkirmishHeuristic):
+    name = "always-alert"
+    alert_mode = "always"
