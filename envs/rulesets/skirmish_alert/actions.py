@@ -16,6 +16,10 @@ from envs.core.frames import dice_labels
 
 from .params import DIRECTIONS, USABLE_ITEMS
 
+#: AP cost of each own-turn action (AL-PD-15; AL-1 alert, AL-27 keep alert)
+AP_COST = {"move": 1, "charge": 2, "melee": 1, "shoot": 1, "disengage": 1, "pivot": 1,
+           "stand_up": 1, "activate": 1, "repair": 1, "sabotage": 1, "use": 1, "alert": 1,
+           "keep_alert": 1, "pass": 0}
 MAX_MOVE = 6  #: the largest MOV of a profile (a move label's distance)
 DISENGAGE_MAX = 2  #: disengage moves up to 2 squares (AL-PD-15)
 

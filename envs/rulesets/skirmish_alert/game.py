@@ -14,7 +14,9 @@ from envs.core.scenario import validate_params
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, build_catalogue
 from .observer import FIGHTER_FEATURES, build_layout, observation, observation_string
 from .params import DIRECTIONS, EQUIPMENT_USES, AlertParams, load_scenario
-from .state import AP_COST, AlertState, Fighter
+from .actions import AP_COST
+from .procedures import Match
+from .state import AlertState, Fighter
 
 
 class AlertGame(Game):
@@ -102,7 +104,10 @@ class AlertGame(Game):
         self.static_terrain = t
 
     def new_initial_state(self) -> AlertState:
-        return AlertState(self)
+        s = AlertState(self)
+        s.stack.push(Match())
+        s.start()
+        return s
 
     def state_from_dict(self, data: Mapping[str, Any]) -> AlertState:
         return AlertState.from_dict(self, dict(data))

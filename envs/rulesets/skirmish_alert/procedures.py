@@ -21,14 +21,13 @@ from typing import Any
 
 from envs.core.activation import ActivationLoop, Activator, InitiativeTrack
 from envs.core.frames import RollDice
-from envs.core.procedure import DecisionContext, Done, Frame, Push, Step, Wait, register
+from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost, Reaction, ReactionContext, ReactionWindow
 
-from .actions import Act, Decision
+from .actions import AP_COST, Act, Decision
 from .board import chebyshev, direction_towards, in_front
-from .params import DIRECTIONS, MELEE_WEAPONS, RANGED_WEAPONS, USABLE_ITEMS, VECTORS
-from .state import AP_COST
+from .params import DIRECTIONS, MELEE_WEAPONS, RANGED_WEAPONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -738,7 +737,7 @@ class Activations(ActivationLoop):
 class Initiative(Frame):
     """AL-PD-6: every fighter in play rolls 2d6 + INI; positions 1..k by descending total,
     ties by higher INI, then the team with fewer fighters on the track, then roll-offs (a d6
-    each, repeated while tied)."""
+    each, repeated while tied; after three tied roll-offs, the lower fighter id)."""
 
     kind = "alert.initiative"
     order: list[int] = field(default_factory=list)
@@ -769,7 +768,10 @@ class Initiative(Frame):
         f = state.fighters[gid]
         on_track = sum(1 for g in self.order if state.fighters[g].team == f.team)
         total = self.totals[self.order.index(gid)]
-        return (-total, -f.ini, on_track, tuple(-v for v in self.rolloff.get(gid, [])))
+        offs = self.rolloff.get(gid, [])
+        # after three tied roll-offs (dice forced to one face) the lower fighter id goes first
+        last = gid if len(offs) >= 3 else 0
+        return (-total, -f.ini, on_track, tuple(-v for v in offs), last)
 
     def _ties(self, state: Any) -> list[list[int]]:
         seen: dict[tuple, list[int]] = {}

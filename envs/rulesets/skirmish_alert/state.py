@@ -12,13 +12,10 @@ from envs.core.procedure import FrameStack, ProcedureState
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost
 
-from .actions import Act, Decision
-from .board import bresenham, chebyshev, direction_towards, in_front
-from .params import DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, VECTORS
+from .actions import AP_COST, Act, Decision
+from .board import bresenham, chebyshev, in_front
+from .params import DIRECTIONS, RANGED_WEAPONS, VECTORS
 
-AP_COST = {"move": 1, "charge": 2, "melee": 1, "shoot": 1, "disengage": 1, "pivot": 1,
-           "stand_up": 1, "activate": 1, "repair": 1, "sabotage": 1, "use": 1, "alert": 1,
-           "keep_alert": 1, "pass": 0}  # AL-PD-15, AL-1, AL-27
 
 
 @dataclass(slots=True)
@@ -70,7 +67,8 @@ class Fighter:
 
 
 class AlertState(ProcedureState):
-    """State of a skirmish alert game (see the package docstring for the rules model)."""
+    """State of a skirmish alert game (see the package docstring for the rules model). The
+    game pushes the first frame (:class:`.procedures.Match`) and starts the flow."""
 
     _transient_attrs = ("_scope",)
     #: while a legal list is computed: squares -> fighter, and memoised reach / engagement
@@ -83,8 +81,6 @@ class AlertState(ProcedureState):
         super().__init__(game)
         if not init:
             return
-        from .procedures import Match
-
         self.fighters: list[Fighter | None] = [None] * (game.num_players * game.F)
         for f in game.initial_fighters:
             self.fighters[f.gid] = f.copy()
@@ -93,8 +89,6 @@ class AlertState(ProcedureState):
         self.round = 1
         self.turn_id = 0
         self.active = -1
-        self.stack.push(Match())
-        self.start()
 
     # -- lookup ----------------------------------------------------------------------------
     def fighter(self, gid: int) -> Fighter:
@@ -506,5 +500,4 @@ def difficulty(mode: str, track_size: int, actor_pos: int, reactor_pos: int) -> 
     return 10 + 2 * ((gap > 0) - (gap < 0)) if abs(gap) >= 3 else 10
 
 
-__all__ = ["AP_COST", "AlertState", "Fighter", "difficulty", "direction_towards",
-           "EQUIPMENT_USES", "MELEE_WEAPONS"]
+__all__ = ["AlertState", "Fighter", "difficulty"]
