@@ -403,10 +403,15 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     tb = str(run_dir / "tb") if args.tensorboard else None
     if args.resume:
         from agents.checkpoint import load_newest_checkpoint, purge_tensorboard_after
+        from agents.resume import load_training_state, read_training_state
+
+        def load(p: Path) -> tuple[Any, Any]:  # the model and its resume state (None: a
+            m = MaskablePPO.load(str(p), env=venv, device="cpu", tensorboard_log=tb)
+            blob = read_training_state(p)  # checkpoint of an older Riposte: reseeded)
+            return m, None if blob is None else load_training_state(blob, venv, str(p))
 
         try:  # the newest checkpoint that loads (one cut short by a crash is skipped)
-            model, ckpt, skipped = load_newest_checkpoint(ckpts, lambda p: MaskablePPO.load(
-                str(p), env=venv, device="cpu", tensorboard_log=tb))
+            (model, resume_state), ckpt, skipped = load_newest_checkpoint(ckpts, load)
         except AgentError as exc:
             venv.close()
             raise UsageError(f"--resume: {exc}") from None
@@ -414,7 +419,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             print(line)
         if tb is not None:
             purge_tensorboard_after(tb, "ppo", model.num_timesteps)
-        if (run_dir / "pool.json").is_file():
+        if resume_state is None and (run_dir / "pool.json").is_file():
             try:
                 pool.load_state(run_dir / "pool.json")
             except AgentError as exc:
@@ -426,9 +431,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                   f"--total-timesteps {args.total_timesteps}): nothing to train; pass a larger "
                   f"--total-timesteps to continue")
             return 0
-        venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
-        print(f"resuming from {ckpt} at {model.num_timesteps} timesteps "
-              f"({len(pool.snapshots)} snapshots in the pool)")
+        if resume_state is None:
+            venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
     else:
         model = MaskablePPO(
             "MlpPolicy", venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
@@ -464,6 +468,19 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         snapshot_freq=args.snapshot_freq, checkpoint_freq=args.checkpoint_freq,
         eval_freq=args.eval_freq, eval_games=args.eval_games, eval_seed=args.seed + 1,
         keep_checkpoints=KEEP_CHECKPOINTS, max_decisions=args.max_decisions, timed_env=venv)
+    if args.resume and resume_state is not None:  # exact resume (agents/resume.py)
+        from agents.resume import restore_training_state
+
+        try:
+            restore_training_state(resume_state, model, venv, pool, callback, where=str(ckpt))
+        except AgentError as exc:
+            venv.close()
+            raise UsageError(f"--resume: {exc}") from None
+    if args.resume:
+        how = ("every generator and env state restored" if resume_state is not None
+               else "an older checkpoint: generators reseeded, not restored")
+        print(f"resuming from {ckpt} at {model.num_timesteps} timesteps "
+              f"({len(pool.snapshots)} snapshots in the pool; {how})")
     remaining = args.total_timesteps - model.num_timesteps
     rollout = args.n_steps * args.n_envs
     if remaining > 0 and remaining % rollout:
@@ -477,14 +494,17 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         from agents.training import InterruptCallback
 
         guard = guard or SignalGuard()
-        with guard.deferred():  # the first Ctrl-C / SIGTERM stops at the next step
-            model.learn(total_timesteps=remaining, callback=[callback, InterruptCallback(guard)],
+        # the first Ctrl-C / SIGTERM stops at the next rollout boundary, checkpointed there
+        stop = InterruptCallback(guard, at_stop=callback.save_checkpoint)
+        with guard.deferred():
+            model.learn(total_timesteps=remaining, callback=[callback, stop],
                         progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
                         tb_log_name="ppo")
         if guard.requested is not None:
-            path = callback.save_checkpoint(model.num_timesteps)
+            at = stop.stopped_at if stop.stopped_at is not None else model.num_timesteps
+            path = stop.saved if stop.saved is not None else callback.save_checkpoint(at)
             venv.close()
-            print(f"interrupted ({guard.requested_name}) at {model.num_timesteps} timesteps: "
+            print(f"interrupted ({guard.requested_name}) at {at} timesteps: "
                   f"saved {str(path)!r}; resume with: python train.py --run-dir "
                   f"{shlex.quote(str(run_dir))} --resume")
             return exit_status(guard.requested)

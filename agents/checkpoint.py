@@ -140,8 +140,10 @@ def policy_config(model: Any, game: Any | None = None) -> dict[str, Any]:
     return cfg
 
 
-def save_model(model: Any, path: str | Path, game: Any | None = None) -> Path:
-    """``model.save`` to ``path`` (a ``.zip``) plus our :data:`CONFIG_MEMBER`, through a
+def save_model(model: Any, path: str | Path, game: Any | None = None,
+               extra: dict[str, bytes] | None = None) -> Path:
+    """``model.save`` to ``path`` (a ``.zip``) plus our :data:`CONFIG_MEMBER` (and the
+    ``extra`` members, ``{name: bytes}``: a checkpoint's resume state), through a
     temporary file and ``os.replace``: a crash or an interrupt never leaves a half-written
     checkpoint under the final name (the temporary file is removed).
 
@@ -157,6 +159,8 @@ def save_model(model: Any, path: str | Path, game: Any | None = None) -> Path:
         model.save(str(tmp))
         with zipfile.ZipFile(tmp, "a") as zf:
             zf.writestr(CONFIG_MEMBER, json.dumps(cfg, indent=2, sort_keys=True))
+            for name, data in (extra or {}).items():
+                zf.writestr(name, data, compress_type=zipfile.ZIP_DEFLATED)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)

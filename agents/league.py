@@ -19,7 +19,6 @@ The records round-trip through :meth:`state_dict` / :meth:`load_state` (``pool.j
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -147,14 +146,14 @@ class League(OpponentPool):
                      "results": {n: list(q) for n, q in self.results.items()}}
         return d
 
-    def load_state(self, path: str | Path) -> None:
-        super().load_state(path)
+    def load_state_dict(self, data: Any, where: str = "pool state") -> None:
+        super().load_state_dict(data, where)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8")).get("pfsp", {})
+            pfsp = dict(data.get("pfsp", {}))
             results = {str(n): [float(x) for x in v]
-                       for n, v in dict(data.get("results", {})).items()}
-        except (OSError, ValueError, TypeError, AttributeError) as exc:
-            raise AgentError(f"cannot read league results in {str(path)!r}: {exc}") from None
+                       for n, v in dict(pfsp.get("results", {})).items()}
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise AgentError(f"cannot read league results in {where!r}: {exc}") from None
         self.results = {n: deque(v, maxlen=self.window_games) for n, v in results.items()}
 
 

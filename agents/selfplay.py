@@ -217,10 +217,21 @@ class OpponentPool:
         """
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise AgentError(f"cannot read opponent pool state {str(path)!r}: {exc}") from None
+        self.load_state_dict(data, where=str(path))
+
+    def load_state_dict(self, data: Any, where: str = "pool state") -> None:
+        """Restore a :meth:`state_dict` (``where`` names its source in errors).
+
+        Raises:
+            AgentError: when ``data`` is not a pool state.
+        """
+        try:
             snaps = [str(s) for s in data["snapshots"]]
             picks = Counter({str(k): int(v) for k, v in data.get("picks", {}).items()})
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise AgentError(f"cannot read opponent pool state {str(path)!r}: {exc}") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise AgentError(f"cannot read opponent pool state {where!r}: {exc}") from None
         found = []
         for s in snaps:
             if not Path(s).is_file() and self.snapshot_dir is not None:

@@ -139,22 +139,37 @@ def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: 
 
 
 class InterruptCallback(BaseCallback):
-    """Stops ``model.learn`` at the next step once ``guard.requested`` is set (a
-    :class:`agents.interrupts.SignalGuard` in deferred mode): the caller then saves a
-    checkpoint."""
+    """Stops ``model.learn`` at the next *rollout boundary* (after a PPO update, before the
+    next rollout) once ``guard.requested`` is set (a :class:`agents.interrupts.SignalGuard` in
+    deferred mode), calling ``at_stop(timesteps)`` there first (``train.py``: save the
+    checkpoint, whose resume is then exact; see :mod:`agents.resume`). ``stopped_at`` is the
+    boundary's timestep count and ``saved`` what ``at_stop`` returned (both ``None`` when
+    ``learn`` reached its budget first). The wait is at most one rollout and one update."""
 
-    def __init__(self, guard: Any):
+    def __init__(self, guard: Any, at_stop: Any = None):
         super().__init__(verbose=0)
         self.guard = guard
+        self.at_stop = at_stop
+        self.stopped_at: int | None = None
+        self.saved: Any = None
+
+    def _on_rollout_start(self) -> None:
+        if self.guard.requested is not None and self.stopped_at is None:
+            self.stopped_at = int(self.num_timesteps)
+            if self.at_stop is not None:
+                self.saved = self.at_stop(self.stopped_at)
 
     def _on_step(self) -> bool:
-        return self.guard.requested is None
+        return self.stopped_at is None
 
 
 class SelfPlayCallback(BaseCallback):
-    """Every ``snapshot_freq`` timesteps adds a snapshot to the pool, every ``checkpoint_freq``
-    writes ``run_dir/checkpoints/ckpt_<timesteps>.zip`` and ``run_dir/pool.json`` (atomically,
-    keeping the last ``keep_checkpoints``), every ``eval_freq`` (0: never) plays
+    """Every ``snapshot_freq`` timesteps adds a snapshot to the pool, at the first rollout
+    boundary (after the PPO update) after every ``checkpoint_freq`` timesteps writes
+    ``run_dir/checkpoints/ckpt_<timesteps>.zip`` with the resume state inside (every generator
+    and env state, :mod:`agents.resume`; only at a boundary is the rollout buffer empty, so
+    only there is resuming exact) and ``run_dir/pool.json`` (atomically, keeping the last
+    ``keep_checkpoints``), every ``eval_freq`` (0: never) plays
     ``eval_games`` against each evaluation opponent, logs ``eval/score_vs_<name>`` to
     TensorBoard and appends a row to ``run_dir/metrics.csv``.
 
@@ -239,8 +254,6 @@ class SelfPlayCallback(BaseCallback):
         if self._due("snap", self.snapshot_freq):
             self.pool.add_snapshot(self.model, steps)
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
-        if self._due("ckpt", self.checkpoint_freq):
-            self.save_checkpoint(steps)
         if self.eval_games and self._due("eval", self.eval_freq) \
                 and steps < getattr(self.model, "_total_timesteps", steps + 1):
             self._evaluate(steps)  # (not at the last step: train.py evaluates the end)
@@ -257,6 +270,12 @@ class SelfPlayCallback(BaseCallback):
             key = str(info["opponent"]).split(":")[0]
             self._scores.setdefault(key, []).append(score)
 
+    def _on_rollout_start(self) -> None:
+        """The rollout boundary (the previous update is done, the buffer empty): checkpoint
+        when one is due."""
+        if self.num_timesteps > self._steps0 and self._due("ckpt", self.checkpoint_freq):
+            self.save_checkpoint(self.num_timesteps)
+
     def _on_rollout_end(self) -> None:
         """TensorBoard ``selfplay/win_rate_vs_<opponent>`` (draws count half) over the
         episodes that ended in this rollout, and ``selfplay/episodes_vs_<opponent>``."""
@@ -266,10 +285,16 @@ class SelfPlayCallback(BaseCallback):
         self._scores = {}
 
     def save_checkpoint(self, steps: int) -> Path:
-        """Write the model and the pool state; prune old checkpoints."""
+        """Write the model with its resume state (:func:`agents.resume.capture_training_state`;
+        call it at a rollout boundary) and the pool state; prune old checkpoints."""
+        from .checkpoint import save_model
+        from .resume import RESUME_MEMBER, capture_training_state
+
         ckdir = self.run_dir / "checkpoints"
         self.pool.save(self.run_dir / "pool.json")
-        path = atomic_save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip", self.game)
+        blob = capture_training_state(self.model, self.training_env, self.pool, self)
+        path = save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip", self.game,
+                          extra={RESUME_MEMBER: blob})
         old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
         for p in old[:-self.keep_checkpoints]:
             p.unlink(missing_ok=True)

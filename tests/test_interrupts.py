@@ -51,6 +51,7 @@ def test_train_saves_a_checkpoint_at_the_interrupt(tmp_path, sig, status):
     name = signal.Signals(sig).name
     assert last.startswith(f"interrupted ({name}) at "), out
     steps = int(last.split(" at ")[1].split()[0])
+    assert steps % 64 == 0, steps  # a rollout boundary (n_steps 64 x 1 env): resume is exact
     ckpt = run_dir / "checkpoints" / f"ckpt_{steps:010d}.zip"
     assert last == (f"interrupted ({name}) at {steps} timesteps: saved {str(ckpt)!r}; resume "
                     f"with: python train.py --run-dir {run_dir} --resume")

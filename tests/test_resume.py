@@ -4,6 +4,7 @@ TensorBoard log has no step twice and metrics.csv has each timestep once."""
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +72,74 @@ def test_resume_when_no_checkpoint_loads_is_one_line(tmp_path):
     assert r.stderr.strip().splitlines() == [
         f"error: --resume: no checkpoint loads: checkpoint {str(ckpt)!r}: "
         + r.stderr.split(f"checkpoint {str(ckpt)!r}: ", 1)[1].strip()]
+
+
+EXACT = ["--ruleset", "toy", "--seed", "4", "--n-envs", "2", "--n-steps", "64", "--batch-size",
+         "64", "--n-epochs", "2", "--net-arch", "32", "--eval-games", "4", "--eval-freq", "256",
+         "--checkpoint-freq", "256", "--snapshot-freq", "128", "--total-timesteps", "1280",
+         "--torch-threads", "1", "--no-progress-bar", "--no-tensorboard", *TOY_POOL]
+#: metrics.csv columns that are not wall-clock measurements
+DETERMINISTIC = ("timesteps", "snapshots", "score_vs_random", "score_vs_always-react")
+
+
+def _weights(path: Path) -> dict:
+    import io
+    import zipfile
+
+    import torch
+
+    with zipfile.ZipFile(path) as zf:
+        return torch.load(io.BytesIO(zf.read("policy.pth")), weights_only=True)
+
+
+def _metrics(run_dir: Path) -> list[tuple[str, ...]]:
+    with open(run_dir / "metrics.csv", newline="") as fh:
+        return [tuple(row[k] for k in DETERMINISTIC) for row in csv.DictReader(fh)]
+
+
+def test_run_killed_after_a_checkpoint_resumes_exactly(tmp_path):
+    """SIGKILL right after the first checkpoint is written, then --resume: the same weights
+    (policy and value net, to float tolerance) and the same metrics.csv (its non-timing
+    columns) as the same run uninterrupted; the league state and the snapshots too."""
+    import os
+    import signal
+    import time
+
+    import torch
+
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    r = _train(*EXACT, "--run-dir", str(whole))
+    assert r.returncode == 0, r.stderr
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "train.py", *EXACT, "--run-dir",
+                             str(killed)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    ckdir, deadline = killed / "checkpoints", time.monotonic() + 300
+    try:
+        while not (ckdir.is_dir() and any(p.name.startswith("ckpt_") for p in ckdir.iterdir())):
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, "no checkpoint within the deadline"
+            time.sleep(0.005)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    assert not (killed / "final_model.zip").exists()  # killed before the end
+    (first,) = [p.name for p in ckdir.iterdir() if p.name.startswith("ckpt_")]
+    assert first == "ckpt_0000000256.zip"
+    r = _train(*EXACT, "--run-dir", str(killed), "--resume")
+    assert r.returncode == 0, r.stderr
+    assert ("resuming from " + str(ckdir / first) + " at 256 timesteps") in r.stdout, r.stdout
+    assert "every generator and env state restored" in r.stdout
+    a, b = _weights(whole / "last_model.zip"), _weights(killed / "last_model.zip")
+    assert set(a) == set(b)
+    for k in a:
+        torch.testing.assert_close(b[k], a[k], rtol=0, atol=1e-6, msg=k)
+    # the run moved its weights (the comparison is not of two untrained nets)
+    first_w = _weights(ckdir.parent / "checkpoints" / "ckpt_0000001024.zip")
+    assert any(not torch.equal(first_w[k], a[k]) for k in a if "optimizer" not in k)
+    assert _metrics(killed) == _metrics(whole)
+    assert [m[0] for m in _metrics(whole)] == ["0", "256", "512", "768", "1024", "1280"]
+    pa = json.loads((whole / "pool.json").read_text())
+    pb = json.loads((killed / "pool.json").read_text())
+    assert pa["picks"] == pb["picks"] and pa["pfsp"] == pb["pfsp"]
+    assert [Path(s).name for s in pa["snapshots"]] == [Path(s).name for s in pb["snapshots"]]

@@ -223,7 +223,6 @@ def test_train_run_dir_that_cannot_be_a_directory_is_one_line_error(tmp_path):
 @pytest.mark.parametrize("name, text, message", [
     ("config.json", "{bad json", "--resume: cannot read"),
     ("config.json", '{"game": {}}', "(the run's configuration): no key 'args'"),
-    ("pool.json", "{bad json", "--resume: cannot read opponent pool state"),
 ])
 def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, name, text,
                                                           message):
@@ -240,6 +239,37 @@ def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, nam
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
     assert (run_dir / name).read_text() == text  # nothing rewritten
     assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir() if p.is_file()} == before
+
+
+def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,
+                                                                              tmp_path):
+    """The checkpoint carries its own pool state (agents/resume.py): a damaged pool.json is not
+    read; a checkpoint whose resume state is damaged is skipped for the previous one."""
+    import shutil
+
+    from agents.resume import RESUME_MEMBER
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    (run_dir / "pool.json").write_text("{bad json")
+    newest = run_dir / "checkpoints" / "ckpt_0000000256.zip"
+    with zipfile.ZipFile(newest) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    members[RESUME_MEMBER] = b"not a pickle"
+    with zipfile.ZipFile(newest, "w") as zf:
+        for n, data in members.items():
+            zf.writestr(n, data)
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--total-timesteps", "320",
+            "--no-progress-bar")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"skipped checkpoint {str(newest)!r}: AgentLoadError: "
+                               f"{newest}: cannot read {RESUME_MEMBER}: "), r.stdout
+    older = run_dir / "checkpoints" / "ckpt_0000000128.zip"
+    assert lines[1] == (f"resuming from {older} at 128 timesteps (2 snapshots in the pool; "
+                        f"every generator and env state restored)"), r.stdout
+    pool = json.loads((run_dir / "pool.json").read_text())  # rewritten at the next checkpoint
+    assert len(pool["snapshots"]) == 5 and pool["pfsp"]["results"]
 
 
 def test_train_notes_whole_rollouts(tmp_path):
