@@ -59,9 +59,9 @@ class Args:
     run_dir: str = "runs/default"
     """directory for checkpoints, logs, metrics and final_model.zip"""
     resume: bool = False
-    """continue from the last checkpoint in run_dir (timestep count and opponent pool restored;
-    the run's config.json supplies every flag not given again, and the PPO hyperparameters
-    are the checkpoint's own)"""
+    """continue from the last checkpoint in run_dir, exactly (every generator, env and pool
+    state restored: agents/resume.py); the run's config.json supplies every flag not given
+    again, and the PPO hyperparameters are the checkpoint's own"""
     overwrite: bool = False
     """allow starting a fresh run in a run_dir that already holds checkpoints"""
     n_envs: int = 8
