@@ -12,5 +12,6 @@ from envs.core.registry import REGISTRY, game_class, list_rulesets, load_game, r
 
 register_ruleset("acw_regimental", "envs.rulesets.acw_regimental.game:ACWGame")
 register_ruleset("skirmish_alert", "envs.rulesets.skirmish_alert.game:AlertGame")
+register_ruleset("atomic_africa", "envs.rulesets.atomic_africa.game:AAGame")
 
 __all__ = ["REGISTRY", "game_class", "list_rulesets", "load_game", "register_ruleset"]

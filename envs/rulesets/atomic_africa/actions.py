@@ -1,0 +1,105 @@
+"""The action catalogue, chance catalogue and decision types of Atomic Africa.
+
+Ids depend only on ``max_units_per_side`` (U), so every scenario shares one action space.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+
+from envs.core.actions import ActionCatalogue
+
+from .cards import CARD_NAMES, DIE_LADDER, ORDER_KINDS, POSTURES, SPECIALS
+
+#: In-transit directions (egocentric: ``forward`` is toward the enemy's table edge), as unit
+#: vectors in the side's own frame (x right, y forward)
+DIRECTIONS: dict[str, tuple[float, float]] = {
+    "forward": (0.0, 1.0),
+    "forward_left": (-math.sqrt(0.5), math.sqrt(0.5)),
+    "forward_right": (math.sqrt(0.5), math.sqrt(0.5)),
+    "left": (-1.0, 0.0),
+    "right": (1.0, 0.0),
+    "back": (0.0, -1.0),
+}
+MAX_INCREMENTS = 4
+
+
+class Decision(str, enum.Enum):
+    """What is being decided (values shared with :class:`envs.core.protocol.DecisionType`
+    where they mean the same)."""
+
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+    ORDERS = "orders"  #: Orders Phase: a face-down card (or none) for one unit
+    ACTIVATION = "activation"  #: which unit activates
+    MANEUVER = "maneuver"  #: where the In-transit figure goes (AA-R7 for reactors)
+    FIRE = "fire"  #: Targeting (and a reactor's extra Split Fire target, AA-R8)
+    REACTION = "reaction"  #: which unit reacts voluntarily, or none (AA-R3)
+    RESERVE_ASSIGN = "reserve_assign"  #: an orderless reactor's order from the Reserve (AA-R4)
+    DECLARATION = "declaration"  #: special action / Joker order / posture (AA-D2, AA-D8)
+    RESERVE_PLAY = "reserve_play"  #: the change loop: play a Reserve card or stand (AA-D4)
+    CLEANUP = "cleanup"  #: a voluntary split (C4)
+
+
+DECISION_TYPES: tuple[str, ...] = tuple(d.value for d in Decision)
+
+
+def labels(max_units: int) -> list[str]:
+    out = [f"assign:{c}" for c in CARD_NAMES] + ["assign:none"]
+    out += [f"activate:unit{k}" for k in range(max_units)]
+    out += ["move:hold"] + [f"move:{d}:{n}" for d in DIRECTIONS
+                            for n in range(1, MAX_INCREMENTS + 1)]
+    out += [f"target:unit{k}" for k in range(max_units)] + ["target:none"]
+    out += [f"react:unit{k}" for k in range(max_units)] + ["react:none"]
+    out += [f"reserve:play:{c}" for c in CARD_NAMES] + ["reserve:stand"]
+    out += [f"special:{s}" for s in ORDER_KINDS]
+    out += [f"posture:{p}" for p in POSTURES]
+    out += [f"split:unit{k}" for k in range(max_units)] + ["split:done"]
+    return out
+
+
+class Ids:
+    """Decision ids by family for ``max_units`` unit slots (``unit`` indices are own slots for
+    ``activate``/``react``/``split``, enemy slots for ``target``)."""
+
+    def __init__(self, max_units: int):
+        self.max_units = max_units
+        self.cat = ActionCatalogue(labels(max_units))
+        c = self.cat.id
+        self.assign0 = c("assign:A")
+        self.assign_none = c("assign:none")
+        self.activate0 = c("activate:unit0")
+        self.hold = c("move:hold")
+        self.move0 = self.hold + 1
+        self.target0 = c("target:unit0")
+        self.target_none = c("target:none")
+        self.react0 = c("react:unit0")
+        self.react_none = c("react:none")
+        self.play0 = c("reserve:play:A")
+        self.stand = c("reserve:stand")
+        self.special0 = c("special:basic")
+        self.posture0 = c("posture:standing")
+        self.split0 = c("split:unit0")
+        self.split_done = c("split:done")
+        self.dirs = list(DIRECTIONS)
+
+    def move(self, direction: str, n: int) -> int:
+        return self.move0 + self.dirs.index(direction) * MAX_INCREMENTS + (n - 1)
+
+    def move_of(self, action: int) -> tuple[str, int] | None:
+        if action == self.hold:
+            return None
+        k = action - self.move0
+        return self.dirs[k // MAX_INCREMENTS], k % MAX_INCREMENTS + 1
+
+
+def chance_labels() -> list[str]:
+    out = [f"card={c}" for c in CARD_NAMES]
+    for s in DIE_LADDER:
+        out += [f"d{s}={v}" for v in range(1, s + 1)]
+    return out
+
+
+CHANCE_CATALOGUE = ActionCatalogue(chance_labels())
+_ = SPECIALS

@@ -1,0 +1,185 @@
+"""Parameters (the AA-G1 … AA-G25 defaults of ``atomic_africa.md`` §18, each a named field)
+and scenario files of Atomic Africa, validated on load (errors name the file, key, problem)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic
+
+from envs.core.errors import ScenarioError
+from envs.core.scenario import read_toml, resolve_scenario_path, validate_scenario
+
+from .cards import CARD_NAMES, EXPERIENCE, STANDARD_DECK, DIE_LADDER
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+
+Die = Literal[4, 6, 8, 10, 12]
+
+
+class AAParams(pydantic.BaseModel):
+    """Game parameters; the defaults are the gap fills AA-G1 … AA-G25 (RULINGS: binding)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    #: unit slots per side (all scenarios share one action space and observation shape)
+    max_units_per_side: int = pydantic.Field(8, ge=2, le=12)
+    #: AA-G23: game turns (``None``: the scenario's)
+    turns: int | None = pydantic.Field(None, ge=1, le=30)
+    #: AA-G4: cards drawn per non-attached unit in the Orders Phase
+    cards_per_unit: int = pydantic.Field(1, ge=0, le=4)
+    #: AA-G4: add the Experience bonus (green 0 / regular 1 / veteran 2 / elite 3)
+    experience_draw_bonus: bool = True
+    #: AA-G5: Jokers may be played from the Reserve
+    joker_eligible_from_reserve: bool = False
+    #: AA-G8: centimetres per increment for infantry and vehicles (seed Pt 12)
+    infantry_increment_cm: float = pydantic.Field(4.5, gt=0)
+    vehicle_increment_cm: float = pydantic.Field(9.0, gt=0)
+    #: AA-G14: upper edges of the range bands (cm) and their thresholds; beyond: the last
+    range_bands_cm: tuple[float, float, float] = (15.0, 30.0, 60.0)
+    range_thresholds: tuple[int, int, int, int] = (2, 4, 6, 8)
+    #: AA-G14: figures per +1 to the Attack score
+    figures_per_attack_point: int = pydantic.Field(3, ge=1)
+    #: AA-G14: cover added to the infantry damage threshold (soft terrain / hard terrain)
+    cover_soft: int = pydantic.Field(2, ge=0)
+    cover_hard: int = pydantic.Field(4, ge=0)
+    #: AA-G15: suppression markers from which a unit may not move
+    suppressed_no_move: int = pydantic.Field(3, ge=1)
+    #: AA-G16: Morale roll that removes 1 marker, and 2 markers
+    rally_one: int = pydantic.Field(4, ge=1)
+    rally_two: int = pydantic.Field(8, ge=1)
+    #: AA-G22: damage-threshold bonus of a Crouched / Prone target
+    crouched_bonus: int = pydantic.Field(1, ge=0)
+    prone_bonus: int = pydantic.Field(2, ge=0)
+    #: AA-G24 / C3: minimum figures of a unit (a unit of fewer than twice this cannot split)
+    min_unit_figures: int = pydantic.Field(3, ge=1)
+    #: C2: which half of a split takes the odd counter ("larger" group or "smaller")
+    split_extra_to: Literal["larger", "smaller"] = "larger"
+    #: C4: offer voluntary splits in the Clean-Up Phase
+    voluntary_splits: bool = True
+    #: AA-G23: points per destroyed enemy unit and per objective held at the end
+    destroyed_points: int = pydantic.Field(1, ge=0)
+    objective_points: int = pydantic.Field(1, ge=0)
+    objective_radius_cm: float = pydantic.Field(9.0, gt=0)
+    #: engine cap on decisions (truncation)
+    max_decisions: int = pydantic.Field(2000, ge=10)
+
+
+class TableSpec(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    width: float = pydantic.Field(gt=0)
+    depth: float = pydantic.Field(gt=0)
+
+
+class TerrainSpec(pydantic.BaseModel):
+    """A terrain area: ``soft`` (woods, scrub) or ``hard`` (buildings, rocks) cover; both
+    block line of sight when ``blocks_los`` (AA-G9)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+    name: str = ""
+    cover: Literal["soft", "hard"] = "soft"
+    blocks_los: bool = True
+    points: list[tuple[float, float]] = pydantic.Field(min_length=3)
+
+
+class UnitSpec(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    side: Literal[0, 1]
+    name: str = pydantic.Field(min_length=1)
+    kind: Literal["infantry", "support", "vehicle"] = "infantry"
+    #: on-board attached unit (seed Pt 12: needs orders, adds no card to the draw)
+    attached: bool = False
+    figures: int = pydantic.Field(ge=1, le=30)
+    morale: Die = 8
+    equipment: Die = 8
+    #: vehicle defense (damage threshold = range threshold + defense, seed Pt 12)
+    defense: int = pydantic.Field(0, ge=0)
+    x: float
+    y: float
+    wounds: int = pydantic.Field(0, ge=0)
+    suppression: int = pydantic.Field(0, ge=0)
+
+
+class SideSpec(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    name: str
+    experience: Literal["green", "regular", "veteran", "elite"] = "regular"
+    #: card name -> copies (AA-G1); ``None``: the standard 54-card deck
+    deck: dict[str, int] | None = None
+    deck_size: int | None = pydantic.Field(None, ge=1)
+
+
+class ObjectiveSpec(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    name: str = ""
+    x: float
+    y: float
+
+
+class ScenarioSpec(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    name: str
+    description: str = ""
+    turns: int = pydantic.Field(6, ge=1, le=30)
+    table: TableSpec
+    sides: list[SideSpec] = pydantic.Field(min_length=2, max_length=2)
+    terrain: list[TerrainSpec] = []
+    objectives: list[ObjectiveSpec] = []
+    units: list[UnitSpec] = pydantic.Field(min_length=2)
+
+
+def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[ScenarioSpec, list[dict[str, int]]]:
+    """Read and check a scenario: a built-in name, a TOML path or ``None`` (``default``).
+
+    Returns:
+        the spec and, per side, the deck as card name -> copies.
+
+    Raises:
+        ScenarioError: naming the file, the key and the problem: an unknown card name, a deck
+            whose counts do not add up to ``deck_size``, a unit off the table, more units than
+            ``max_units_per_side``, a value of the wrong type.
+    """
+    path = resolve_scenario_path("default" if scenario is None else scenario, SCENARIO_DIR)
+    spec = validate_scenario(ScenarioSpec, read_toml(path), str(path))
+    w, d = spec.table.width, spec.table.depth
+    decks: list[dict[str, int]] = []
+    for i, side in enumerate(spec.sides):
+        deck = dict(STANDARD_DECK) if side.deck is None else dict(side.deck)
+        for name, n in deck.items():
+            if name not in CARD_NAMES:
+                raise ScenarioError(f"{path}: sides[{i}].deck: unknown card name {name!r} "
+                                    f"(cards: {', '.join(CARD_NAMES)})")
+            if not isinstance(n, int) or n < 0:
+                raise ScenarioError(f"{path}: sides[{i}].deck.{name}: copies must be an "
+                                    f"integer >= 0, got {n!r}")
+        total = sum(deck.values())
+        if side.deck_size is not None and total != side.deck_size:
+            raise ScenarioError(f"{path}: sides[{i}].deck: the counts add up to {total} cards "
+                                f"but deck_size is {side.deck_size}")
+        if total == 0:
+            raise ScenarioError(f"{path}: sides[{i}].deck: the deck has no cards")
+        decks.append(deck)
+    counts = [0, 0]
+    for k, u in enumerate(spec.units):
+        if not (0 <= u.x <= w and 0 <= u.y <= d):
+            raise ScenarioError(f"{path}: units[{k}] ({u.name}): position ({u.x}, {u.y}) cm is "
+                                f"off the {w} x {d} cm table")
+        counts[u.side] += 1
+    for s in (0, 1):
+        if counts[s] > max_units:
+            raise ScenarioError(f"{path}: units: side {s} has {counts[s]} units, more than "
+                                f"max_units_per_side = {max_units}")
+        if counts[s] == 0:
+            raise ScenarioError(f"{path}: units: side {s} has no unit")
+    for k, o in enumerate(spec.objectives):
+        if not (0 <= o.x <= w and 0 <= o.y <= d):
+            raise ScenarioError(f"{path}: objectives[{k}]: ({o.x}, {o.y}) cm is off the table")
+    if len(spec.objectives) > 3:
+        raise ScenarioError(f"{path}: objectives: at most 3, got {len(spec.objectives)}")
+    _ = DIE_LADDER, EXPERIENCE
+    return spec, decks
+
+
+def describe_params() -> list[dict[str, Any]]:
+    """The parameters as ``{"name", "default"}`` rows (for docs)."""
+    return [{"name": k, "default": f.default} for k, f in AAParams.model_fields.items()]

@@ -1,0 +1,305 @@
+"""The dynamic state of Atomic Africa: units, card zones, the Activation Phase's record, and the
+rule helpers the procedures (:mod:`.procedures`) call. Positions are in centimetres."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs.core.geometry import polygon_contains, segment_crosses_polygon
+from envs.core.procedure import FrameStack, ProcedureState, Record, register
+from envs.core.reactions import Cost
+from envs.core.zones import Visibility, Zones
+
+from .actions import DIRECTIONS, Decision
+from .cards import (CARD_ID, JOKER, MENU, VEHICLE_SPECIALS, is_face, shifted)
+
+
+@register
+@dataclass(slots=True)
+class Unit(Record):
+    """One unit (a squad, an attached support team or a vehicle). ``x, y``: its Start Group
+    (cm); ``tx, ty``: its In-transit figure while it acts (``None`` otherwise)."""
+
+    kind = "aa.unit"
+    side: int
+    slot: int
+    name: str
+    utype: str  # infantry | support | vehicle
+    attached: bool
+    figures: int
+    morale: int
+    equipment: int
+    defense: int
+    x: float
+    y: float
+    wounds: int = 0
+    suppression: int = 0
+    alive: bool = True
+    acted: bool = False
+    confused: bool = False
+    tx: float | None = None
+    ty: float | None = None
+    vehicle_marked: bool = False
+
+    @property
+    def vehicle(self) -> bool:
+        return self.utype == "vehicle"
+
+
+@register
+@dataclass(slots=True)
+class PhaseData(Record):
+    """The Activation Phase being played: the activating ``side``/``unit``; ``involved`` rows
+    ``[side, unit, role]`` (role 0 activating, 1 reacting, 2 cascaded reactor, AA-R9);
+    ``fire`` rows ``[side, unit, target side, target unit, extra]`` (``extra`` = 1 for a Split
+    Fire target, AA-R8/AA-R9); ``moves`` ``"s:u" -> [direction index, increments]``;
+    ``special`` / ``posture`` announced by unit; ``frozen`` by side (AA-D8)."""
+
+    kind = "aa.phase"
+    side: int
+    unit: int
+    involved: list[list[int]] = field(default_factory=list)
+    fire: list[list[int]] = field(default_factory=list)
+    moves: dict[str, list[int]] = field(default_factory=dict)
+    special: dict[str, str] = field(default_factory=dict)
+    posture: dict[str, str] = field(default_factory=dict)
+    frozen: list[bool] = field(default_factory=lambda: [False, False])
+    targets: list[int] = field(default_factory=list)
+
+    def is_involved(self, side: int, unit: int) -> bool:
+        return any(r[0] == side and r[1] == unit for r in self.involved)
+
+    def role(self, side: int, unit: int) -> int:
+        for r in self.involved:
+            if r[0] == side and r[1] == unit:
+                return r[2]
+        return -1
+
+
+def key(side: int, unit: int) -> str:
+    return f"{side}:{unit}"
+
+
+class AAState(ProcedureState):
+    """State of one Atomic Africa game (see the package docstring for the rules model)."""
+
+    decision_enum = Decision
+    terminal_decision = Decision.TERMINAL
+    chance_decision = Decision.CHANCE
+
+    def __init__(self, game: Any, init: bool = True):
+        super().__init__(game)
+        if not init:
+            return
+        U = game.max_units_per_side
+        self.units: list[list[Unit | None]] = [[None] * U for _ in (0, 1)]
+        for u in game.initial_units:
+            self.units[u.side][u.slot] = u.copy()
+        self.turn = 1
+        self.destroyed = [0, 0]  # units of each side destroyed
+        self.first = 0
+        self.ap: PhaseData | None = None
+        self.zones = Zones()
+        for s in (0, 1):
+            self.zones.add(f"deck:{s}", s, Visibility.NOBODY, game.deck_cards[s])
+            self.zones.add(f"reserve:{s}", s, Visibility.OWNER)
+            self.zones.add(f"discard:{s}", s, Visibility.PUBLIC)
+            for k in range(U):
+                self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER)
+        from .procedures import Turn  # the frames import this module
+        self.stack.push(Turn())
+        self.start()
+
+    # -- units ----------------------------------------------------------------------------------
+    def unit(self, side: int, slot: int) -> Unit:
+        return self.units[side][slot]
+
+    def alive_units(self, side: int) -> list[Unit]:
+        return [u for u in self.units[side] if u is not None and u.alive]
+
+    def has_units(self, side: int) -> bool:
+        return any(u is not None and u.alive for u in self.units[side])
+
+    def order_card(self, side: int, slot: int) -> int | None:
+        cards = self.zones[f"order:{side}:{slot}"].cards
+        return cards[0] if cards else None
+
+    def revealed(self, side: int, slot: int) -> bool:
+        return self.zones[f"order:{side}:{slot}"].visibility is Visibility.PUBLIC
+
+    def eligible_to_activate(self, u: Unit | None) -> bool:
+        """AA-G7: alive, has not activated or reacted this turn, holds an order."""
+        return (u is not None and u.alive and not u.acted
+                and self.order_card(u.side, u.slot) is not None)
+
+    def eligible_reserve(self, side: int, u: Unit) -> list[int]:
+        """AA-G5: the distinct Reserve cards ``u`` may take (not Jokers unless the parameter
+        allows them; not face cards whose special actions a vehicle may not use)."""
+        out = []
+        for c in sorted(set(self.zones[f"reserve:{side}"].cards)):
+            if c == JOKER and not self.game.joker_eligible_from_reserve:
+                continue
+            if is_face(c) and u.vehicle and not (set(MENU[c]) & VEHICLE_SPECIALS):
+                continue
+            out.append(c)
+        return out
+
+    # -- geometry (AA-G9) -------------------------------------------------------------------------
+    def los(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """AA-G9: a straight line not crossing a sight-blocking area, except an area that
+        holds either end (a unit inside woods sees out and is seen)."""
+        for poly in self.game.blocking:
+            if segment_crosses_polygon(a, b, poly):
+                if polygon_contains(poly, a) or polygon_contains(poly, b):
+                    continue
+                return False
+        return True
+
+    @staticmethod
+    def points(u: Unit) -> list[tuple[float, float]]:
+        """The Start Group and, when placed, the In-transit figure."""
+        pts = [(u.x, u.y)]
+        if u.tx is not None:
+            pts.append((u.tx, u.ty))
+        return pts
+
+    def sees(self, a: Unit, b: Unit) -> bool:
+        """Any of ``a``'s points to any of ``b``'s points (AA-R3, AA-G9)."""
+        return any(self.los(p, q) for p in self.points(a) for q in self.points(b))
+
+    def cover(self, x: float, y: float) -> int:
+        """AA-G14: cover of a point (the best of the terrain areas holding it)."""
+        best = 0
+        for poly, kind in self.game.cover_areas:
+            if polygon_contains(poly, (x, y)):
+                best = max(best, self.game.cover_hard if kind == "hard" else
+                           self.game.cover_soft)
+        return best
+
+    def table_vector(self, side: int, direction: int) -> tuple[float, float]:
+        """A direction of the side's own frame as a table vector (side 1 faces -y)."""
+        dx, dy = DIRECTIONS[list(DIRECTIONS)[direction]]
+        return (dx, dy) if side == 0 else (-dx, -dy)
+
+    def increment(self, u: Unit) -> float:
+        g = self.game
+        return g.vehicle_increment_cm if u.vehicle else g.infantry_increment_cm
+
+    def destination(self, u: Unit, direction: int, n: int) -> tuple[float, float]:
+        dx, dy = self.table_vector(u.side, direction)
+        step = self.increment(u) * n
+        return u.x + dx * step, u.y + dy * step
+
+    def on_table(self, x: float, y: float) -> bool:
+        return 0.0 <= x <= self.game.width and 0.0 <= y <= self.game.depth
+
+    def range_threshold(self, d: float) -> int:
+        g = self.game
+        for edge, thr in zip(g.range_bands_cm, g.range_thresholds):
+            if d <= edge:
+                return thr
+        return g.range_thresholds[-1]
+
+    @staticmethod
+    def distance(a: Unit, b: Unit) -> float:
+        return math.hypot(a.x - b.x, a.y - b.y)
+
+    # -- cards ------------------------------------------------------------------------------------
+    def reshuffle_if_empty(self, side: int) -> None:
+        """AA-G6: an empty deck takes back its discard pile."""
+        if self.zones.size(f"deck:{side}") == 0 and self.zones.size(f"discard:{side}"):
+            self.zones.move_all(f"discard:{side}", f"deck:{side}")
+            self.log("reshuffle", ("AA-G6",), f"side {side} shuffles its discards into its "
+                     f"deck", side)
+
+    def discard_order(self, side: int, slot: int) -> None:
+        z = self.zones[f"order:{side}:{slot}"]
+        for c in list(z.cards):
+            self.zones.move(c, z.name, f"discard:{side}")
+        z.visibility = Visibility.OWNER
+
+    def reveal(self, side: int, slot: int) -> int | None:
+        z = self.zones[f"order:{side}:{slot}"]
+        z.visibility = Visibility.PUBLIC
+        return z.cards[0] if z.cards else None
+
+    # -- costs (envs.core.reactions interface) -----------------------------------------------------
+    def can_pay(self, side: int, cost: Cost) -> bool:
+        return self.zones.count(f"reserve:{side}", CARD_ID[cost.resource]) >= cost.amount
+
+    def pay(self, side: int, cost: Cost) -> None:
+        for _ in range(cost.amount):
+            self.zones.move(CARD_ID[cost.resource], f"reserve:{side}", f"discard:{side}")
+
+    # -- scoring (AA-G23) --------------------------------------------------------------------------
+    def objective_holder(self, x: float, y: float) -> int | None:
+        r = self.game.objective_radius_cm
+        near = [any(math.hypot(u.x - x, u.y - y) <= r for u in self.alive_units(s))
+                for s in (0, 1)]
+        if near[0] and not near[1]:
+            return 0
+        if near[1] and not near[0]:
+            return 1
+        return None
+
+    def scores(self) -> list[int]:
+        """AA-G23: points per destroyed enemy unit plus objectives held."""
+        g = self.game
+        sc = [self.destroyed[1] * g.destroyed_points, self.destroyed[0] * g.destroyed_points]
+        for (x, y) in g.objectives:
+            h = self.objective_holder(x, y)
+            if h is not None:
+                sc[h] += g.objective_points
+        return sc
+
+    def game_over(self) -> bool:
+        return not self.has_units(0) or not self.has_units(1)
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        alive = [self.has_units(0), self.has_units(1)]
+        if alive[0] != alive[1]:
+            return [1.0, -1.0] if alive[0] else [-1.0, 1.0]
+        a, b = self.scores()
+        if a == b:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if a > b else [-1.0, 1.0]
+
+    # -- serialisation -------------------------------------------------------------------------------
+    def _to_dict(self) -> dict[str, Any]:
+        return {"units": [[None if u is None else u.to_dict() for u in row]
+                          for row in self.units],
+                "turn": self.turn, "destroyed": list(self.destroyed), "first": self.first,
+                "ap": None if self.ap is None else self.ap.to_dict(),
+                "zones": self.zones.to_list(), "stack": self.stack.to_dict()}
+
+    @classmethod
+    def from_dict(cls, game: Any, data: dict[str, Any]) -> "AAState":
+        s = cls(game, init=False)
+        s.units = [[None if u is None else Unit.from_dict(u) for u in row]
+                   for row in data["units"]]
+        s.turn = int(data["turn"])
+        s.destroyed = [int(x) for x in data["destroyed"]]
+        s.first = int(data["first"])
+        s.ap = None if data["ap"] is None else PhaseData.from_dict(data["ap"])
+        s.zones = Zones.from_list(data["zones"])
+        s.stack = FrameStack.from_dict(data["stack"], Decision)
+        return s
+
+    def clone(self) -> "AAState":
+        s = AAState(self.game, init=False)
+        self._copy_base_into(s)
+        s.units = [[None if u is None else u.copy() for u in row] for row in self.units]
+        s.turn = self.turn
+        s.destroyed = list(self.destroyed)
+        s.first = self.first
+        s.ap = None if self.ap is None else self.ap.copy()
+        s.zones = self.zones.copy()
+        s.stack = self.stack.copy()
+        return s
+
+
+_ = shifted
