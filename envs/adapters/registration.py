@@ -8,6 +8,8 @@
   the first time, so ``gymnasium.utils.env_checker.check_env(gymnasium.make(ID).unwrapped)``
   and stable-baselines3's ``check_env`` pass as written. Pass ``illegal_action="raise"`` to debug
   (engine tests do); the class itself defaults to ``"raise"``.
+* Gymnasium: ``riposte/AtomicAfrica-v0`` → the same class with ``ruleset="atomic_africa"``
+  (PettingZoo: ``riposte/atomic_africa-v0`` → :func:`envs.atomic_africa_v0.env`).
 * PettingZoo ≥ 1.27 (``pettingzoo.register``): ``riposte/acw_regimental-v0`` (AEC) →
   :func:`envs.acw_regimental_v0.env` (``pettingzoo.make("aec", "riposte/acw_regimental-v0")``).
 * ``riposte/SkirmishAlert-v0`` and ``riposte/skirmish_alert-v0`` likewise for ruleset
@@ -30,6 +32,10 @@ PZ_ACW_ID = "riposte/acw_regimental-v0"
 GYM_SKIRMISH_ID = "riposte/SkirmishAlert-v0"
 #: PettingZoo AEC id of the skirmish alert env
 PZ_SKIRMISH_ID = "riposte/skirmish_alert-v0"
+#: Gymnasium id of the single-agent Atomic Africa env
+GYM_AA_ID = "riposte/AtomicAfrica-v0"
+#: PettingZoo AEC id of the Atomic Africa env
+PZ_AA_ID = "riposte/atomic_africa-v0"
 
 
 def register_envs() -> None:
@@ -43,6 +49,9 @@ def register_envs() -> None:
         gymnasium.register(id=GYM_SKIRMISH_ID,
                            entry_point="envs.adapters.single_agent:RiposteGymEnv",
                            kwargs={"ruleset": "skirmish_alert", "illegal_action": "loss"})
+    if GYM_AA_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_AA_ID, entry_point="envs.adapters.single_agent:RiposteGymEnv",
+                           kwargs={"ruleset": "atomic_africa", "illegal_action": "loss"})
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is part of the rl extra
@@ -53,3 +62,5 @@ def register_envs() -> None:
         register("aec", PZ_ACW_ID, entry_point="envs.acw_regimental_v0:env")
     if register is not None and registry is not None and PZ_SKIRMISH_ID not in registry:
         register("aec", PZ_SKIRMISH_ID, entry_point="envs.skirmish_alert_v0:env")
+    if register is not None and registry is not None and PZ_AA_ID not in registry:
+        register("aec", PZ_AA_ID, entry_point="envs.atomic_africa_v0:env")

@@ -36,8 +36,10 @@ class AAParams(pydantic.BaseModel):
     infantry_increment_cm: float = pydantic.Field(4.5, gt=0)
     vehicle_increment_cm: float = pydantic.Field(9.0, gt=0)
     #: AA-G14: upper edges of the range bands (cm) and their thresholds; beyond: the last
-    range_bands_cm: tuple[float, float, float] = (15.0, 30.0, 60.0)
-    range_thresholds: tuple[int, int, int, int] = (2, 4, 6, 8)
+    range_bands_cm: list[float] = pydantic.Field(default_factory=lambda: [15.0, 30.0, 60.0],
+                                                 min_length=3, max_length=3)
+    range_thresholds: list[int] = pydantic.Field(default_factory=lambda: [2, 4, 6, 8],
+                                                 min_length=4, max_length=4)
     #: AA-G14: figures per +1 to the Attack score
     figures_per_attack_point: int = pydantic.Field(3, ge=1)
     #: AA-G14: cover added to the infantry damage threshold (soft terrain / hard terrain)
