@@ -356,6 +356,13 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                      "best_model.zip", "last_model.zip", "learning_curves.png"):
             (run_dir / name).unlink(missing_ok=True)
 
+    if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
+        from agents.builtin import panel_for
+
+        panel = panel_for(args.ruleset)
+        args = dataclasses.replace(
+            args, pool_bots=panel if args.pool_bots == _panel() else args.pool_bots,
+            eval_agents=panel if args.eval_agents == _panel() else args.eval_agents)
     pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
     try:
         game = load_game(args.ruleset, args.scenario)

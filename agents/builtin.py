@@ -11,6 +11,7 @@ from pathlib import Path
 
 from envs.core.protocol import Game
 
+from .atomic_africa import AlwaysReserve, NeverReserve
 from .baselines import AlwaysReact, NeverReact
 from .heuristic import heuristic_for
 from .panel import Rush, StandAndFire
@@ -23,8 +24,20 @@ BUILTIN_AGENTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always
                                    "stand-and-fire", "rush")
 #: the alert-policy baselines of the skirmish alert ruleset (see :mod:`agents.skirmish_alert`)
 ALERT_BOTS = {"never-alert": NeverAlert, "always-alert": AlwaysAlert}
+#: the Atomic Africa bots accepted by :func:`make_agent` besides the shared names
+AA_AGENTS: tuple[str, ...] = ("never-reserve", "always-reserve")
 #: the scripted ACW bots of the panel (see :mod:`agents.panel`), by name
 PANEL_BOTS = {"stand-and-fire": StandAndFire, "rush": Rush}
+#: the Reserve-policy baselines of Atomic Africa (see :mod:`agents.atomic_africa`), by name
+RESERVE_BOTS = {"never-reserve": NeverReserve, "always-reserve": AlwaysReserve}
+
+
+def panel_for(ruleset: str) -> list[str]:
+    """The built-in bot panel of ``ruleset``: every built-in name for ACW; for Atomic Africa
+    the bots that play it (``random``, ``heuristic`` and the Reserve baselines)."""
+    if ruleset == "atomic_africa":
+        return ["random", "heuristic", *AA_AGENTS]
+    return list(BUILTIN_AGENTS)
 
 
 def looks_like_path(name: str) -> bool:
@@ -39,7 +52,9 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
     Args:
         name_or_path: ``random``, ``heuristic``, ``never-react``, ``always-react``,
             ``stand-and-fire``, ``rush`` (:mod:`agents.panel`), ``never-alert``,
-            ``always-alert`` (:mod:`agents.skirmish_alert`), or a path to a ``.zip`` saved
+            ``always-alert`` (:mod:`agents.skirmish_alert`), ``never-reserve``,
+            ``always-reserve`` (Atomic Africa, :mod:`agents.atomic_africa`), or a path to a
+            ``.zip`` saved
             by ``MaskablePPO.save`` / ``train.py``.
         game: the game the agent will play (labels, observation layout, sizes).
         seed: seed of the agent's own generator.
@@ -68,6 +83,11 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
             raise UnknownAgentError(f"agent {name!r} plays ruleset 'skirmish_alert' only, not "
                                     f"{game.ruleset_id!r}")
         return ALERT_BOTS[name](game, seed)
+    if name in RESERVE_BOTS:
+        if game.ruleset_id != "atomic_africa":
+            raise UnknownAgentError(f"agent {name!r} plays only ruleset 'atomic_africa', not "
+                                    f"{game.ruleset_id!r}")
+        return RESERVE_BOTS[name](game, seed)
     if looks_like_path(name):
         return MaskablePPOPolicy.load(name, game, deterministic=True, seed=seed, name=name,
                                       trust=trust_checkpoint)

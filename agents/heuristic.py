@@ -323,8 +323,11 @@ class ACWHeuristic(BasePolicy):
         return "end_activation"
 
 
+from .atomic_africa import AAHeuristic  # noqa: E402  (the Atomic Africa bots, own module)
+
 HEURISTICS: dict[str, type] = {"acw_regimental": ACWHeuristic,
-                              "skirmish_alert": SkirmishHeuristic}
+                              "skirmish_alert": SkirmishHeuristic,
+                              "atomic_africa": AAHeuristic}
 
 
 def heuristic_for(game: Game, seed: SeedLike = None) -> BasePolicy:

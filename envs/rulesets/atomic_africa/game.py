@@ -62,6 +62,10 @@ class AAGame(Game):
         self.turns = p.turns if p.turns is not None else spec.turns
         self.width, self.depth = spec.table.width, spec.table.depth
         self.blocking = [[tuple(pt) for pt in t.points] for t in spec.terrain if t.blocks_los]
+        self.blocking_boxes = [(min(x for x, _ in q), min(y for _, y in q), max(x for x, _ in q),
+                                max(y for _, y in q)) for q in self.blocking]
+        #: memo of line-of-sight answers (point pair -> bool): a pure function of the terrain
+        self.los_cache: dict = {}
         self.cover_areas = [([tuple(pt) for pt in t.points], t.cover) for t in spec.terrain]
         self.objectives = [(o.x, o.y) for o in spec.objectives]
         self.experience = tuple(sd.experience for sd in spec.sides)

@@ -78,6 +78,9 @@ class PhaseData(Record):
         return -1
 
 
+_DIRS = list(DIRECTIONS.values())
+
+
 def key(side: int, unit: int) -> str:
     return f"{side}:{unit}"
 
@@ -149,13 +152,27 @@ class AAState(ProcedureState):
     # -- geometry (AA-G9) -------------------------------------------------------------------------
     def los(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """AA-G9: a straight line not crossing a sight-blocking area, except an area that
-        holds either end (a unit inside woods sees out and is seen)."""
-        for poly in self.game.blocking:
+        holds either end (a unit inside woods sees out and is seen). Memoised on the game
+        (a pure function of the two points and the terrain)."""
+        cache = self.game.los_cache
+        k = (a, b)
+        hit = cache.get(k)
+        if hit is not None:
+            return hit
+        out = True
+        for poly, (x0, y0, x1, y1) in zip(self.game.blocking, self.game.blocking_boxes):
+            if (max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0
+                    or min(a[1], b[1]) > y1):
+                continue
             if segment_crosses_polygon(a, b, poly):
                 if polygon_contains(poly, a) or polygon_contains(poly, b):
                     continue
-                return False
-        return True
+                out = False
+                break
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[k] = out
+        return out
 
     @staticmethod
     def points(u: Unit) -> list[tuple[float, float]]:
@@ -180,7 +197,7 @@ class AAState(ProcedureState):
 
     def table_vector(self, side: int, direction: int) -> tuple[float, float]:
         """A direction of the side's own frame as a table vector (side 1 faces -y)."""
-        dx, dy = DIRECTIONS[list(DIRECTIONS)[direction]]
+        dx, dy = _DIRS[direction]
         return (dx, dy) if side == 0 else (-dx, -dy)
 
     def increment(self, u: Unit) -> float:
