@@ -18,6 +18,7 @@ from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
 from .cards import (CARD_ID, CARD_NAMES, DIE_LADDER, EXPERIENCE_BONUS, N_CARDS, ORDER_KINDS,
                     POSTURES, die_index, shifted)
 from .params import AAParams, load_scenario
+from .procedures import Turn
 from .state import AAState, Unit, key
 
 #: features of one unit row of the observation
@@ -106,7 +107,10 @@ class AAGame(Game):
         ])
 
     def new_initial_state(self) -> AAState:
-        return AAState(self)
+        s = AAState(self)
+        s.stack.push(Turn())
+        s.start()
+        return s
 
     def state_from_dict(self, data: Mapping[str, Any]) -> AAState:
         return AAState.from_dict(self, dict(data))

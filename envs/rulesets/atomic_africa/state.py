@@ -86,7 +86,9 @@ def key(side: int, unit: int) -> str:
 
 
 class AAState(ProcedureState):
-    """State of one Atomic Africa game (see the package docstring for the rules model)."""
+    """State of one Atomic Africa game (see the package docstring for the rules model).
+    :meth:`AAGame.new_initial_state` pushes the first turn's frame and starts the flow (the
+    frames import this module, not the other way round)."""
 
     decision_enum = Decision
     terminal_decision = Decision.TERMINAL
@@ -111,9 +113,6 @@ class AAState(ProcedureState):
             self.zones.add(f"discard:{s}", s, Visibility.PUBLIC)
             for k in range(U):
                 self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER)
-        from .procedures import Turn  # the frames import this module
-        self.stack.push(Turn())
-        self.start()
 
     # -- units ----------------------------------------------------------------------------------
     def unit(self, side: int, slot: int) -> Unit:
