@@ -4,7 +4,7 @@ at every step (:func:`envs.core.testing.fuzz_game`).
 Usage::
 
     python -m envs fuzz --ruleset acw_regimental [--scenario S] --games N --seed S \\
-        [--start I] [--extreme-share 0.25] [--json OUT] [--replay-dir DIR]
+        [--start I] [--jobs J] [--extreme-share 0.25] [--json OUT] [--replay-dir DIR]
 
 Game ``i`` (``start <= i < start + games``) is played from ``numpy.random.default_rng((seed,
 i))`` — uniform legal decisions, chance outcomes sampled from their probabilities — except that
@@ -16,6 +16,12 @@ a replay script (``python -m envs replay FILE``) of the labels up to it and the 
 re-runs just that game; exit status 1 on any violation, 2 on bad input (one ``error:`` line).
 Ctrl-C or SIGTERM stops after the current game and reports the games played so far (exit 130 /
 143 when they had no violation); a second one aborts at once, writing nothing.
+
+``--jobs J`` plays the range in ``J`` worker processes (chunks of :data:`CHUNK` games, at most
+``2 J`` chunks in flight, results taken in order): the same games, counts and violations as one
+process, whatever ``J``. Works for any registered ruleset (the workers are forked, so rulesets
+registered at run time are there too; ``spawn`` where ``fork`` does not exist). With ``J > 1``
+an interrupt stops at once and reports the games of the chunks finished in order.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, required=True, help="number of games")
     p.add_argument("--seed", type=int, default=0, help="seed (game i plays from (seed, i))")
     p.add_argument("--start", type=int, default=0, help="index of the first game")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes (same games and results whatever the number)")
     p.add_argument("--extreme-share", type=float, default=0.25,
                    help="share of games with every chance outcome forced to an extreme")
     p.add_argument("--json", default=None, help="write the summary as JSON here (atomically)")
@@ -70,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--games must be >= 1, got {args.games}")
     if args.seed < 0 or args.start < 0:
         return _fail("--seed and --start must be >= 0")
+    if args.jobs < 1:
+        return _fail(f"--jobs must be >= 1, got {args.jobs}")
     if not 0.0 <= args.extreme_share <= 1.0:
         return _fail(f"--extreme-share must be in [0, 1], got {args.extreme_share}")
     try:
@@ -91,8 +101,9 @@ def run(args: argparse.Namespace) -> int:
     guard = SignalGuard()
     t0 = time.perf_counter()
     violations: list[dict[str, Any]] = []
+    play = _play if args.jobs == 1 else _play_parallel
     with guard, guard.deferred():  # Ctrl-C / SIGTERM: stop after the current game
-        games, decisions, chance, round_trips, extreme = _play(
+        games, decisions, chance, round_trips, extreme = play(
             game, args, every, guard, bar, violations)
     seconds = time.perf_counter() - t0
     if bar is not None:
@@ -101,28 +112,105 @@ def run(args: argparse.Namespace) -> int:
                    round_trips, extreme)
 
 
-def _play(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
-          violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
+#: games per chunk handed to a worker with --jobs > 1
+CHUNK = 10
+
+
+def _play_range(game: Any, seed: int, lo: int, hi: int, every: int
+                ) -> tuple[int, int, int, int, int, list[dict[str, Any]]]:
+    """Games ``lo..hi-1``: ``(games, decisions, chance nodes, round trips, extreme-chance
+    games, violations)``."""
     from envs.core.testing import ConformanceError, fuzz_game
 
-    games = decisions = chance = round_trips = extreme = 0
-    for i in range(args.start, args.start + args.games):
-        if guard.requested is not None:
-            break
+    decisions = chance = round_trips = extreme = 0
+    violations: list[dict[str, Any]] = []
+    for i in range(lo, hi):
         forced = bool(every) and i % every == 0
         try:
-            r = fuzz_game(game, args.seed, i, extreme_chance=forced)
+            r = fuzz_game(game, seed, i, extreme_chance=forced)
             decisions += r.decisions
             chance += r.chance_nodes
             round_trips += r.round_trips
         except ConformanceError as exc:
             violations.append({"game": i, "extreme_chance": forced, "step": exc.step,
                                "message": str(exc).splitlines()[0], "labels": exc.labels})
-        games += 1
         extreme += forced
+    return hi - lo, decisions, chance, round_trips, extreme, violations
+
+
+def _play(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
+          violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
+    totals = [0, 0, 0, 0, 0]
+    for i in range(args.start, args.start + args.games):
+        if guard.requested is not None:
+            break
+        *counts, found = _play_range(game, args.seed, i, i + 1, every)
+        totals = [t + c for t, c in zip(totals, counts)]
+        violations += found
         if bar is not None:
             bar.update(1)
-    return games, decisions, chance, round_trips, extreme
+    return tuple(totals)  # type: ignore[return-value]
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(ruleset: str, scenario: str | None) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C ...
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ... and stops workers with SIGTERM
+    if "game" not in _WORKER:  # spawned, not forked: build the game here
+        from envs import load_game
+
+        _WORKER["game"] = load_game(ruleset, scenario)
+
+
+def _worker_range(seed: int, lo: int, hi: int, every: int):
+    return _play_range(_WORKER["game"], seed, lo, hi, every)
+
+
+def _play_parallel(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
+                   violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
+    import multiprocessing as mp
+    from collections import deque
+
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    _WORKER["game"] = game  # inherited by forked workers
+    end = args.start + args.games
+    starts = iter(range(args.start, end, CHUNK))
+    totals = [0, 0, 0, 0, 0]
+    pool = mp.get_context(method).Pool(args.jobs, initializer=_init_worker,
+                                       initargs=(args.ruleset, args.scenario))
+    pending: deque = deque()
+
+    def submit() -> None:
+        lo = next(starts, None)
+        if lo is not None:
+            pending.append(pool.apply_async(_worker_range,
+                                            (args.seed, lo, min(lo + CHUNK, end), every)))
+
+    try:
+        for _ in range(2 * args.jobs):
+            submit()
+        while pending and guard.requested is None:
+            res = pending[0]
+            while not res.ready() and guard.requested is None:
+                res.wait(0.2)
+            if not res.ready():
+                break
+            pending.popleft()
+            *counts, found = res.get()
+            totals = [t + c for t, c in zip(totals, counts)]
+            violations += found
+            if bar is not None:
+                bar.update(counts[0])
+            submit()
+    finally:
+        pool.terminate()
+        pool.join()
+        _WORKER.pop("game", None)
+    return tuple(totals)  # type: ignore[return-value]
 
 
 def _report(game: Any, args: argparse.Namespace, violations: list[dict[str, Any]], guard: Any,
@@ -141,14 +229,17 @@ def _report(game: Any, args: argparse.Namespace, violations: list[dict[str, Any]
     summary = {"ruleset": game.ruleset_id, "scenario": game.scenario_name, "seed": args.seed,
                "start": args.start, "games": games, "extreme_chance_games": extreme,
                "decisions": decisions, "chance_nodes": chance, "round_trips": round_trips,
-               "seconds": round(seconds, 3), "interrupted": guard.requested_name,
+               "seconds": round(seconds, 3), "jobs": args.jobs,
+               "games_per_second": round(games / seconds, 3) if seconds > 0 else 0.0,
+               "interrupted": guard.requested_name,
                "violations": violations}
     if guard.requested is not None:
         print(f"interrupted ({guard.requested_name}) after {games} of {args.games} games "
               f"(games {args.start}..{args.start + games - 1}):")
     print(f"{games} games ({extreme} with extreme chance), {decisions} decisions, {chance} "
-          f"chance nodes, {round_trips} clone/JSON/pickle round-trip points, {seconds:.1f} s, "
-          f"{len(violations)} violations")
+          f"chance nodes, {round_trips} clone/JSON/pickle round-trip points, {seconds:.1f} s "
+          f"({games / seconds if seconds > 0 else 0.0:.2f} games/s, {args.jobs} "
+          f"job{'s' if args.jobs > 1 else ''}), {len(violations)} violations")
     for v in violations:
         print(f"violation in game {v['game']}: {v['message']}\n  replay: python -m envs replay "
               f"{v['replay']}\n  re-run: {v['rerun']}")

@@ -106,6 +106,7 @@ def test_fuzz_negative_counter_is_a_violation(tmp_path, capsys):
     (["--games", "2", "--json", " "], "--json must not be empty or whitespace"),
     (["--games", "2", "--extreme-share", "2"], "--extreme-share must be in [0, 1], got 2.0"),
     (["--games", "2", "--ruleset", "nope"], "unknown ruleset 'nope'"),
+    (["--games", "2", "--jobs", "0"], "--jobs must be >= 1, got 0"),
 ])
 def test_fuzz_bad_input_is_one_line(capsys, args, message):
     rc = main(["fuzz", "--ruleset", "toy", *args, "--no-progress"])
@@ -145,3 +146,64 @@ def test_fuzz_ctrl_c_reports_the_games_played(tmp_path):
     assert lines[0].startswith("interrupted (SIGINT) after ") and " of 100000000 games" in lines[0]
     doc = json.loads(out.read_text())
     assert doc["interrupted"] == "SIGINT" and doc["games"] >= 1 and doc["violations"] == []
+
+
+def test_fuzz_jobs_play_the_same_games_with_the_same_violations(tmp_path, capsys):
+    """--jobs splits the range over worker processes: same counts, same violations (in game
+    order) as one process; the violations of the deliberately broken toy are all found."""
+    docs = []
+    for jobs, ruleset in [(1, "toy"), (3, "toy"), (1, "toy_chance09"), (2, "toy_chance09")]:
+        out = tmp_path / f"{ruleset}{jobs}.json"
+        rc = main(["fuzz", "--ruleset", ruleset, "--games", "23", "--seed", "7", "--jobs",
+                   str(jobs), "--json", str(out), "--no-progress", "--replay-dir",
+                   str(tmp_path / f"r{jobs}")])
+        assert rc == (0 if ruleset == "toy" else 1)
+        docs.append(json.loads(out.read_text()))
+    assert f", {2} jobs), 23 violations" in capsys.readouterr().out
+    keys = ("games", "extreme_chance_games", "decisions", "chance_nodes", "round_trips")
+    for one, many in (docs[:2], docs[2:]):
+        assert [one[k] for k in keys] == [many[k] for k in keys]
+        strip = [{k: v for k, v in d.items() if k != "replay"} for d in one["violations"]]
+        assert strip == [{k: v for k, v in d.items() if k != "replay"}
+                         for d in many["violations"]]
+    assert docs[1]["jobs"] == 3 and docs[0]["decisions"] > 23 * 5
+    assert [v["game"] for v in docs[3]["violations"]] == list(range(23))
+
+
+#: every ruleset the package registers (test-only toys excluded): new ones are fuzzed too
+PACKAGE_RULESETS = sorted(r for r, t in REGISTRY.items() if str(t).startswith("envs.rulesets."))
+
+
+@pytest.mark.parametrize("ruleset", PACKAGE_RULESETS)
+def test_fuzz_runs_on_every_registered_ruleset(ruleset, tmp_path, capsys):
+    out = tmp_path / "f.json"
+    rc = main(["fuzz", "--ruleset", ruleset, "--games", "4", "--seed", "3", "--jobs", "2",
+               "--json", str(out), "--no-progress", "--replay-dir", str(tmp_path / "r")])
+    doc = json.loads(out.read_text())
+    assert rc == 0, capsys.readouterr().out
+    assert doc["games"] == 4 and doc["extreme_chance_games"] == 1 and doc["violations"] == []
+    assert doc["decisions"] >= 4 and doc["round_trips"] >= 4
+
+
+def test_fuzz_jobs_ctrl_c_stops_the_workers_and_reports(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "toy.json"
+    launch = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
+              "runpy.run_module('envs', run_name='__main__')")  # registers the toy ruleset
+    proc = subprocess.Popen([sys.executable, "-c", launch, "fuzz", "--ruleset", "toy",
+                             "--games", "100000000", "--jobs", "2", "--json", str(out),
+                             "--no-progress"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(6.0)  # past the imports: the workers are playing
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    # the forked workers hold the pipes too: communicate() returns only once they are gone
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr, stderr
+    assert stdout.splitlines()[0].startswith("interrupted (SIGINT) after ")
+    doc = json.loads(out.read_text())
+    assert doc["interrupted"] == "SIGINT" and doc["games"] >= 10 and doc["games"] % 10 == 0
+    assert doc["jobs"] == 2 and doc["violations"] == []
