@@ -8,8 +8,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
+RLLIB  := $(VENV)/.installed-rllib
 
-.PHONY: all install test train evaluate bench clean
+.PHONY: all install install-rllib test train evaluate bench clean
 
 all: test
 
@@ -24,7 +25,14 @@ $(STAMP): $(PY) pyproject.toml
 
 install: $(STAMP)
 
-test: $(STAMP)
+# the rllib extra (train.py --backend rllib); `make test` installs it so CI runs tests/rllib
+$(RLLIB): $(STAMP)
+	$(PIP) install --quiet -e ".[test,rllib]"
+	touch $(RLLIB)
+
+install-rllib: $(RLLIB)
+
+test: $(STAMP) $(RLLIB)
 	$(PY) -m pytest -q -p no:cacheprovider
 
 train: $(STAMP)

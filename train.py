@@ -145,6 +145,14 @@ class Args:
     """show a progress bar (tqdm/rich)"""
     tensorboard: bool = True
     """write TensorBoard logs under run_dir/tb"""
+    backend: str = "sb3"
+    """training backend: sb3 (MaskablePPO in this process) or rllib (Ray RLlib PPO, multi-agent
+    self-play on a local Ray instance or a cluster; needs the rllib extra, see
+    agents/rllib_backend.py)"""
+    num_env_runners: int = 2
+    """--backend rllib: Ray env runners (rollout workers; 0 samples in the driver)"""
+    address: str | None = None
+    """--backend rllib: HOST:PORT of a running Ray cluster to join (None: start Ray locally)"""
     trust_checkpoint: bool = False
     """let checkpoint paths among the pool bots and evaluation agents be loaded by unpickling
     (only needed for zips not saved by train.py; see agents/checkpoint.py)"""
@@ -162,7 +170,8 @@ KEEP_CHECKPOINTS = 3
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
              "eval_games", "eval_agents", "checkpoint_freq", "snapshot_freq", "run_dir",
-             "resume", "overwrite", "trust_checkpoint"}
+             "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address"}
+BACKENDS = ("sb3", "rllib")
 
 
 def _norm(v: Any) -> Any:
@@ -235,7 +244,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
         raise SystemExit(2)
     args = Args(**vars(ns))
     given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
-    checks = [(args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
+    checks = [(args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
+               f"{', '.join(BACKENDS)}"),
+              (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
+              (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
               (args.n_envs >= 1, "--n-envs must be >= 1"),
               (args.n_steps >= 2, "--n-steps must be >= 2"),
               (args.batch_size >= 2, "--batch-size must be >= 2"),
@@ -296,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
 
     with SignalGuard() as guard:
         try:
+            if args.backend == "rllib":
+                return _train_rllib(args, given, guard)
             return train(args, given, guard)
         except UsageError as exc:
             print(f"error: {exc}", file=sys.stderr)
@@ -305,6 +319,17 @@ def main(argv: list[str] | None = None) -> int:
                   f"checkpoints (if any) are in {str(Path(args.run_dir) / 'checkpoints')!r}",
                   file=sys.stderr)
             return exc.exit_status
+
+
+def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
+    from agents.policy import AgentError
+    from agents.rllib_backend import train as train_rllib
+
+    try:
+        with guard.deferred():
+            return train_rllib(args, given, guard, RESUMABLE)
+    except AgentError as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
 
 
 def train(args: Args, given: set[str], guard: Any = None) -> int:
