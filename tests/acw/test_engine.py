@@ -583,21 +583,22 @@ def test_replay_label_of_the_other_catalogue_is_not_unknown(game):
 
 
 def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(game):
-    """Version 1 stores typed frames (envs.core.procedure) where version 0 stored dicts: a
-    version-0 state is refused with one clear line; replay scripts (labels) still play."""
+    """Version 2 stores the charge as typed frames where version 1 stored a dict (and version 0
+    stored dicts only): a version-1 state is refused with one clear line; replay scripts
+    (labels) still play."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State
 
-    assert game.version == 1
+    assert game.version == 2
     s = game.new_initial_state()
     old = json.loads(s.to_json())
-    old["game"]["version"] = 0
+    old["game"]["version"] = 1
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(old))
     msg = str(ei.value)
-    assert "saved by acw_regimental version 0" in msg and "read by version 1" in msg
+    assert "saved by acw_regimental version 1" in msg and "read by version 2" in msg
     assert "replay script" in msg
-    with pytest.raises(InvalidStateError, match="version 0"):
+    with pytest.raises(InvalidStateError, match="version 1"):
         State.from_json(old, game=game)
     # the current version reads back
     assert State.from_json(s.to_json()).to_json() == s.to_json()

@@ -23,7 +23,8 @@ from envs.core.protocol import CHANCE, TERMINAL
 
 from . import tables as T
 from .observer import decision_units
-from .state import path_fn
+from .paths import path_fn
+from .procedures.charge import Charge
 from .units import Unit
 
 SIDE_FILL = ("#3b64b3", "#9a9a9a")     # Union blue, Confederate grey
@@ -127,10 +128,15 @@ WINDOW_A_TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
 
 
 def _dict_frame(state, key: str) -> dict | None:
-    """The nearest engine step frame of kind ``key`` (``"move"``, ``"charge"``) on the stack,
-    typed procedure frames skipped."""
+    """The nearest engine step frame of kind ``key`` (``"move"``) on the stack, typed
+    procedure frames skipped."""
     return next((f for f in reversed(state.stack) if type(f) is dict and f.get("k") == key),
                 None)
+
+
+def _charge_frame(state) -> Charge | None:
+    """The nearest :class:`.procedures.charge.Charge` on the stack."""
+    return next((f for f in reversed(state.stack) if type(f) is Charge), None)
 
 
 def _window(state) -> dict | None:
@@ -149,7 +155,7 @@ def _window(state) -> dict | None:
         return {"kind": "A", "trig": what, "d": d, "m": m, "move": _dict_frame(state, "move")}
     if what in ("charge_b1", "charge_b2"):
         return {"kind": "B1" if what == "charge_b1" else "B2", "trig": "charge", "d": d, "m": m,
-                "charge": _dict_frame(state, "charge") or {}}
+                "charge": _charge_frame(state)}
     return None
 
 
@@ -195,8 +201,8 @@ def _trigger_shapes(state, w: dict) -> list:
         lx, ly = max(to(hw, T.VOLLEY_MARK), to(-hw, T.VOLLEY_MARK))  # the right-hand end
         out.append(Text(lx + 0.3, ly, '4.0"', size=0.8, color=MARK_COLOR, role="label",
                         anchor="start", bold=True))
-        if "spec" in c:
-            pts = _path_points(c["spec"], c.get("moved", 0.0), c["L"])
+        if c is not None and c.path is not None:
+            pts = _path_points(c.path, c.moved, c.path_length)
         else:
             pts = (m.fp.centre(), d.fp.centre())
         out.append(Polyline(pts, stroke=MARK_COLOR, stroke_width=0.15, role="path", arrow=True,

@@ -69,9 +69,6 @@ def _context(state):
         return ctx.asked, ctx.trigger, ctx.what
     k = fr["k"]
     a = state.active
-    if k == "charge":
-        kind = "charge_b1" if fr["st"] == "b1_wait" else "charge_b2"
-        return (1 - a, fr["t"]), (a, fr["u"]), kind
     if k == "act":
         return (a, fr["u"]), None, "activation"
     if k == "madv":

@@ -11,6 +11,8 @@ from typing import Any
 
 from envs.core.protocol import Illegality
 
+from .reactions import counter_charge
+
 
 def _illegality(reason: Any) -> Illegality | None:
     if not reason:
@@ -33,7 +35,7 @@ def why_no_reaction(state: Any, trigger: str, defender: Any, label: str) -> Ille
 def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> Illegality | None:
     """Why ``defender`` may not Counter-Charge ``charger``'s charge, or ``None`` when it may
     (RULE-04-6.1..6.3, ACW-PD-34, I-2)."""
-    return _illegality(state._cc_reason(charger, defender))
+    return _illegality(counter_charge.why_no_counter_charge(state, charger, defender))
 
 
 def melee_side(state: Any, units: list[Any], enemies: list[Any], *, defending: bool) -> Any:

@@ -8,10 +8,10 @@ node). Frames:
 * typed frames of :mod:`.procedures`: the player-turn cycle (ACW-PD-12, turn count ACW-PD-35,
   army break and victory ACW-PD-36) and the five phases — Command (ACW-PD-13..15), Maneuver
   (ACW-PD-12), Ranged Combat (ACW-PD-25b), Melee (ACW-PD-26), End (ACW-PD-27, PD-32).
-* ``act`` / ``move`` / ``charge``: Phase 2 activations, movement primitives (ACW-PD-21) that
-  stop at each Window A trigger point on the mover's path (the typed
-  :class:`.procedures.window_a.WindowA`, ACW-PD-24), charges with Windows B1 and B2
-  (ACW-PD-23).
+* ``act`` / ``move``: Phase 2 activations and movement primitives (ACW-PD-21) that stop at
+  each Window A trigger point on the mover's path (the typed
+  :class:`.procedures.window_a.WindowA`, ACW-PD-24). A declared charge is the typed
+  :class:`.procedures.charge.Charge` with Windows B1 and B2 (ACW-PD-23).
 * ``fire``: one volley (ACW-PD-25) — Phase 3 fire, Opportunity Fire and Closing Volley.
 * ``pol``: Passage of Lines tests of friends a retreating unit passed through (ACW-PD-29).
 * dice: one chance node per die, the core frame :class:`envs.core.frames.RollDice`.
@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from envs.core.geometry import (Footprint, distance_exceeds, distance_to_front_edge,
+from envs.core.geometry import (Footprint, distance_exceeds,
                                 first_crossing, footprint_distance, interiors_overlap,
                                 overlaps, polygon_contains, zone_of)
 from envs.core.geometry import point_segment_distance as psd
@@ -39,7 +39,9 @@ from . import combat as C
 from . import tables as T
 from .actions import ACWDecision
 from .procedures import PlayerTurnCycle, TurnStep, WindowA
+from .procedures.charge import declare_charge
 from .procedures.window_a import OFFERS
+from .paths import _fp_list, path_fn, path_speed
 from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
                        segment_hits_footprint)
 from .reactions import (can_evade, can_fire_reaction, can_refuse, counter_charge_eligible,
@@ -72,74 +74,6 @@ _FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about":
 # rule ids of a fire by mode: Phase 3, opportunity (reaction) fire, closing volley (ACW-PD-25)
 _FIRE_RULES = {"p3": ("ACW-PD-25", "ACW-PD-25b"), "opp": ("RULE-04-3.3", "ACW-PD-25"),
                "cv": ("RULE-04-2.3", "ACW-PD-25")}
-
-
-def _fp_list(fp: Footprint) -> list[float]:
-    return [fp.x, fp.y, fp.heading, fp.width, fp.depth]
-
-
-def _fp(v: list[float]) -> Footprint:
-    return Footprint(v[0], v[1], v[2], v[3], v[4])
-
-
-_PATH_MEMO: list = [None, None]  # [spec, path_fn(spec)] of the latest call
-
-
-def path_fn(spec: list, fp0: Footprint | None = None):
-    """Footprint along a movement path spec (see ``ACWState._start_move``). ``fp0``: the
-    footprint whose fields ``spec[1]`` lists, when the caller holds it (saves rebuilding an
-    equal one)."""
-    # memo (exact): a move frame's spec is built once and never mutated (a new path replaces
-    # the list; copies of a state copy the list), and the path function is a pure function
-    # of it, so the same list object gives the same function (the move frame asks for it
-    # again at every Window A stop; the memo holds the list, so its id cannot be reused)
-    m = _PATH_MEMO
-    if m[0] is spec:
-        return m[1]
-    f = _path_fn(spec, fp0)
-    m[0] = spec
-    m[1] = f
-    return f
-
-
-def _same_fp(v: list[float], fp: Footprint) -> bool:
-    """Whether ``v`` lists exactly the fields of ``fp`` (``_fp(v)`` would equal ``fp``)."""
-    return (v[0] == fp.x and v[1] == fp.y and v[2] == fp.heading and v[3] == fp.width
-            and v[4] == fp.depth)
-
-
-def _path_fn(spec: list, fp0: Footprint | None = None):
-    kind = spec[0]
-    if fp0 is None or not _same_fp(spec[1], fp0):
-        fp0 = _fp(spec[1])
-    if kind == "adv":
-        sgn = spec[2]
-        return lambda t: fp0.advanced(sgn * t)
-    if kind == "side":
-        sgn = spec[2]
-        return lambda t: fp0.sidestepped(sgn * t)
-    if kind == "wheel":
-        per_t, pivot = spec[2], spec[3]
-        return lambda t: fp0.wheeled(per_t * t, pivot)
-    if kind == "line":  # straight line to a point with a fixed heading (charges)
-        ux, uy = spec[2], spec[3]
-        return lambda t: Footprint(fp0.x + ux * t, fp0.y + uy * t, fp0.heading, fp0.width,
-                                   fp0.depth)
-    return lambda t: fp0  # static
-
-
-def path_speed(spec: list) -> float:
-    """Upper bound on how far a footprint's centre moves per unit of path parameter ``t`` of
-    ``spec`` (inches per inch): 1 for straight moves, ``R / W`` for a wheel about a front
-    corner (``R`` the half-diagonal, the path parameter being the outer corner's arc), 0 when
-    static. Used by exact shortcuts that skip path samples which cannot trigger."""
-    kind = spec[0]
-    if kind in ("adv", "side", "line"):
-        return 1.0
-    if kind == "wheel":
-        v = spec[1]
-        return 0.5 * math.hypot(v[3], v[4]) * abs(spec[2])
-    return 0.0
 
 
 class ACWState(State):
@@ -396,6 +330,13 @@ class ACWState(State):
         result lands in the pushing frame's ``dice`` key."""
         self.stack[-1]["dice"] = None
         self.stack.append(RollDice(n, what, tuple(rules), side))
+
+    # -- reaction costs (envs.core.reactions): a reserved Staff Pip (RULE-04-6.3, I-2) -------
+    def can_pay(self, side: int, cost) -> bool:
+        return cost.resource == "reserved_pip" and self.reserved[side] >= cost.amount
+
+    def pay(self, side: int, cost) -> None:
+        self.reserved[side] -= cost.amount
 
     # ------------------------------------------------------------------------------------------
     # helpers: units
@@ -1379,7 +1320,9 @@ class ACWState(State):
         fr["n"] += 1
         if a in ids.charge:
             e = self.units[1 - s][ids.charge.index(a)]
-            self._declare_charge(fr, u, e)
+            charge = declare_charge(self, u, e)
+            fr["over"] = True
+            self.stack.append(charge)
             return
         lab = self.game.actions.labels[a]
         kind, _, arg = lab.partition(":")
@@ -1809,12 +1752,6 @@ class ACWState(State):
         return d.kind != "cavalry" and not d.is_screen
 
     # -- Window A (procedures.window_a) and B1 reaction effects --------------------------------
-    def _resolve_drill(self, fr) -> None:
-        """The Emergency Drill Check of a Window B1 refusal (``fr``: ``d``, ``dice``, ``side``,
-        ``n``); sets ``fr["refused_ok"]``."""
-        d = self.units[1 - self.active][fr["d"]]
-        fr["refused_ok"] = self._drill_check(d, fr["side"], fr["n"], fr["dice"][0])
-
     def _drill_check(self, d: Unit, flank: str, n: int, v: int) -> bool:
         """Emergency Drill Check ``v`` of ``d`` refusing ``n`` stands of its ``flank``
         (RULE-04-5.2, I-19): 4+ refuses it, else ``d`` is Disordered and frozen."""
@@ -1897,405 +1834,6 @@ class ACWState(State):
         d.fp = fp0.advanced(-t)
         self.log("move", ("RULE-04-4.3",), f"{d.label()} withdraws {t:.2f}\"", ds, unit=d.slot,
                  dist=round(t, 3))
-
-    # ------------------------------------------------------------------------------------------
-    # charges (ACW-PD-23, Windows B1/B2)
-    # ------------------------------------------------------------------------------------------
-    def _declare_charge(self, fr, u: Unit, e: Unit) -> None:
-        s = self.active
-        self.pips[s] -= 1
-        u.charged = True
-        zone = self.contact_zone(u, e)
-        u.downhill = self.game.terrain.on_crest(u.fp.centre()) and \
-            not self.game.terrain.on_crest(e.fp.centre())
-        self.log("charge", ("ACW-PD-23", "RULE-04-1.2"),
-                 f"{u.label()} declares a charge on {e.label()} ({zone} contact; 1 Staff Pip "
-                 f"spent, {self.pips[s]} left; {footprint_distance(u.fp, e.fp):.2f}\" apart)",
-                 s, unit=u.slot, target=e.slot, zone=zone,
-                 dist=round(footprint_distance(u.fp, e.fp), 3))
-        fr["over"] = True
-        # "o": where the charge starts; the contact spot is found from it (``_charge_dest``)
-        self.stack.append({"k": "charge", "u": u.slot, "t": e.slot, "zone": zone, "st": "b1",
-                           "b1": "", "moved": 0.0, "start_in4": False, "o": _fp_list(u.fp)})
-
-    def _b1_options(self, c, u: Unit, e: Unit) -> list[int]:
-        r = self.game.ids.react
-        out = []
-        if e.is_screen:
-            if can_evade(e) is None:
-                out += [r["evade_4"], r["evade_5"], r["evade_6"]]
-            return out
-        z = zone_of(e.fp, u.fp.centre())
-        if z in ("left", "right") and e.refused != z and can_refuse(e) is None \
-                and footprint_distance(e.fp, u.fp) <= T.REFUSE_RANGE + 1e-9:
-            out += [r["refuse_1"], r["refuse_2"]]
-        if self._cc_reason(u, e) is None:
-            out += [r["counter_charge_2"], r["counter_charge_3"]]
-        return out
-
-    def _cc_reason(self, u: Unit, e: Unit):
-        """Why ``e`` may not Counter-Charge ``u`` (RULE-04-6.1..6.3, ACW-PD-34), or None."""
-        w = counter_charge_eligible(e)
-        if w:
-            return w
-        if u.kind not in ("infantry", "cavalry"):
-            return ("RULE-04-6.1",), "only an infantry or cavalry charge can be counter-charged"
-        if self.reserved[e.side] < 1:
-            return ("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip"
-        if zone_of(e.fp, u.fp.centre()) != "front":
-            return ("ACW-PD-34",), "the charger is not in front of the unit"
-        if distance_exceeds(u.fp, e.fp, T.CHARGE_DISTANCE + 1e-9):
-            return ("RULE-04-6.1",), "the charge was declared from beyond 9\""
-        if not self.game.terrain.open_between(u.fp.centre(), e.fp.centre()):
-            return ("RULE-04-6.1", "ACW-PD-34"), "not across open ground"
-        return None
-
-    def _b2_ok(self, c, u: Unit, e: Unit) -> bool:
-        """Closing Volley eligibility (RULE-04-2.1, RULE-04-2.2, I-10)."""
-        if c["b1"]:
-            return False
-        if e.slot in self.reacted:
-            return False
-        if can_fire_reaction(e) is not None:
-            return False
-        if not partly_in_arc(e.fp, u.fp):
-            return False
-        return self.firing_stands(e, u.fp, 1) > 0
-
-    def _s_charge(self, c) -> bool:
-        s = self.active
-        u = self.units[s][c["u"]]
-        e = self.units[1 - s][c["t"]] if c["t"] >= 0 else None
-        st = c["st"]
-        if u is None or not u.alive:
-            self.stack.pop()
-            return False
-        if st == "b1":
-            if e is None or not e.alive:
-                c["st"] = "end"
-                return False
-            if self._b1_options(c, u, e):
-                c["st"] = "b1_wait"
-                self.log("window_b1", ("RULE-04-1.2", "I-10", "ACW-PD-23"),
-                         f"Window B1: {e.label()} may react to the charge declaration", e.side,
-                         defender=e.slot, charger=u.slot)
-                return self._wait(1 - s, D_REACT)
-            c["st"] = "move"
-            return False
-        if st == "b1_wait":
-            return self._wait(1 - s, D_REACT)
-        if st == "b1_drill":
-            fr = {"d": e.slot, "dice": c["dice"], "side": c["rside"], "n": c["rn"]}
-            self._resolve_drill(fr)
-            if fr["refused_ok"]:
-                c["zone"] = self.contact_zone(u, e)
-            c["st"] = "move"
-            return False
-        if st == "move":
-            return self._charge_move(c, u, e)
-        if st == "b2_wait":
-            return self._wait(1 - s, D_REACT)
-        if st == "contact":
-            return self._charge_contact(c, u, e)
-        if st == "volley_done":
-            res = c.get("res") or {"lost": 0, "dis": False}
-            if not u.alive:
-                c["st"] = "end"
-                return False
-            if C.charge_check_needed(res["lost"], res["dis"]):
-                c["st"] = "check"
-                self._roll(1, f"{u.label()} Charge Discipline Check", ("RULE-04-2.4",), s)
-                return False
-            self.log("charge_on", ("RULE-04-2.5",), f"{u.label()} is unshaken and charges home",
-                     s, unit=u.slot)
-            return self._charge_contact(c, u, e)
-        if st == "check":
-            v = c["dice"][0]
-            tgt = T.discipline_target(EXPE[u.experience])
-            ok = C.check_passes(v, tgt)
-            self.log("charge_check", ("RULE-04-2.4", "I-19"),
-                     f"{u.label()} Charge Discipline Check {v} vs {tgt}+ ({u.experience}): "
-                     f"{'passed' if ok else 'failed'}", s, unit=u.slot, roll=v, target=tgt,
-                     passed=ok)
-            if ok:
-                self.log("charge_on", ("RULE-04-2.5",), f"{u.label()} closes into contact", s,
-                         unit=u.slot)
-                return self._charge_contact(c, u, e)
-            self._stall(c, u, e)
-            c["st"] = "end"
-            return False
-        # end
-        self.stack.pop()
-        return False
-
-    def _stall(self, c, u: Unit, e: Unit) -> None:
-        """Failed Charge Discipline Check: halt 2.0" from the defender (or stay, I-11),
-        Disordered, no more this turn (RULE-04-2.5)."""
-        s = u.side
-        if not c["start_in4"] and e is not None and e.alive:
-            f = path_fn(c["spec"])
-            t0 = c["moved"]
-            span = c["L"] - t0
-            d_now = distance_to_front_edge(e.fp, u.fp)
-            if d_now > T.STALL_DISTANCE and span > 0:
-                # land on the 2.0" mark
-                hi = _first_within_front_edge(e.fp, f, t0, span, T.STALL_DISTANCE)
-                if hi is not None:
-                    u.fp = f(t0 + hi)
-                    c["moved"] = t0 + hi
-        self._disorder(u, ("RULE-04-2.5",), "the charge stalls")
-        dist = distance_to_front_edge(e.fp, u.fp) if e is not None and e.alive else 0.0
-        self.log("charge_stalls", ("RULE-04-2.5",) + (("I-11",) if c["start_in4"] else ()),
-                 f"{u.label()}'s charge stalls {dist:.2f}\" from {e.label() if e else 'the enemy'}"
-                 f" with {u.stands} stands; it can do nothing more this turn", s, unit=u.slot,
-                 dist=round(dist, 3), stands=u.stands)
-
-    def _l_charge(self, c):
-        ids = self.game.ids
-        s = self.active
-        u = self.units[s][c["u"]]
-        e = self.units[1 - s][c["t"]]
-        if c["st"] == "b1_wait":
-            return self._b1_options(c, u, e) + [ids.react["decline"]]
-        return [ids.react["closing_volley"], ids.react["decline"]]
-
-    def _w_charge(self, c, a):
-        s = self.active
-        e = self.units[1 - s][c["t"]]
-        u = self.units[s][c["u"]]
-        r = self.game.ids.react
-        if c["st"] == "b1_wait":
-            if a in (r["counter_charge_2"], r["counter_charge_3"]):
-                return self._cc_reason(u, e) or (("I-10",), "not available")
-            if a == r["closing_volley"]:
-                return can_fire_reaction(e) or \
-                    (("I-10", "RULE-04-2.1"), "the Closing Volley comes at the 4.0\" mark (B2)")
-            return self._react_why("b1", e, a)
-        if a == r["closing_volley"]:
-            return None
-        if a in (r["counter_charge_2"], r["counter_charge_3"]):
-            return ("RULE-04-6.4", "I-10"), "Counter-Charge is declared at the charge declaration"
-        return ("RULE-04-1.4", "I-10"), "only the Closing Volley (or decline) at the 4.0\" mark"
-
-    def _a_charge(self, c, a: int) -> None:
-        r = self.game.ids.react
-        s = self.active
-        u = self.units[s][c["u"]]
-        e = self.units[1 - s][c["t"]]
-        es = 1 - s
-        if c["st"] == "b1_wait":
-            c["st"] = "move"
-            if a == r["decline"]:
-                self.log("react_decline", ("RULE-04-1.2",), f"{e.label()} does not react in B1",
-                         es, unit=e.slot)
-                return
-            self.reacted.append(e.slot)
-            if a in (r["evade_4"], r["evade_5"], r["evade_6"]):
-                c["b1"] = "evade"
-                dist = {r["evade_4"]: 4.0, r["evade_5"]: 5.0, r["evade_6"]: 6.0}[a]
-                parent = e.parent
-                self._evade(e, dist)
-                # the charge carries on toward the parent line (RULE-04-4.4, I-21)
-                p = self.units[es][parent] if parent >= 0 else None
-                if p is not None and p.alive:
-                    c["t"] = p.slot
-                    c["zone"] = self.contact_zone(u, p)
-                    c["b1"] = ""
-                    c["redirect"] = True
-                    self.log("redirect", ("RULE-04-4.4", "I-21"),
-                             f"{u.label()}'s charge carries on toward {p.label()}", s,
-                             unit=u.slot, target=p.slot)
-                else:
-                    c["t"] = -1
-                    c["st"] = "end"
-                    self.log("charge_void", ("RULE-04-4.4", "I-21"),
-                             f"{u.label()}'s charge finds no target and halts", s, unit=u.slot)
-                return
-            if a in (r["refuse_1"], r["refuse_2"]):
-                c["b1"] = "refuse"
-                n = 1 if a == r["refuse_1"] else 2
-                side = zone_of(e.fp, u.fp.centre())
-                self.log("react", ("RULE-04-5.1", "RULE-04-1.3", "I-10"),
-                         f"{e.label()} declares Refuse the Flank ({side}, {n} stand(s)) against "
-                         f"the charge", es, unit=e.slot, reaction="refuse_flank")
-                if self.reserved[es] > 0:
-                    self.reserved[es] -= 1
-                    self._apply_refuse(e, side, n, pip=True)
-                    c["zone"] = self.contact_zone(u, e)
-                else:
-                    c["st"] = "b1_drill"
-                    c["rside"], c["rn"] = side, n
-                    self._roll(1, f"{e.label()} Emergency Drill Check", ("RULE-04-5.2", "I-19"), es)
-                return
-            # counter-charge (RULE-04-6.3 .. 6.5, ACW-PD-34)
-            c["b1"] = "cc"
-            surge = 2.0 if a == r["counter_charge_2"] else 3.0
-            self.reserved[es] -= 1
-            self.log("react", ("RULE-04-6.1", "RULE-04-6.3", "RULE-04-6.4", "I-2"),
-                     f"{e.label()} counter-charges (reserved pip spent), surging up to "
-                     f"{surge:.0f}\"", es, unit=e.slot, reaction="counter_charge", surge=surge)
-            fp0 = e.fp
-            tc = first_crossing(lambda x: footprint_distance(fp0.advanced(x), u.fp) <= 1e-6 or
-                                not self.game.terrain.on_table(fp0.advanced(x)), surge, 0.1, 0.005)
-            t = surge if tc is None else max(0.0, tc - 0.005)
-            e.fp = fp0.advanced(t)
-            e.cc = True
-            u.momentum_lost = True
-            u.downhill = False
-            self.log("move", ("RULE-04-6.4",), f"{e.label()} surges {t:.2f}\"", es, unit=e.slot,
-                     dist=round(t, 3))
-            c["zone"] = "front"
-            return
-        # B2
-        c["st"] = "volley_done"
-        if a == r["decline"]:
-            self.log("react_decline", ("RULE-04-2.1",), f"{e.label()} holds its fire", es,
-                     unit=e.slot)
-            c["st"] = "contact"
-            return
-        self.reacted.append(e.slot)
-        self.log("react", ("RULE-04-2.1", "RULE-04-2.2", "RULE-04-1.3"),
-                 f"{e.label()} fires a Closing Volley at {u.label()}", es, unit=e.slot,
-                 reaction="closing_volley")
-        c["res"] = None
-        self.stack.append({"k": "fire", "fs": es, "f": e.slot, "t": u.slot, "mode": "cv",
-                           "st": "start"})
-
-    def _charge_move(self, c, u: Unit, e: Unit | None) -> bool:
-        """Move toward contact; overrun screens in the way; Window B2 at the 4.0" mark
-        (ACW-PD-23 steps 4-5, RULE-04-4.4, I-11, I-21)."""
-        s = self.active
-        if e is None or not e.alive:
-            c["st"] = "end"
-            return False
-        if c["b1"] == "cc":
-            return self._charge_contact(c, u, e)
-        if "spec" not in c or c.get("retarget"):
-            dest = self._charge_dest(u, e, c["zone"], _origin(c))
-            if dest is None:
-                return self._no_room(c, u, e)
-            spec, L = self._charge_path(u, dest)
-            u.fp = path_fn(spec)(0.0)
-            c["spec"], c["L"], c["moved"] = spec, L, 0.0
-            c["retarget"] = False
-            if c.get("redirect"):
-                c["L"] = min(L, T.CHARGE_DISTANCE)
-                c["reach"] = L <= T.CHARGE_DISTANCE + 1e-9
-            else:
-                # ACW-PD-23 / RULE-04-6.1: the charger moves at most its charge distance; a
-                # longer path to the flush contact position falls short (as I-21). Not capped
-                # against a refused flank: the angled stands stand at that flank, though the
-                # contact is drawn on the front edge (RULE-04-5.4, RULINGS item 5).
-                reach = 12.0 if (self.game.cavalry_charge_12 and u.kind == "cavalry") \
-                    else T.CHARGE_DISTANCE
-                if e.refused and zone_of(e.fp, u.fp.centre()) == e.refused:
-                    reach = L
-                c["L"] = min(L, reach)
-                c["reach"] = L <= reach + 1e-9
-            c["start_in4"] = distance_to_front_edge(e.fp, u.fp) <= T.VOLLEY_MARK + 1e-9
-        f = path_fn(c["spec"])
-        t0, L = c["moved"], c["L"]
-        # screens in the way are overrun (RULE-04-4.4)
-        for o in self.alive(1 - s):
-            if o is e or not o.is_screen:
-                continue
-            tc = first_crossing(lambda x: overlaps(f(t0 + x), o.fp), max(0.0, L - t0), 0.25, 0.01) \
-                if L > t0 else None
-            if tc is not None:
-                self._overrun(u, o)
-        if e.is_screen:
-            # a target screen that did not evade is overrun on contact; the charge carries on
-            self._overrun(u, e)
-            p = self.units[1 - s][e.parent] if e.parent >= 0 else None
-            u.fp = f(L)
-            moved = L
-            if p is not None and p.alive:
-                c["t"] = p.slot
-                c["zone"] = self.contact_zone(u, p)
-                c["redirect"] = True
-                c["o"] = _fp_list(u.fp)
-                rem = max(0.0, T.CHARGE_DISTANCE - moved)
-                dest = self._charge_dest(u, p, c["zone"])
-                if dest is None:
-                    return self._no_room(c, u, p)
-                spec, L2 = self._charge_path(u, dest)
-                c["spec"], c["moved"] = spec, 0.0
-                c["L"] = min(L2, rem)
-                c["reach"] = L2 <= rem + 1e-9
-                c["start_in4"] = distance_to_front_edge(p.fp, u.fp) <= T.VOLLEY_MARK + 1e-9
-                self.log("redirect", ("RULE-04-4.4", "I-21"),
-                         f"{u.label()} carries on toward {p.label()} ({rem:.2f}\" of charge left)",
-                         s, unit=u.slot, target=p.slot)
-                return False
-            c["st"] = "end"
-            return False
-        # Window B2 (RULE-04-2.1, I-11)
-        if self._b2_ok(c, u, e) and not c.get("b2_done"):
-            if c["start_in4"]:
-                t4 = 0.0
-            else:
-                t4 = _first_within_front_edge(e.fp, f, t0, max(0.0, L - t0), T.VOLLEY_MARK)
-            if t4 is not None:
-                c["b2_done"] = True
-                u.fp = f(t0 + t4)
-                c["moved"] = t0 + t4
-                self.log("window_b2", ("RULE-04-1.2", "RULE-04-2.1", "RULE-04-2.3", "I-10",
-                                       "I-11" if c["start_in4"] else "I-25"),
-                         f"Window B2: {u.label()} halts at "
-                         f"{distance_to_front_edge(e.fp, u.fp):.2f}\""
-                         f" from {e.label()}'s front edge", 1 - s, charger=u.slot,
-                         defender=e.slot)
-                c["st"] = "b2_wait"
-                return self._wait(1 - s, D_REACT)
-        return self._charge_contact(c, u, e)
-
-    def _no_room(self, c, u: Unit, e: Unit) -> bool:
-        """The contacted edge filled up after declaration (a reaction moved or turned the
-        target): the charger halts where it stands, not in contact (ACW-PD-23 step 7)."""
-        c["st"] = "end"
-        self.log("charge_no_room", ("ACW-PD-23", "ACW-PD-26"),
-                 f"{u.label()} finds no room on {e.label()}'s {c['zone']} edge and halts", u.side,
-                 unit=u.slot, target=e.slot, zone=c["zone"])
-        return False
-
-    def _overrun(self, u: Unit, o: Unit) -> None:
-        self.log("overrun", ("RULE-04-4.4", "I-21", "ACW-PD-30"),
-                 f"{o.label()} is overrun by {u.label()} and destroyed", o.side, unit=o.slot)
-        self._lose_stands(o, o.stands, ("RULE-04-4.4",), "overrun")
-
-    def _charge_contact(self, c, u: Unit, e: Unit | None) -> bool:
-        """Contact (ACW-PD-23 step 7): flush on the contacted edge, both engaged."""
-        s = self.active
-        c["st"] = "end"
-        if e is None or not e.alive or not u.alive:
-            return False
-        if not c.get("reach", True):
-            u.fp = path_fn(c["spec"])(c["L"])
-            self.log("charge_short", ("I-21",), f"{u.label()} runs out of charge distance short "
-                     f"of {e.label()}", s, unit=u.slot)
-            return False
-        dest = self._charge_dest(u, e, c["zone"], _origin(c))
-        if dest is None:
-            return self._no_room(c, u, e)
-        p0 = u.fp.centre()
-        terr = self.game.terrain
-        if terr.obstacles_crossed(p0, dest.centre()) or (terr.areas and (
-                terr.in_woods(dest.centre()) or terr.in_woods(p0))):
-            if not u.momentum_lost:
-                u.momentum_lost = True
-                self.log("momentum_lost", ("ACW-PD-26",),
-                         f"{u.label()} crosses an obstacle or woods: no Charging Momentum", s,
-                         unit=u.slot)
-        u.fp = dest
-        u.zone = c["zone"]
-        if e.slot not in u.engaged:
-            u.engaged.append(e.slot)
-        if u.slot not in e.engaged:
-            e.engaged.append(u.slot)
-        self.log("contact", ("ACW-PD-23", "I-14") + (("RULE-04-6.5",) if c["b1"] == "cc" else ()),
-                 f"{u.label()} contacts {e.label()} ({c['zone']}); engaged until Phase 4", s,
-                 unit=u.slot, target=e.slot, zone=c["zone"])
-        return False
 
     # ------------------------------------------------------------------------------------------
     # fire (ACW-PD-25; RULE-04-2.3, RULE-04-3.3)
@@ -2415,8 +1953,13 @@ class ACWState(State):
 
     def _fire_result(self, fr, lost: int, dis: bool) -> None:
         self.stack.pop()
-        if self.stack and type(self.stack[-1]) is dict:
-            self.stack[-1]["res"] = {"lost": lost, "dis": bool(dis)}
+        if self.stack:
+            parent = self.stack[-1]
+            if type(parent) is dict:
+                parent["res"] = {"lost": lost, "dis": bool(dis)}
+            else:  # a typed frame (the charge of a Closing Volley) reads it in on_child_done
+                fr["res"] = {"lost": lost, "dis": bool(dis)}
+                parent.on_child_done(self, fr)
 
     # ------------------------------------------------------------------------------------------
     # Phase 3 (ACW-PD-25b): the queries of procedures.ranged_combat
@@ -2787,11 +2330,6 @@ _A_FN = _handlers("_a_")  # apply a decision or die to a frame
 _W_FN = _handlers("_w_")  # why an action is masked in a waiting frame
 
 
-def _origin(c: dict) -> Footprint | None:
-    """The charger's footprint where its charge started (charge frame key ``o``)."""
-    return _fp(c["o"]) if "o" in c else None
-
-
 def _copy_frame(f: dict) -> dict:
     out = {}
     for k, v in f.items():
@@ -2802,22 +2340,3 @@ def _copy_frame(f: dict) -> dict:
         else:
             out[k] = v
     return out
-
-
-def _first_within_front_edge(efp: Footprint, f, t0: float, span: float,
-                             mark: float) -> float | None:
-    """First distance ``t`` in ``[0, span]`` past ``t0`` along the charge path ``f`` at which the
-    charger comes within ``mark`` inches of the target's front edge (I-25), refined by bisection
-    to the first point at or inside the mark; ``None`` if it never does (RULE-04-2.1, 2.5)."""
-    tc = first_crossing(lambda x: distance_to_front_edge(efp, f(t0 + x)) <= mark,
-                        span, 0.1, 0.002)
-    if tc is None:
-        return None
-    lo, hi = max(0.0, tc - 0.002), tc
-    for _ in range(30):
-        mid = 0.5 * (lo + hi)
-        if distance_to_front_edge(efp, f(t0 + mid)) <= mark:
-            hi = mid
-        else:
-            lo = mid
-    return hi

@@ -2,10 +2,10 @@
 
 Pure functions over the engine's units and terrain; the state machine in :mod:`..state` asks
 them which reactions are legal and where on a mover's path a trigger point lies. The reactions
-of Window A are written once each, as :class:`envs.core.reactions.Reaction` objects, in their own
-modules: :mod:`.opportunity_fire` (RULE-04-3.x), :mod:`.evade` (RULE-04-4.x) and
-:mod:`.refuse_flank` (RULE-04-5.x). (The Closing Volley and Counter-Charge of Windows B1/B2 are
-still resolved by the charge frame of :mod:`..state`.)
+are written once each, as :class:`envs.core.reactions.Reaction` objects, in their own modules:
+:mod:`.closing_volley` (RULE-04-2.x, Window B2), :mod:`.opportunity_fire` (RULE-04-3.x),
+:mod:`.evade` (RULE-04-4.x, Windows A and B1), :mod:`.refuse_flank` (RULE-04-5.x, Windows A and
+B1) and :mod:`.counter_charge` (RULE-04-6.x, Window B1).
 """
 
 from __future__ import annotations

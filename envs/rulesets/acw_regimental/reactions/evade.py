@@ -1,8 +1,10 @@
-"""Evade in Window A (RULE-04-4.1 .. 4.3, RULE-04-1.3, I-20, ACW-PD-30).
+"""Evade in Window A and Window B1 (RULE-04-4.1 .. 4.4, RULE-04-1.3, I-20, I-21, ACW-PD-30).
 
-A skirmish screen that a formed enemy comes within the evade trigger distance of may withdraw
-straight back 4", 5" or 6" (one :class:`Evade` per distance), through friends, and rejoins its
-parent if it reaches it (:meth:`ACWState._evade`).
+A skirmish screen that a formed enemy comes within the evade trigger distance of (Window A), or
+that is charged (Window B1), may withdraw straight back 4", 5" or 6" (one :class:`Evade` /
+:class:`ChargeEvade` per distance), through friends, and rejoins its parent if it reaches it
+(:meth:`ACWState._evade`). A charge on an evading screen carries on toward the screen's parent
+line, or halts when there is none (RULE-04-4.4, I-21).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from envs.core.reactions import Reaction
 
 from . import can_evade
 
-__all__ = ["EVADES", "Evade"]
+__all__ = ["CHARGE_EVADES", "ChargeEvade", "EVADES", "Evade"]
 
 
 class Evade(Reaction):
@@ -41,3 +43,36 @@ class Evade(Reaction):
 
 
 EVADES = (Evade(4), Evade(5), Evade(6))
+
+
+class ChargeEvade(Evade):
+    """Evade a charge declared against the screen (Window B1, RULE-04-4.4, I-21): the charge
+    is redirected to the screen's parent, or finds no target and halts."""
+
+    def resolve(self, state: Any, window: Any) -> tuple:
+        screen, charger = window.units(state)
+        side = screen.side
+        charge = window.charge(state)
+        state.reacted.append(screen.slot)
+        charge.b1_reaction = "evade"
+        parent_slot = screen.parent
+        state._evade(screen, self.inches)
+        parent = state.units[side][parent_slot] if parent_slot >= 0 else None
+        if parent is not None and parent.alive:
+            charge.target = parent.slot
+            charge.zone = state.contact_zone(charger, parent)
+            charge.b1_reaction = ""
+            charge.redirected = True
+            state.log("redirect", ("RULE-04-4.4", "I-21"),
+                      f"{charger.label()}'s charge carries on toward {parent.label()}",
+                      charger.side, unit=charger.slot, target=parent.slot)
+        else:
+            charge.target = -1
+            charge.halt()
+            state.log("charge_void", ("RULE-04-4.4", "I-21"),
+                      f"{charger.label()}'s charge finds no target and halts", charger.side,
+                      unit=charger.slot)
+        return ()
+
+
+CHARGE_EVADES = (ChargeEvade(4), ChargeEvade(5), ChargeEvade(6))

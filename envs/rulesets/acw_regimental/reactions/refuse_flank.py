@@ -4,6 +4,9 @@ A formed regiment whose flank zone an enemy enters may wheel back its outer 1 or
 (one :class:`RefuseFlank` per number) on the side the mover comes from. A reserved Staff Pip
 pays for it at once (RULE-04-5.2); without one the regiment takes an Emergency Drill Check
 (:class:`EmergencyDrill`, 4+): passed, the flank is refused; failed, it is Disordered and frozen.
+Against a charge declaration (Window B1, I-10, :class:`ChargeRefusal`) the same, offered when
+the charger is in a flank zone not yet refused and within 12"; a refused flank is then
+contacted as front (RULE-04-5.4).
 """
 
 from __future__ import annotations
@@ -12,14 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from envs.core.frames import RollDice
-from envs.core.geometry import zone_of
+from envs.core.geometry import footprint_distance, zone_of
 from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
+from .. import tables
 from . import can_refuse
 
-__all__ = ["EmergencyDrill", "REFUSALS", "RefuseFlank"]
+__all__ = ["CHARGE_REFUSALS", "ChargeRefusal", "EmergencyDrill", "REFUSALS", "RefuseFlank"]
 
 DRILL_RULES = ("RULE-04-5.2", "I-19")
 
@@ -68,13 +72,14 @@ class EmergencyDrill(Frame):
     flank: str
     stands: int
     roll: int | None = None
+    passed: bool | None = None
 
     def run(self, state: Any) -> Step:
         unit = state.units[self.side][self.unit]
         if self.roll is None:
             return Push(RollDice(1, f"{unit.label()} Emergency Drill Check", DRILL_RULES,
                                  self.side))
-        state._drill_check(unit, self.flank, self.stands, self.roll)
+        self.passed = state._drill_check(unit, self.flank, self.stands, self.roll)
         return Done()
 
     def on_child_done(self, state: Any, child: Frame) -> None:
@@ -82,3 +87,44 @@ class EmergencyDrill(Frame):
 
 
 REFUSALS = (RefuseFlank(1), RefuseFlank(2))
+
+
+class ChargeRefusal(RefuseFlank):
+    """Refuse ``stands`` outer stands of the flank the charger is in (Window B1, I-10)."""
+
+    rules = ("RULE-04-5.1", "RULE-04-1.3", "I-10")
+
+    def why_not(self, state: Any, window: Any) -> Illegality | None:
+        defender, charger = window.units(state)
+        flank = zone_of(defender.fp, charger.fp.centre())
+        if flank not in ("left", "right"):
+            return Illegality(("RULE-04-5.1",), "the charger is not in a flank zone")
+        if defender.refused == flank:
+            return Illegality(("RULE-04-5.1",), "that flank is already refused")
+        why = can_refuse(defender)
+        if why is not None:
+            return Illegality(*why)
+        if footprint_distance(defender.fp, charger.fp) > tables.REFUSE_RANGE + 1e-9:
+            return Illegality(("RULE-04-5.1", "I-23"), "the charger is beyond 12\"")
+        return None
+
+    def resolve(self, state: Any, window: Any) -> tuple:
+        defender, charger = window.units(state)
+        side = defender.side
+        charge = window.charge(state)
+        state.reacted.append(defender.slot)
+        charge.b1_reaction = "refuse_flank"
+        flank = zone_of(defender.fp, charger.fp.centre())
+        state.log("react", self.rules, f"{defender.label()} declares Refuse the Flank ({flank}, "
+                  f"{self.stands} stand(s)) against the charge", side, unit=defender.slot,
+                  reaction="refuse_flank")
+        if state.reserved[side] > 0:  # a reserved pip pays for it (RULE-04-5.2)
+            state.reserved[side] -= 1
+            state._apply_refuse(defender, flank, self.stands, pip=True)
+            charge.zone = state.contact_zone(charger, defender)  # RULE-04-5.4
+            return ()
+        # the charge reads the check's outcome (Charge.on_child_done)
+        return (EmergencyDrill(side, defender.slot, flank, self.stands),)
+
+
+CHARGE_REFUSALS = (ChargeRefusal(1), ChargeRefusal(2))
