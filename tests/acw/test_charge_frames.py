@@ -1,4 +1,4 @@
-"""The charge as typed frames (ACW-PD-23): Windows B1 and B2 are core reaction windows above a
+"""The charge as typed frames (ACW-PD-23, ACW-PD-25): Windows B1 and B2 are core reaction windows above a
 :class:`Charge` frame, they serialise, and the observer reads their typed context."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from envs.core.protocol import State
 from envs.core.replay import ReplayScript, play_labels
 from envs.rulesets.acw_regimental.procedures.charge import (Charge, ChargeStep, WindowB1,
                                                             WindowB2)
+from envs.rulesets.acw_regimental.procedures.volley import FireMode, Volley
 from envs.rulesets.acw_regimental.observer import decision_units
 from tests.acw.test_rules import charge_state, reb_line
 
@@ -44,10 +45,17 @@ def test_window_b2_is_a_reaction_window_above_the_charge_and_round_trips():
     assert json.loads(back.to_json()) == json.loads(s.to_json())
     for state in (s, back):
         play_labels(state, ["react:closing_volley"])
-    assert s.current_player() == -1  # the volley's dice (RULE-04-2.3)
-    assert s.stack[-3] is next(f for f in s.stack if type(f) is Charge)
-    assert s.stack[-3].step is ChargeStep.VOLLEY_TAKEN
     assert back.to_json() == s.to_json()
+    assert s.current_player() == -1  # the volley's dice (RULE-04-2.3)
+    volley = s.stack[-2]
+    assert type(volley) is Volley and volley.mode is FireMode.CLOSING
+    assert (volley.firer_side, volley.firer, volley.target) == (1, 0, 0)
+    assert type(s.stack[-3]) is Charge and s.stack[-3].step is ChargeStep.VOLLEY_TAKEN
+    play_labels(s, ["d6=3", "d6=3", "d6=5", "d6=2", "d6=6"])  # Example A's dice: 4 hits
+    charge = s.stack[-2]  # waiting for the Charge Discipline Check die (RULE-04-2.4)
+    assert type(charge) is Charge and charge.step is ChargeStep.DISCIPLINE_CHECK
+    assert (charge.volley_lost, charge.volley_disordered) == (2, True)
+    assert s.units[0][0].stands == 3
 
 
 @pytest.mark.rule("RULE-04-2.2", "RULE-04-6.4", "I-10")

@@ -583,22 +583,22 @@ def test_replay_label_of_the_other_catalogue_is_not_unknown(game):
 
 
 def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(game):
-    """Version 2 stores the charge as typed frames where version 1 stored a dict (and version 0
-    stored dicts only): a version-1 state is refused with one clear line; replay scripts
-    (labels) still play."""
+    """Version 3 stores the volley, winner's advance and Passage of Lines tests as typed frames
+    where version 2 stored dicts (version 1 the charge too, version 0 every frame): a version-2
+    state is refused with one clear line; replay scripts (labels) still play."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State
 
-    assert game.version == 2
+    assert game.version == 3
     s = game.new_initial_state()
     old = json.loads(s.to_json())
-    old["game"]["version"] = 1
+    old["game"]["version"] = 2
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(old))
     msg = str(ei.value)
-    assert "saved by acw_regimental version 1" in msg and "read by version 2" in msg
+    assert "saved by acw_regimental version 2" in msg and "read by version 3" in msg
     assert "replay script" in msg
-    with pytest.raises(InvalidStateError, match="version 1"):
+    with pytest.raises(InvalidStateError, match="version 2"):
         State.from_json(old, game=game)
     # the current version reads back
     assert State.from_json(s.to_json()).to_json() == s.to_json()

@@ -171,5 +171,7 @@ keys refused): ``max_units_per_side`` (8), ``pips_fixed`` (False), ``turns`` (10
 * v0: first version — the 28 seed rule statements, I-1 … I-28, PD-1 … PD-38 with PD-25b.
 * v1: the turn cycle, phases, Window A and dice stored as typed frames (same play).
 * v2: the charge and Windows B1/B2 stored as typed frames (``acw.charge``, ``acw.window_b1``,
-  ``acw.window_b2``; same play).
+  ``acw.window_b2``); same play.
+* v3: the volley, the winner's advance and Passage of Lines tests stored as typed frames
+  (``acw.volley``, ``acw.winner_advance``, ``acw.passage_of_lines``); same play.
 """

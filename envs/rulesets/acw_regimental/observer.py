@@ -71,14 +71,6 @@ def _context(state):
     a = state.active
     if k == "act":
         return (a, fr["u"]), None, "activation"
-    if k == "madv":
-        return (a, fr["u"]), (1 - a, fr["e"]), "melee_advance"
-    if k == "p3" and "u" in fr:
-        return (a, fr["u"]), None, "fire"
-    if k == "p1":
-        if fr["st"] == "rally":
-            return (a, fr.get("u", 0)), None, "rally"
-        return None, None, "reserve"
     return None, None, None
 
 

@@ -12,8 +12,11 @@ node). Frames:
   each Window A trigger point on the mover's path (the typed
   :class:`.procedures.window_a.WindowA`, ACW-PD-24). A declared charge is the typed
   :class:`.procedures.charge.Charge` with Windows B1 and B2 (ACW-PD-23).
-* ``fire``: one volley (ACW-PD-25) — Phase 3 fire, Opportunity Fire and Closing Volley.
-* ``pol``: Passage of Lines tests of friends a retreating unit passed through (ACW-PD-29).
+* volleys (ACW-PD-25: Phase 3 fire, Opportunity Fire, Closing Volley): the typed
+  :class:`.procedures.volley.Volley`.
+* Passage of Lines tests (ACW-PD-29) and the winner's advance after a melee (ACW-PD-26): the
+  typed :class:`.procedures.passage_of_lines.PassageOfLinesTests` and
+  :class:`.procedures.winner_advance.WinnerAdvance`.
 * dice: one chance node per die, the core frame :class:`envs.core.frames.RollDice`.
 
 Typed frames (``envs.core.procedure.Frame`` subclasses) and the remaining dict frames share the
@@ -40,6 +43,8 @@ from . import tables as T
 from .actions import ACWDecision
 from .procedures import PlayerTurnCycle, TurnStep, WindowA
 from .procedures.charge import declare_charge
+from .procedures.passage_of_lines import PassageOfLinesTests
+from .procedures.winner_advance import WinnerAdvance
 from .procedures.window_a import OFFERS
 from .paths import _fp_list, path_fn, path_speed
 from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
@@ -71,10 +76,6 @@ _AUTO = {"act"}  # dict frames whose single legal option is applied silently (ty
 _ADV_FRAC = {"third": 1 / 3, "two_thirds": 2 / 3, "all": 1.0}  # advance primitives (PD-21)
 _ALW_MEMO: dict[tuple, float] = {}  # ACWState.allowance by (kind, formation, screen, road, dis)
 _FACE_ANG = {"face_left": math.pi / 2, "face_right": -math.pi / 2, "face_about": math.pi}
-# rule ids of a fire by mode: Phase 3, opportunity (reaction) fire, closing volley (ACW-PD-25)
-_FIRE_RULES = {"p3": ("ACW-PD-25", "ACW-PD-25b"), "opp": ("RULE-04-3.3", "ACW-PD-25"),
-               "cv": ("RULE-04-2.3", "ACW-PD-25")}
-
 
 class ACWState(State):
     """Dynamic state of one ACW regimental game (see the module docstring)."""
@@ -1645,8 +1646,7 @@ class ACWState(State):
         self.stack.pop()
         if fr.get("pol") and not fr["static"]:
             # the mover takes the Passage of Lines test after the move (ACW-PD-29)
-            self.stack.append({"k": "pol", "side": s, "list": [u.slot], "i": 0, "st": "next",
-                               "by": u.slot, "vol": list(fr["pol"])})
+            self.stack.append(PassageOfLinesTests(s, [u.slot], u.slot, list(fr["pol"])))
         return False
 
     def _next_trigger(self, u: Unit, f, t0: float, L: float, static: bool, checked: bool,
@@ -1836,132 +1836,6 @@ class ACWState(State):
                  dist=round(t, 3))
 
     # ------------------------------------------------------------------------------------------
-    # fire (ACW-PD-25; RULE-04-2.3, RULE-04-3.3)
-    # ------------------------------------------------------------------------------------------
-    def _s_fire(self, fr) -> bool:
-        f = self.units[fr["fs"]][fr["f"]]
-        t = self.units[1 - fr["fs"]][fr["t"]]
-        st = fr["st"]
-        mode = fr["mode"]
-        if st == "start":
-            if f is None or t is None or not f.alive or not t.alive:
-                self._fire_result(fr, 0, False)
-                return False
-            nst = self.firing_stands(f, t.fp)
-            dps = T.dice_per_stand(KIND[f.kind])
-            dist = footprint_distance(f.fp, t.fp)
-            w = WEAP[f.weapon]
-            if mode == "cv":
-                band = Band.SHORT
-                dist_for = min(dist, T.SHORT_RANGE)
-            else:
-                band = T.range_band(w, dist)
-                dist_for = dist
-            # Enfilade is a Phase 3 modifier: reaction fire uses the seed's bracket numbers
-            # (RULE-04-2.3, RULE-04-3.3; Example C fires at a column's flank on 4+).
-            enf = mode == "p3" and self.enfilade(f, t)
-            moved = mode == "p3" and (f.moved > 0 or f.out_of_smoke)
-            needed = T.to_hit_needed(w, dist_for, enfilade=enf, firer_disordered=f.disordered,
-                                     firer_moved=moved, target_is_screen=t.is_screen)
-            n = nst * dps
-            fr.update(band=band.value if band else None, needed=needed, n=n, enf=enf,
-                      dist=round(dist, 3))
-            rules = _FIRE_RULES[mode]
-            fr["rules"] = list(rules)
-            if needed is None or n == 0:
-                self.log("fire_none", rules, f"{f.label()} cannot bring fire to bear", f.side)
-                self._fire_result(fr, 0, False)
-                return False
-            refused_cancel = mode == "p3" and not enf and t.refused != "" and \
-                zone_of(t.fp, f.fp.centre()) == t.refused
-            fr["refused_cancel"] = refused_cancel
-            mods = []
-            if refused_cancel:
-                mods.append("no enfilade: refused flank (RULE-04-5.4)")
-                rules = rules + ("RULE-04-5.4", "ACW-PD-33")
-            if enf:
-                mods.append("enfilade +1 (ACW-PD-18)")
-            if f.disordered:
-                mods.append("firer Disordered -1")
-            if moved:
-                mods.append("firer moved -1 (ACW-PD-22)")
-            if t.is_screen:
-                mods.append("screen target -1")
-            self.log("fire", rules + (("ACW-PD-18",) if enf else ()),
-                     f"{f.label()} fires at {t.label()}: {nst} stand(s), {n}D6 at "
-                     f"{band.value} range ({dist:.2f}\"), hits on {needed}+"
-                     f"{' [' + ', '.join(mods) + ']' if mods else ' [no enfilade]'}",
-                     f.side, firer=f.slot, target=t.slot, dice=n, needed=needed,
-                     band=band.value, enfilade=enf, distance=round(dist, 3), mode=mode,
-                     refused_flank=refused_cancel, moved=moved)
-            fr["st"] = "hits"
-            self._roll(n, f"{f.label()} fire", rules, f.side)
-            return False
-        if st == "hits":
-            dice = fr["dice"]
-            fr["todice"] = dice
-            hits = C.count_hits(dice, fr["needed"])
-            fr["hits"] = hits
-            self.log("hits", tuple(fr["rules"]), f"{f.label()} rolls {dice}: {hits} hit(s) "
-                     f"({C.naturals_six(dice)} natural 6)", f.side, dice=list(dice), hits=hits)
-            cov = self.game.terrain.cover(t.fp, f.fp.centre()) if t.alive else Cover.NONE
-            sv = T.save_needed(cov, FORM[t.formation] if t.formation in FORM else T.Formation.LINE,
-                               artillery_short=(f.kind == "artillery" and fr["band"] == "short"))
-            fr["save"] = sv
-            fr["cover"] = cov.value
-            if hits and sv is not None:
-                fr["st"] = "saves"
-                self.log("saves", ("ACW-PD-25", "I-4"), f"{t.label()} in {cov.value} cover saves "
-                         f"on {sv}+", t.side, needed=sv, cover=cov.value)
-                self._roll(hits, f"{t.label()} saves", ("ACW-PD-25", "I-4"), t.side)
-            else:
-                fr["st"] = "apply"
-                fr["saved"] = 0
-            return False
-        if st == "saves":
-            saved = C.count_saves(fr["dice"], fr["save"])
-            fr["saved"] = saved
-            self.log("saved", ("ACW-PD-25",), f"{t.label()} saves {saved} hit(s)", t.side,
-                     saved=saved)
-            fr["st"] = "apply"
-            return False
-        # apply
-        unsaved = fr["hits"] - fr["saved"]
-        lost = 0
-        dis = False
-        if t.alive:
-            nl, cnt = C.apply_hits(t.hits, unsaved)
-            t.hits = cnt
-            self.log("hit_counter", ("RULE-04-2.3", "I-5"),
-                     f"{t.label()} takes {unsaved} unsaved hit(s): {nl} stand(s) lost, hit "
-                     f"counter {cnt}", t.side, unit=t.slot, unsaved=unsaved, stands=nl,
-                     counter=cnt)
-            lost = self._lose_stands(t, nl, ("RULE-04-2.3", "I-5"), "fire")
-            band = Band(fr["band"]) if fr["band"] else None
-            if t.alive and C.volley_disorders(
-                    fr["todice"], reaction=mode != "p3", band=band, weapon=WEAP[f.weapon],
-                    phase3_six_all_ranges=self.game.phase3_six_all):
-                nap = f.weapon == "napoleon" and band is Band.SHORT
-                rules = ("RULE-04-2.3", "I-12") if nap else \
-                    (("RULE-04-2.3", "RULE-04-3.3") if mode != "p3" else ("ACW-PD-25",))
-                dis = self._disorder(t, rules, "Napoleon canister" if nap else "natural 6")
-                dis = dis or t.disordered
-        self._smoke(f, own=(mode == "p3"))
-        f.fired = True
-        self._fire_result(fr, lost, dis)
-        return False
-
-    def _fire_result(self, fr, lost: int, dis: bool) -> None:
-        self.stack.pop()
-        if self.stack:
-            parent = self.stack[-1]
-            if type(parent) is dict:
-                parent["res"] = {"lost": lost, "dis": bool(dis)}
-            else:  # a typed frame (the charge of a Closing Volley) reads it in on_child_done
-                fr["res"] = {"lost": lost, "dis": bool(dis)}
-                parent.on_child_done(self, fr)
-
-    # ------------------------------------------------------------------------------------------
     # Phase 3 (ACW-PD-25b): the queries of procedures.ranged_combat
     # ------------------------------------------------------------------------------------------
     def can_fire_p3(self, u: Unit):
@@ -2138,7 +2012,7 @@ class ACWState(State):
             # tests (the stack runs the last frame first; the first attacker is asked first)
             for w in reversed(A):
                 if w.alive and w.charged:
-                    self.stack.append({"k": "madv", "u": w.slot, "e": d.slot, "d": 0.0})
+                    self.stack.append(WinnerAdvance(w.slot, d.slot))
         away = ba if res.winner == 0 else d
         several = len(losers) > 1  # each of several attackers backs straight off its own edge
         for u in losers:
@@ -2148,37 +2022,6 @@ class ACWState(State):
                               from_winner=not several, fought=winners)
 
     # -- the winning charger's advance (ACW-PD-26) ------------------------------------------
-    def _s_madv(self, fr) -> bool:
-        u = self.units[self.active][fr["u"]]
-        if u is None or not u.alive:
-            self.stack.pop()
-            return False
-        fp0 = u.fp
-        blocked = self._blocked_fn(u, fp0)
-        t = first_crossing(lambda s: blocked(fp0.advanced(s)), T.WINNER_ADVANCE, 0.25, 0.01)
-        dist = T.WINNER_ADVANCE if t is None else max(0.0, t - 0.02)
-        if dist < 0.05:
-            self.stack.pop()
-            return False
-        fr["d"] = dist
-        return self._wait(self.active, D_MAN)
-
-    def _l_madv(self, fr):
-        ids = self.game.ids
-        return [ids.melee_advance, ids.melee_hold]
-
-    def _a_madv(self, fr, a: int) -> None:
-        self.stack.pop()
-        u = self.units[self.active][fr["u"]]
-        if a == self.game.ids.melee_advance:
-            self._place(u, u.fp.advanced(fr["d"]))
-            self.log("melee_advance", ("ACW-PD-26",), f"{u.label()} advances {fr['d']:.2f}\" "
-                     f"into the ground given up", u.side, unit=u.slot, dist=round(fr["d"], 3),
-                     x=round(u.fp.x, 3), y=round(u.fp.y, 3))
-        else:
-            self.log("melee_hold", ("ACW-PD-26",), f"{u.label()} holds its ground after the "
-                     f"melee", u.side, unit=u.slot)
-
     def _disengage(self, A: list[Unit], d: Unit) -> None:
         for u in A:
             if d.slot in u.engaged:
@@ -2257,39 +2100,7 @@ class ACWState(State):
         if tb is not None and count_block:
             self._lose_stands(u, 1, ("ACW-PD-26",), "retreat blocked")
         if passed:
-            self.stack.append({"k": "pol", "side": u.side, "list": passed, "i": 0, "st": "next",
-                               "by": u.slot})
-
-    # passage-of-lines tests (ACW-PD-29)
-    def _s_pol(self, fr) -> bool:
-        if fr["st"] == "res":
-            f = self.units[fr["side"]][fr["list"][fr["i"]]]
-            v = fr["dice"][0]
-            tgt = T.discipline_target(EXPE[f.experience])
-            ok = C.check_passes(v, tgt)
-            self.log("passage_test", ("ACW-PD-29",), f"{f.label()} Passage of Lines test {v} vs "
-                     f"{tgt}+: {'passed' if ok else 'failed'}", f.side, unit=f.slot, roll=v,
-                     passed=ok)
-            if not ok and fr.get("vol"):
-                self._disorder(f, ("ACW-PD-29",), "failed its Passage of Lines test")
-                for k in fr["vol"]:
-                    g = self.units[fr["side"]][k]
-                    if g is not None:
-                        self._disorder(g, ("ACW-PD-29",), "a friendly unit passed through it")
-            elif not ok:
-                self._disorder(f, ("ACW-PD-29",), "a retreating unit passed through it")
-            fr["i"] += 1
-            fr["st"] = "next"
-        while fr["i"] < len(fr["list"]):
-            f = self.units[fr["side"]][fr["list"][fr["i"]]]
-            if f is None or not f.alive:
-                fr["i"] += 1
-                continue
-            fr["st"] = "res"
-            self._roll(1, f"{f.label()} Passage of Lines test", ("ACW-PD-29",), f.side)
-            return False
-        self.stack.pop()
-        return False
+            self.stack.append(PassageOfLinesTests(u.side, passed, u.slot))
 
     # ------------------------------------------------------------------------------------------
     # Phase 5: end phase (ACW-PD-12, PD-27, PD-32), closed for procedures.end_phase

@@ -44,6 +44,7 @@ from ..reactions.evade import CHARGE_EVADES
 from ..reactions.refuse_flank import CHARGE_REFUSALS, EmergencyDrill
 from ..units import EXPE
 from .context import ACWContext
+from .volley import Volley
 
 __all__ = ["Charge", "ChargeStep", "WindowB1", "WindowB2", "declare_charge"]
 
@@ -179,9 +180,8 @@ class Charge(Frame):
                 self.zone = state.contact_zone(charger, target)  # RULE-04-5.4
         elif type(child) is RollDice:
             self.check_roll = child.values[0]
-        elif type(child) is dict and "res" in child:  # the Closing Volley's fire frame
-            self.volley_lost = child["res"]["lost"]
-            self.volley_disordered = child["res"]["dis"]
+        elif type(child) is Volley:  # the Closing Volley (RULE-04-2.4 reads its result)
+            self.volley_lost, self.volley_disordered = child.lost, child.disordered
 
     # -- the steps ------------------------------------------------------------------------
     def _move(self, state: Any, charger: Any, target: Any) -> Step:

@@ -14,6 +14,7 @@ from .. import tables
 from ..actions import ACWDecision
 from ..units import WEAP
 from .context import ACWContext
+from .volley import FireMode, Volley
 
 __all__ = ["RangedCombatPhase"]
 
@@ -73,9 +74,7 @@ class RangedCombatPhase(Frame):
                       side, unit=unit.slot)
             return None
         target = ids.fire.index(action)
-        # the volley is still a dict frame of the state (kind "fire")
-        return Push({"k": "fire", "fs": side, "f": unit.slot, "t": target, "mode": "p3",
-                     "st": "start"})
+        return Push(Volley(side, unit.slot, target, FireMode.PHASE3))
 
     def context(self, state: Any, viewer: int) -> ACWContext | None:
         if self.unit is None:

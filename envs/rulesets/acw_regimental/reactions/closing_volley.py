@@ -8,7 +8,8 @@ How it works, top to bottom:
 * **Who** (RULE-04-2.2; :func:`volley_possible`): a formed, steady unit that may make reaction
   fire (:func:`..reactions.can_fire_reaction`), has not reacted to this charge, and has the
   charger partly in its forward arc and in the arc of at least one firing stand.
-* **Effect** (RULE-04-2.3): one volley at the charger (a ``fire`` frame in mode ``cv``).
+* **Effect** (RULE-04-2.3): one volley at the charger (:class:`..procedures.volley.Volley`,
+  mode ``cv``: Short range, no Enfilade).
 * **Then** (RULE-04-2.4, 2.5; :class:`..procedures.charge.Charge`): a charger that lost a stand
   or was Disordered takes a Charge Discipline Check; failed, it stalls 2.0" short, Disordered;
   passed or unshaken, it charges home.
@@ -65,10 +66,10 @@ class ClosingVolley(Reaction):
         state.log("react", self.rules, f"{defender.label()} fires a Closing Volley at "
                   f"{charger.label()}", defender.side, unit=defender.slot,
                   reaction="closing_volley")
-        # the volley is still a dict frame of the state (kind "fire"); its result reaches the
-        # charge frame below through on_child_done
-        return ({"k": "fire", "fs": defender.side, "f": defender.slot, "t": charger.slot,
-                 "mode": "cv", "st": "start"},)
+        # its result reaches the charge through Charge.on_child_done; imported here because
+        # the procedures package imports this module
+        from ..procedures.volley import FireMode, Volley
+        return (Volley(defender.side, defender.slot, charger.slot, FireMode.CLOSING),)
 
 
 CLOSING_VOLLEY = ClosingVolley()

@@ -53,9 +53,8 @@ class OpportunityFire(Reaction):
         state.log("react", self.rules, f"{defender.label()} declares Opportunity Fire at "
                   f"{mover.label()}", defender.side, unit=defender.slot,
                   reaction="opportunity_fire")
-        # the volley is still a dict frame of the state (kind "fire")
-        return ({"k": "fire", "fs": defender.side, "f": defender.slot, "t": mover.slot,
-                 "mode": "opp", "st": "start"},)
+        from ..procedures.volley import FireMode, Volley  # (procedures imports this module)
+        return (Volley(defender.side, defender.slot, mover.slot, FireMode.OPPORTUNITY),)
 
 
 class WaitShort(Reaction):
