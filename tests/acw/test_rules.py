@@ -21,7 +21,9 @@ import pytest
 from envs.core.geometry import distance_to_front_edge, footprint_distance
 from envs.core.replay import play_labels
 from envs.rulesets import load_game
-from envs.rulesets.acw_regimental.probes import why_no_counter_charge, why_no_reaction
+from envs.rulesets.acw_regimental.probes import (melee_terms, why_no_counter_charge,
+                                                 why_no_reaction)
+from envs.rulesets.acw_regimental.procedures.charge import Charge
 from envs.rulesets.acw_regimental.reactions import can_fire_reaction
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -730,7 +732,9 @@ def test_overrun_destroys_a_screen_that_did_not_evade(tmp_path):
     assert not sk.alive and reb.lost == 1 and reb.stands == 4 and reb.s0 == 5
     assert not events(s, "melee")
     red = events(s, "redirect")[0]
-    assert "2.00\"" in red.text
+    assert red.data == {"unit": 0, "target": 0}
+    charge = next(f for f in s.stack if type(f) is Charge)  # 2" of its charge left (I-21)
+    assert charge.redirected and charge.path_length == pytest.approx(2.0, abs=0.005)
     play(s, ["react:decline"])
     # 2" left from y = 15 does not reach the parent 5" away: the charger stops at y = 17
     assert events(s, "charge_short")
@@ -742,12 +746,14 @@ def test_overrun_destroys_a_screen_that_did_not_evade(tmp_path):
 # Section 5: Refuse the Flank
 # ==============================================================================================
 def _melee_after_flank_charge(tmp_path, reserved, b1_label, rolls=(3, 3)):
+    """The melee event of the flank charge and the attacking side's modifier terms."""
     s = _flank_charge_state(tmp_path, reserved=reserved)
     play(s, [b1_label])
     while not s.is_chance_node():
         play(s, [legal(s)[-1]])  # decline / end: on to Phase 4
+    attacking, _ = melee_terms(s)
     play(s, dice(*rolls))
-    return s, events(s, "melee")[0]
+    return attacking, events(s, "melee")[0]
 
 
 @pytest.mark.rule("RULE-04-5.1", "ACW-PD-33", "I-23")
@@ -812,9 +818,10 @@ def test_failed_drill_against_a_flank_charge_leaves_the_flank_open(tmp_path):
     play(s, ["react:refuse_1", "d6=2"])
     assert s.units[1][0].disordered and s.units[1][0].refused == ""
     assert events(s, "contact")[0].data["zone"] == "right"
+    attacking, _ = melee_terms(s)
     play(s, ["d6=3", "d6=3"])
     m = events(s, "melee")[0]
-    assert "flank or rear contact +2" in m.text
+    assert attacking["flank or rear contact"] == 2 and "RULE-04-5.4" in m.rules
     assert m.data["totals"] == [3 + 1 + 2, 3 - 1]  # momentum + flank; defender Disordered
 
 
@@ -850,11 +857,11 @@ def test_refused_flank_negates_enfilade_in_phase3(tmp_path):
 def test_refused_flank_turns_a_flank_charge_frontal_no_plus_2(tmp_path):
     """RULE-04-5.4: refused in B1 with the reserved pip, the flank charge contacts frontally and
     the melee has no +2 flank modifier; unrefused, the same charge gets +2."""
-    _, m1 = _melee_after_flank_charge(tmp_path, (0, 1), "react:refuse_2")
-    assert "flank or rear contact +2" not in m1.text
+    terms1, m1 = _melee_after_flank_charge(tmp_path, (0, 1), "react:refuse_2")
+    assert "flank or rear contact" not in terms1 and "RULE-04-5.4" not in m1.rules
     assert m1.data["totals"] == [3 + 1, 3]
-    _, m2 = _melee_after_flank_charge(tmp_path, (0, 0), "react:decline")
-    assert "flank or rear contact +2" in m2.text and "RULE-04-5.4" in m2.rules
+    terms2, m2 = _melee_after_flank_charge(tmp_path, (0, 0), "react:decline")
+    assert terms2["flank or rear contact"] == 2 and "RULE-04-5.4" in m2.rules
     assert m2.data["totals"] == [3 + 3, 3]
 
 
@@ -958,9 +965,10 @@ def test_counter_charge_melee_modifiers(tmp_path):
     s = charge_state(tmp_path, defender=reb_line(traits=RY), reserved=(0, 1))
     play(s, ["react:counter_charge_3"])
     assert s.phase == 4 and s.is_chance_node()
+    attacking, defending = melee_terms(s)
     play(s, dice(3, 3))
     m = events(s, "melee")[0]
-    assert "charging momentum" not in m.text and "rebel yell +1" in m.text
+    assert "charging momentum" not in attacking and defending["rebel yell"] == 1
     assert m.data["totals"] == [3, 4] and m.data["winner"] == 1
     assert "RULE-04-6.5" in m.rules
 
@@ -970,7 +978,10 @@ def test_veteran_counter_charge_gets_no_shock_bonus(tmp_path):
     """ACW-PD-34 / RULE-04-6.5: a Veteran without Rebel Yell cancels the charger's momentum
     and has only its Veteran +1 (no shock bonus, no momentum of its own)."""
     s = charge_state(tmp_path, defender=reb_line(experience="veteran"), reserved=(0, 1))
-    play(s, ["react:counter_charge_2", *dice(3, 3)])
+    play(s, ["react:counter_charge_2"])
+    attacking, defending = melee_terms(s)
+    play(s, dice(3, 3))
     m = events(s, "melee")[0]
     assert m.data["totals"] == [3, 4]
-    assert "rebel yell" not in m.text and "charging momentum" not in m.text
+    assert defending == {"veteran": 1}
+    assert "charging momentum" not in attacking and "rebel yell" not in attacking

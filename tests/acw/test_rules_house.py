@@ -17,6 +17,8 @@ import pytest
 
 from envs.core.geometry import distance_to_front_edge, overlaps
 from envs.rulesets import load_game
+from envs.rulesets.acw_regimental.observer import decision_units
+from envs.rulesets.acw_regimental.probes import melee_terms
 from envs.rulesets.acw_regimental.reactions import can_refuse
 
 from .test_rules import (
@@ -78,14 +80,23 @@ def test_assault_column_fires_front_rank_only(tmp_path):
 
 # -- PD-7 / PD-8: experience and traits in melee -------------------------------------------------
 def _melee(tmp_path, attacker, defender, rolls=(3, 3), reserved=(0, 0), b1=None, name="m.toml"):
+    s, m, _ = _melee_with_terms(tmp_path, attacker, defender, rolls, reserved, b1, name)
+    return s, m
+
+
+def _melee_with_terms(tmp_path, attacker, defender, rolls=(3, 3), reserved=(0, 0), b1=None,
+                      name="m.toml"):
+    """The state after the melee, its melee event and both sides' modifier terms
+    (``probes.melee_terms``: ``({term: value} attacking, {term: value} defending)``)."""
     s = new_state(tmp_path, [attacker, defender], p2(0, 3, reserved), name=name)
     play(s, ["activate:u0", "charge:e0"])
     if b1:
         play(s, [b1])
     while not s.is_chance_node():
         play(s, ["react:decline"])
+    terms = melee_terms(s)
     play(s, dice(*rolls))
-    return s, events(s, "melee")[0]
+    return s, events(s, "melee")[0], terms
 
 
 @pytest.mark.rule("ACW-PD-7", "ACW-PD-26")
@@ -102,9 +113,11 @@ def test_rebel_yell_on_an_ordinary_charge(tmp_path):
     """ACW-PD-8: a Rebel Yell regiment that charged adds +1 (with its Charging Momentum)."""
     units = [unit(1, "RY", 24, 18, 270, traits=RY), unit(0, "Union", 24, 10, 90)]
     s = new_state(tmp_path, units, p2(1))
-    play(s, ["activate:u0", "charge:e0", "react:decline", *dice(3, 3)])
+    play(s, ["activate:u0", "charge:e0", "react:decline"])
+    attacking, _ = melee_terms(s)
+    play(s, dice(3, 3))
     m = events(s, "melee")[0]
-    assert "rebel yell +1" in m.text and m.data["totals"] == [3 + 2, 3]
+    assert attacking["rebel yell"] == 1 and m.data["totals"] == [3 + 2, 3]
 
 
 @pytest.mark.rule("ACW-PD-8", "ACW-PD-26")
@@ -112,16 +125,17 @@ def test_cavalry_shock_not_against_infantry_behind_a_fence(tmp_path):
     """ACW-PD-8: Cavalry Shock +1 on a charge in the open; none against infantry behind a fence
     (who also get +1 for defending an obstacle, ACW-PD-26)."""
     cav = unit(0, "Cav", 24, 10, 90, kind="cavalry", formation="mounted_line", stands=5)
-    _, m = _melee(tmp_path, cav, reb_line())
-    assert "cavalry shock +1" in m.text.lower()
+    _, m, (attacking, _) = _melee_with_terms(tmp_path, cav, reb_line())
+    assert attacking["cavalry shock"] == 1
     fence = {"fences": [{"points": [[18.0, 17.5], [30.0, 17.5]]}]}
     s = new_state(tmp_path, [cav, reb_line()], p2(0), fence, name="f.toml")
     play(s, ["activate:u0", "charge:e0"])
     while not s.is_chance_node():
         play(s, ["react:decline"])
+    attacking2, defending2 = melee_terms(s)
     play(s, dice(3, 3))
-    m2 = events(s, "melee")[0]
-    assert "shock" not in m2.text.lower()
+    assert "cavalry shock" not in attacking2 and "cavalry shock" not in defending2
+    assert defending2["defending favourable ground"] == 1
 
 
 # -- PD-9 / PD-10: health, good order ------------------------------------------------------------
@@ -562,10 +576,17 @@ def _second_charge(tmp_path, units, pips=4):
 
 
 def _to_melee(s, *rolls):
+    return _to_melee_with_terms(s, *rolls)[0]
+
+
+def _to_melee_with_terms(s, *rolls):
+    """On to the melee roll, play ``rolls``; the melee event and both sides' modifier terms
+    (``probes.melee_terms``)."""
     while not s.is_chance_node():
         play(s, ["react:decline"] if s.decision_type() == "reaction" else [legal(s)[-1]])
+    terms = melee_terms(s)
     play(s, dice(*rolls))
-    return events(s, "melee")[0]
+    return events(s, "melee")[0], terms
 
 
 @pytest.mark.rule("ACW-PD-26", "ACW-PD-23")
@@ -581,15 +602,18 @@ def test_two_attackers_fight_as_one_side_with_support(tmp_path):
     play(s, ["activate:u1", "charge:e0"])
     while not s.is_chance_node():
         play(s, ["react:decline"] if s.decision_type() == "reaction" else [legal(s)[-1]])
+    attacking, _ = melee_terms(s)
     play(s, dice(3, 3))
     m = events(s, "melee")[0]
-    assert sorted(m.data["attackers"]) == [0, 1] and "support +1" in m.text
+    assert sorted(m.data["attackers"]) == [0, 1] and attacking["support"] == 1
     assert m.data["support"] == [True, False] and m.data["mods"] == [1 + 1 + 1, 0]
     assert m.data["totals"] == [3 + 3, 3] and m.data["winner"] == 0
     # each winning charger is offered its 2" advance in turn (u0, then u1)
     asked = []
     while s.current_player() == 0 and "melee:advance" in legal(s):
-        asked.append(s.stack[-1]["u"])
+        asked_unit, enemy, what = decision_units(s)
+        assert what == "melee_advance" and enemy == (1, 0)
+        asked.append(asked_unit[1])
         play(s, ["melee:hold"])
     assert asked == [0, 1] and len(events(s, "melee_hold")) == 2
 
@@ -648,15 +672,15 @@ def test_support_adds_exactly_one_to_the_side(tmp_path):
     a, b = unit(0, "A", 24, 10, 90, stands=3), unit(0, "B", 27.5, 10, 90, stands=3)
     s1 = new_state(tmp_path, [a, reb_line(stands=8)], p2(0, 4), name="one.toml")
     play(s1, ["activate:u0", "charge:e0"])
-    m1 = _to_melee(s1, 3, 3)
+    m1, (terms1, _) = _to_melee_with_terms(s1, 3, 3)
     s2 = _second_charge(tmp_path, [a, b, reb_line(stands=8)])
     play(s2, ["charge:e0"])
-    m2 = _to_melee(s2, 3, 3)
+    m2, (terms2, _) = _to_melee_with_terms(s2, 3, 3)
     assert m1.data["attackers"] == [0] and m2.data["attackers"] == [0, 1]
     assert m2.data["totals"][0] == m1.data["totals"][0] + 1
     assert m2.data["mods"][0] - m1.data["mods"][0] == 1
     assert m2.data["totals"][1] == m1.data["totals"][1] == 3 + 1
-    assert "support +1" in m2.text and "support" not in m1.text
+    assert terms2["support"] == 1 and "support" not in terms1
     assert m1.data["support"] == [False, False] and m2.data["support"] == [True, False]
     assert m2.data["totals"] == [3 + 1 + 1, 3 + 1] and m2.data["margin"] == 1
     reb = s2.units[1][0]
@@ -669,7 +693,8 @@ def _pair_vs_reb(tmp_path, rolls):
              unit(0, "B", 26.5, 10, 90, stands=3, experience="veteran"), reb_line()]
     s = _second_charge(tmp_path, units)
     play(s, ["charge:e0"])
-    return s, _to_melee(s, *rolls)
+    m, terms = _to_melee_with_terms(s, *rolls)
+    return s, m, terms
 
 
 @pytest.mark.rule("ACW-PD-26")
@@ -678,10 +703,10 @@ def test_losing_pair_best_unit_takes_the_stand_loss_all_retreat(tmp_path):
     B, whose modifiers were used): B loses the stand; A and B are both Disordered and both
     retreat 3" straight back from the Reb. Attackers +4 (momentum, more stands, Veteran,
     support): 1+4 against 6 loses by 1."""
-    s, m = _pair_vs_reb(tmp_path, (1, 6))
+    s, m, (attacking, _) = _pair_vs_reb(tmp_path, (1, 6))
     a, b, reb = s.units[0][0], s.units[0][1], s.units[1][0]
     assert m.data["best"] == 1 and m.data["totals"] == [1 + 4, 6] and m.data["winner"] == 1
-    assert "veteran +1" in m.text and "support +1" in m.text
+    assert attacking["veteran"] == 1 and attacking["support"] == 1
     lost = [e for e in events(s, "stand_lost") if e.side == 0]
     assert [(e.data["unit"], e.data["n"]) for e in lost] == [(1, 1)]
     assert a.stands == 3 and b.stands == 2 and reb.stands == 5
@@ -698,7 +723,7 @@ def test_losing_pair_best_unit_takes_the_stand_loss_all_retreat(tmp_path):
 def test_tied_pair_one_hit_on_the_best_unit_every_attacker_recoils(tmp_path):
     """ACW-PD-26 tie with two attackers: one hit per side (on the best unit, B, and on the
     Reb), everyone Disordered, and every attacker recoils 2" straight back."""
-    s, m = _pair_vs_reb(tmp_path, (2, 6))
+    s, m, _ = _pair_vs_reb(tmp_path, (2, 6))
     a, b, reb = s.units[0][0], s.units[0][1], s.units[1][0]
     assert m.data["margin"] == 0 and m.data["totals"] == [6, 6]
     assert (a.hits, b.hits, reb.hits) == (0, 1, 1)
@@ -719,8 +744,8 @@ def test_flank_second_charger_gives_the_side_plus_2(tmp_path):
     b = s.units[0][1]
     assert events(s, "contact")[-1].data == {"unit": 1, "target": 0, "zone": "left"}
     assert (b.fp.x, b.fp.y) == (pytest.approx(26.5), pytest.approx(18.375))
-    m = _to_melee(s, 1, 4)
-    assert "flank or rear contact +2" in m.text and "support +1" in m.text
+    m, (attacking, _) = _to_melee_with_terms(s, 1, 4)
+    assert attacking["flank or rear contact"] == 2 and attacking["support"] == 1
     assert m.data["mods"] == [1 + 2 + 1 + 1, 0] and m.data["totals"] == [6, 4]
     assert "RULE-04-5.4" in m.rules
     reb = s.units[1][0]

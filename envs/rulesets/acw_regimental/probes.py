@@ -11,6 +11,8 @@ from typing import Any
 
 from envs.core.protocol import Illegality
 
+from .combat import melee_modifier_breakdown
+from .procedures.melee import MeleePhase, MeleeStep
 from .reactions import counter_charge
 
 
@@ -53,3 +55,26 @@ def reference_legal_actions(state: Any) -> list[int] | None:
     if state.current_player() < 0 or type(frame) is not dict or frame.get("k") != "act":
         return None  # (the activation is still a dict frame)
     return sorted(state._l_act_slow(frame))
+
+
+def melee_terms(state: Any) -> tuple[dict[str, int], dict[str, int]]:
+    """At the chance node of an Opposed Melee Roll (ACW-PD-26), the non-zero modifier terms
+    the roll will use, ``({term: value} of the attacking side, {term: value} of the
+    defender)`` (``combat.melee_modifier_breakdown`` of the two :func:`melee_side`; terms such
+    as ``"charging momentum"``, ``"flank or rear contact"``, ``"support"``).
+
+    Raises:
+        ValueError: when the state is not waiting for the dice of a melee roll.
+    """
+    frame = state.stack[-2] if len(state.stack) >= 2 else None
+    if not state.is_chance_node() or type(frame) is not MeleePhase or \
+            frame.step is not MeleeStep.RESOLVE:
+        raise ValueError("melee_terms: the state is not at the dice of an Opposed Melee Roll")
+    defender_slot, attacker_slots = frame.melees[frame.index]
+    active = state.active
+    defender = state.units[1 - active][defender_slot]
+    attackers = [state.units[active][k] for k in attacker_slots]
+    attacking = state._melee_side(attackers, [defender], is_def=False)
+    defending = state._melee_side([defender], attackers, is_def=True)
+    return (dict(melee_modifier_breakdown(attacking, defending.stands)),
+            dict(melee_modifier_breakdown(defending, attacking.stands)))
