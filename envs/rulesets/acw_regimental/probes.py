@@ -54,7 +54,7 @@ def reference_legal_actions(state: Any) -> list[int] | None:
     frame = state.stack[-1] if state.stack else None
     if state.current_player() < 0 or type(frame) is not dict or frame.get("k") != "act":
         return None  # (the activation is still a dict frame)
-    return sorted(state._l_act_slow(frame))
+    return sorted(state._activation_legal_reference(frame))
 
 
 def melee_terms(state: Any) -> tuple[dict[str, int], dict[str, int]]:

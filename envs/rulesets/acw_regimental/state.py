@@ -22,7 +22,8 @@ node). Frames:
 Typed frames (``envs.core.procedure.Frame`` subclasses) and the remaining dict frames share the
 stack while the flow moves onto the core procedure pieces: the driver runs a typed frame through
 its interface (``run`` returns a ``Wait`` / ``ChanceNode`` / ``Push`` / ``Done`` step) and a dict
-frame through the ``_s_`` / ``_l_`` / ``_a_`` / ``_w_`` handlers of its kind ``"k"``.
+frame through the methods listed for its kind ``"k"`` in the tables ``_RUN`` / ``_LEGAL`` /
+``_APPLY`` / ``_WHY`` at the end of the module (the activation and the move).
 """
 
 from __future__ import annotations
@@ -204,7 +205,7 @@ class ACWState(State):
         fr = self.stack[-1]
         if type(fr) is not dict:
             return fr.legal_actions(self)
-        return sorted(_L_FN[fr["k"]](self, fr))
+        return sorted(_LEGAL[fr["k"]](self, fr))
 
     def _apply_action(self, action: int) -> None:
         self._pending_legal = None
@@ -217,7 +218,7 @@ class ACWState(State):
         self._lact_pred = None
         try:
             if type(fr) is dict:
-                _A_FN[fr["k"]](self, fr, action)
+                _APPLY[fr["k"]](self, fr, action)
             else:
                 step = fr.apply(self, action)
                 if step is not None:
@@ -234,7 +235,7 @@ class ACWState(State):
         fr = self.stack[-1]
         if type(fr) is dict:
             kind = fr["k"]
-            fn = _W_FN.get(kind)
+            fn = _WHY.get(kind)
             if fn is not None:
                 w = fn(self, fr, action)
                 if w is not None:
@@ -255,11 +256,10 @@ class ACWState(State):
     # the driver
     # ------------------------------------------------------------------------------------------
     def _advance(self) -> None:
-        # frame handlers are looked up in the class-level tables ``_S_FN`` / ``_L_FN`` /
-        # ``_A_FN`` (frame kind -> ``_s_<k>`` / ``_l_<k>`` / ``_a_<k>``): the same functions
-        # ``getattr(self, "_s_" + k)`` finds, without building the name and a bound method
+        # a dict frame's methods are looked up by its kind in the explicit tables ``_RUN`` /
+        # ``_LEGAL`` / ``_APPLY`` (see the end of the module)
         stack = self.stack
-        s_fn = _S_FN
+        s_fn = _RUN
         while True:
             if self.done:
                 self.cur = (TERMINAL, D_TERM)
@@ -272,10 +272,10 @@ class ACWState(State):
             k = fr["k"]  # a frame's kind never changes
             if s_fn[k](self, fr):
                 if k in _AUTO and self.cur[0] >= 0:
-                    legal = _L_FN[k](self, fr)
+                    legal = _LEGAL[k](self, fr)
                     if len(legal) == 1:
                         self._lact_pred = None
-                        _A_FN[k](self, fr, legal[0])
+                        _APPLY[k](self, fr, legal[0])
                         continue
                     self._pending_legal = sorted(legal)
                 return
@@ -928,7 +928,7 @@ class ACWState(State):
     # ------------------------------------------------------------------------------------------
     # Phase 2 (procedures.maneuver): the activation frame
     # ------------------------------------------------------------------------------------------
-    def _s_act(self, fr) -> bool:
+    def _run_activation(self, fr) -> bool:
         u = self.units[self.active][fr["u"]]
         if u is None or not u.alive or u.engaged or fr.get("over"):
             self.stack.pop()
@@ -938,8 +938,8 @@ class ACWState(State):
     def _budget(self, fr, u: Unit) -> float:
         return fr["frac"] * self.allowance(u, fr["road"])
 
-    def _l_act(self, fr):
-        """Legal primitives of the active unit: a fast twin of :meth:`_l_act_slow` (which asks
+    def _activation_legal(self, fr):
+        """Legal primitives of the active unit: a fast twin of :meth:`_activation_legal_reference` (which asks
         :meth:`_prim_reason` label by label; the tests check the two agree)."""
         ids = self.game.ids
         P = ids.prim
@@ -1037,7 +1037,7 @@ class ACWState(State):
                     out.append(ids.charge[e.slot])
         return out
 
-    def _l_act_slow(self, fr):
+    def _activation_legal_reference(self, fr):
         ids = self.game.ids
         u = self.units[self.active][fr["u"]]
         out = [ids.end_activation]
@@ -1056,7 +1056,7 @@ class ACWState(State):
                     out.append(ids.charge[e.slot])
         return out
 
-    def _w_act(self, fr, a):
+    def _why_activation_illegal(self, fr, a):
         ids = self.game.ids
         u = self.units[self.active][fr["u"]]
         if fr["n"] >= MAX_PRIMS:
@@ -1311,7 +1311,7 @@ class ACWState(State):
             return ("ACW-PD-23",), f"the charge path is blocked by {o.label()}"
         return None
 
-    def _a_act(self, fr, a: int) -> None:
+    def _apply_activation(self, fr, a: int) -> None:
         ids = self.game.ids
         s = self.active
         u = self.units[s][fr["u"]]
@@ -1591,7 +1591,7 @@ class ACWState(State):
         return t2, cost2 + T.PASSAGE_OF_LINES_COST, passed
 
     # -- move frame with Window A (ACW-PD-24) -------------------------------------------
-    def _s_move(self, fr) -> bool:
+    def _run_move(self, fr) -> bool:
         s = self.active
         u = self.units[s][fr["u"]]
         act = self.stack[-2]
@@ -2128,17 +2128,12 @@ _WHEEL_ARGS = ("left", "right", "left_half", "right_half")
 
 
 
-def _handlers(prefix: str) -> dict[str, Any]:
-    """Frame kind -> handler function ``ACWState.<prefix><kind>`` (the driver's dispatch
-    tables; the functions ``getattr(state, prefix + kind)`` would bind)."""
-    return {name[len(prefix):]: fn for name, fn in vars(ACWState).items()
-            if name.startswith(prefix) and callable(fn)}
-
-
-_S_FN = _handlers("_s_")  # run a frame: True when it waits for a decision or a die
-_L_FN = _handlers("_l_")  # legal options of a waiting frame
-_A_FN = _handlers("_a_")  # apply a decision or die to a frame
-_W_FN = _handlers("_w_")  # why an action is masked in a waiting frame
+# The dict frames still run by methods of ACWState, listed by kind (an explicit table; nothing is
+# found by method-name prefix): run (True when it now waits), legal actions, apply, why illegal.
+_RUN = {"act": ACWState._run_activation, "move": ACWState._run_move}
+_LEGAL = {"act": ACWState._activation_legal}
+_APPLY = {"act": ACWState._apply_activation}
+_WHY = {"act": ACWState._why_activation_illegal}
 
 
 def _copy_frame(f: dict) -> dict:
