@@ -21,7 +21,11 @@ Wilson 95% interval (draws count half); ratings are openskill Plackett–Luce (`
 ``scenario``, ``games_per_pair``, ``seed``, ``agents``, ``pairs``, ``ratings`` and
 ``decision_stats``, then ``reaction_analytics`` (per agent and reaction label: offered, taken,
 stands lost by the trigger's unit, Disorder caused, charges stopped, scores when taken vs
-declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. Bad input exits with status 2 and a one-line ``error: ...`` on
+declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. A game of more than
+two sides (e.g. ``skirmish_alert --scenario ffa4``) is a free-for-all
+(:mod:`agents.free_for_all`): the agents are seated in rotation (the list padded with its last
+agent), placements feed the Plackett–Luce ratings, ``pairs`` compare the places of two agents
+in the same game, and ``placements`` lists every game's seats, placements and returns. Bad input exits with status 2 and a one-line ``error: ...`` on
 stderr.
 """
 
@@ -132,7 +136,7 @@ def results_json(args: Args, scenario: str, result: Any) -> dict[str, Any]:
         "reaction_analytics": result.reaction_analytics,
         "params": {"max_decisions": args.max_decisions},
         "commit": _commit(),
-    }
+    } | ({"placements": result.placements} if hasattr(result, "placements") else {})
 
 
 def _commit() -> str:
@@ -344,8 +348,14 @@ def main(argv: list[str] | None = None) -> int:
 
         def on_game(a, b, i, rec):
             record_tournament_game(args.record, game, args, a, b, i, rec)
-    result = round_robin(game, agents, args.games, seed=args.seed,
-                         max_decisions=args.max_decisions, on_game=on_game)
+    if game.num_players > 2:  # free-for-all: every game seats one agent per side
+        from agents.free_for_all import free_for_all
+
+        result = free_for_all(game, agents, args.games, seed=args.seed,
+                              max_decisions=args.max_decisions)
+    else:
+        result = round_robin(game, agents, args.games, seed=args.seed,
+                             max_decisions=args.max_decisions, on_game=on_game)
     seconds = time.perf_counter() - t0
     doc = results_json(args, game.scenario_name, result)
     if not args.quiet:  # the report first: a file that cannot be written loses nothing shown

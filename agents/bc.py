@@ -48,7 +48,8 @@ def collect_demonstrations(game: Game, teacher: Any, opponents: Sequence[Any], n
                            max_decisions: int | None = None) -> Demonstrations:
     """Play ``n_games`` games of ``teacher`` against ``opponents`` (cycled; seats alternate) and
     record the teacher's decisions. If an opponent *is* the teacher object, both sides are
-    recorded.
+    recorded. With three or more sides the teacher's seat rotates and the opponents, cycled,
+    fill the other seats.
 
     Raises:
         IllegalActionError: when an agent returns an action its mask does not allow.
@@ -58,15 +59,26 @@ def collect_demonstrations(game: Game, teacher: Any, opponents: Sequence[Any], n
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     for i in range(n_games):
         opp = opponents[i % len(opponents)]
-        seats = [teacher, opp] if i % 2 == 0 else [opp, teacher]
-        g_chance, g0, g1 = root.spawn(3)
-        reset_policy(seats[0], g0)
-        if seats[1] is not seats[0]:
-            reset_policy(seats[1], g1)
+        n = game.num_players
+        if n == 2:
+            seats = [teacher, opp] if i % 2 == 0 else [opp, teacher]
+            g_chance, g0, g1 = root.spawn(3)
+            reset_policy(seats[0], g0)
+            if seats[1] is not seats[0]:
+                reset_policy(seats[1], g1)
+        else:  # three or more sides: the teacher's seat rotates, opponents fill the others
+            seats = [opponents[(i + k) % len(opponents)] for k in range(n)]
+            seats[i % n] = teacher
+            g_chance, *gs = root.spawn(1 + n)
+            done: list[Any] = []
+            for a, g in zip(seats, gs):
+                if not any(a is d for d in done):
+                    reset_policy(a, g)
+                    done.append(a)
         acts = [as_callable(a) for a in seats]
         rng = np.random.default_rng(g_chance)
         st = game.new_initial_state()
-        per_side: dict[int, list[int]] = {0: [], 1: []}  # indices into the buffers
+        per_side: dict[int, list[int]] = {s: [] for s in range(n)}  # indices into the buffers
         decisions = 0
         while st.current_player() != TERMINAL and decisions < cap:
             p = st.current_player()

@@ -34,9 +34,12 @@ RESERVE_BOTS = {"never-reserve": NeverReserve, "always-reserve": AlwaysReserve}
 
 def panel_for(ruleset: str) -> list[str]:
     """The built-in bot panel of ``ruleset``: every built-in name for ACW; for Atomic Africa
-    the bots that play it (``random``, ``heuristic`` and the Reserve baselines)."""
+    the bots that play it (``random``, ``heuristic`` and the Reserve baselines); for the
+    skirmish alert game ``random``, ``heuristic`` and the alert baselines."""
     if ruleset == "atomic_africa":
         return ["random", "heuristic", *AA_AGENTS]
+    if ruleset == "skirmish_alert":
+        return ["random", "heuristic", *ALERT_BOTS]
     return list(BUILTIN_AGENTS)
 
 
@@ -93,5 +96,5 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
                                       trust=trust_checkpoint)
     raise UnknownAgentError(
         f"unknown agent {name!r}: expected one of "
-        f"{', '.join(BUILTIN_AGENTS + tuple(ALERT_BOTS))} "
+        f"{', '.join(BUILTIN_AGENTS + tuple(ALERT_BOTS) + tuple(RESERVE_BOTS))} "
         f"or a path to a MaskablePPO checkpoint (.zip)")

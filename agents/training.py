@@ -21,6 +21,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from envs.core.protocol import Game
 
+from .free_for_all import free_for_all
 from .league import OpponentTag
 from .ppo import MaskablePPOPolicy
 from .selfplay import OpponentPool, atomic_save_model, atomic_write_text
@@ -128,12 +129,18 @@ def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: 
                    max_decisions: int | None = None) -> dict[str, float]:
     """Score of ``model`` (arg-max of its masked policy) against each opponent:
     ``{name: (wins + draws / 2) / games}`` over ``games`` games with both seatings on common
-    chance seeds (see :mod:`agents.tournament`)."""
+    chance seeds (see :mod:`agents.tournament`); with three or more sides, the share of
+    free-for-all games in which the model placed better than every copy of the opponent, ties
+    half (see :mod:`agents.free_for_all`)."""
     me = MaskablePPOPolicy(model, deterministic=True, name="model")
     scores = {}
     for name, opp in opponents.items():
-        res = round_robin(game, {"model": me, name: opp}, games, seed=seed,
-                          max_decisions=max_decisions)
+        if game.num_players > 2:  # the model against n - 1 copies of the opponent, seats rotated
+            res = free_for_all(game, {"model": me, name: opp}, games, seed=seed,
+                               max_decisions=max_decisions)
+        else:
+            res = round_robin(game, {"model": me, name: opp}, games, seed=seed,
+                              max_decisions=max_decisions)
         scores[name] = res.pairs[0].a_score
     return scores
 

@@ -1,0 +1,105 @@
+"""Tournaments of games with more than two sides (free-for-all): every game seats one agent per
+side, placements feed openskill's Plackett–Luce ratings.
+
+Seating: the agent list, padded with its last agent to the number of sides when shorter, is
+rotated one seat per game, so ``[model, heuristic]`` on four sides plays the model against three
+heuristics with the model in every seat in turn. Game ``i`` resolves chance with
+:func:`agents.tournament.chance_seed` ``(seed, i)`` and seeds the agent of seat ``s`` with
+``agent_seed(seed, 0, i, s)``. A game's placements are 1 + the number of sides with a higher
+return (ties share a place); an agent seated twice counts its best place. The result is a
+:class:`agents.tournament.TournamentResult` (pairs from the games in which both agents sat, a
+pair won when its ``a`` placed better) with the per-game seats, placements and returns in
+``placements``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from envs.core.protocol import Game
+
+from .policy import reset_policy
+from .tournament import PairResult, TournamentResult, agent_seed, chance_seed, play_game
+
+
+def placements_of(returns: list[float]) -> list[int]:
+    """1 + the number of sides with a strictly higher return, per side."""
+    return [1 + sum(1 for o in returns if o > r) for r in returns]
+
+
+def seating(names: list[str], sides: int, game_index: int) -> list[str]:
+    """The agent of each side in game ``game_index`` (see the module docstring)."""
+    base = list(names) + [names[-1]] * max(0, sides - len(names))
+    m = len(base)
+    return [base[(s - game_index) % m] for s in range(sides)]
+
+
+def free_for_all(game: Game, agents: Mapping[str, Any], games: int, seed: int = 0,
+                 max_decisions: int | None = None) -> TournamentResult:
+    """Play ``games`` games of ``game`` (any number of sides) with ``agents`` seated in rotation.
+
+    Raises:
+        ValueError: for fewer than two agents or ``games`` < 1.
+    """
+    from openskill.models import PlackettLuce
+
+    names = list(agents)
+    if len(names) < 2 or games < 1:
+        raise ValueError("free_for_all: need at least two agents and one game")
+    model = PlackettLuce()
+    ratings = {n: model.rating(name=n) for n in names}
+    pairs = {(a, b): PairResult(a, b) for a, b in combinations(names, 2)}
+    stats: dict[str, dict[str, dict[str, int]]] = {n: defaultdict(lambda: defaultdict(int))
+                                                   for n in names}
+    per_game: list[dict[str, Any]] = []
+    rated: list[tuple[str, str, float]] = []
+    truncated = 0
+    for i in range(games):
+        seats = seating(names, game.num_players, i)
+        for s, n in enumerate(seats):
+            reset_policy(agents[n], agent_seed(seed, 0, i, s))
+        rng = np.random.default_rng(chance_seed(seed, i))
+        rec = play_game(game, [agents[n] for n in seats], rng, max_decisions)
+        truncated += rec.truncated
+        places = placements_of(rec.returns)
+        per_game.append({"seats": seats, "placements": places, "returns": rec.returns,
+                         "truncated": rec.truncated})
+        best: dict[str, int] = {}
+        for n, p in zip(seats, places):
+            best[n] = min(best.get(n, p), p)
+        present = list(best)
+        if len(present) > 1:
+            new = model.rate([[ratings[n]] for n in present],
+                             ranks=[best[n] for n in present])
+            for n, [r] in zip(present, new):
+                ratings[n] = r
+        for a, b in combinations(names, 2):
+            if a in best and b in best:
+                pr = pairs[(a, b)]
+                pr.games += 1
+                if best[a] < best[b]:
+                    pr.a_wins += 1
+                    rated.append((a, b, 1.0))
+                elif best[a] > best[b]:
+                    pr.b_wins += 1
+                    rated.append((a, b, 0.0))
+                else:
+                    pr.draws += 1
+                    rated.append((a, b, 0.5))
+        for side, dtype, label in rec.decisions:
+            stats[seats[side]][dtype][label] += 1
+    out_ratings = {n: {"rating": float(r.mu), "sigma": float(r.sigma),
+                       "ci95": [float(r.mu - 1.96 * r.sigma), float(r.mu + 1.96 * r.sigma)]}
+                   for n, r in ratings.items()}
+    result = TournamentResult(
+        agents=names, pairs=list(pairs.values()), games=rated, ratings=out_ratings,
+        decision_stats={n: {d: dict(sorted(c.items())) for d, c in sorted(s.items())}
+                        for n, s in stats.items()},
+        reaction_outcomes={}, truncated=truncated)
+    result.placements = per_game  # type: ignore[attr-defined]
+    return result

@@ -1,0 +1,56 @@
+"""train.py on the skirmish alert ruleset, two and four teams, with a tiny budget: the default
+panel is the ruleset's (random, heuristic, never-alert, always-alert), opponent seats come from
+the pool, and the run writes its model."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+
+from tests.test_scripts import TINY, run
+
+
+@pytest.mark.parametrize("scenario,teams", [("duel", 2), ("ffa4", 4)])
+def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
+    run_dir = tmp_path / "run"
+    r = run("train.py", "--ruleset", "skirmish_alert", "--scenario", scenario,
+            "--total-timesteps", "64", "--seed", "0", "--run-dir", str(run_dir),
+            "--eval-freq", "0", "--bc-games", "2", "--bc-epochs", "1", *TINY, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert zipfile.is_zipfile(run_dir / "final_model.zip")
+    cfg = json.loads((run_dir / "config.json").read_text())
+    assert cfg["game"]["ruleset"] == "skirmish_alert"
+    assert cfg["args"]["pool_bots"] == ["random", "heuristic", "never-alert", "always-alert"]
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    assert set(metrics["final_scores"]) == {"random", "heuristic", "never-alert", "always-alert"}
+
+
+def test_evaluate_free_for_all_four_teams(tmp_path) -> None:
+    out = tmp_path / "ev.json"
+    r = run("evaluate.py", "--ruleset", "skirmish_alert", "--scenario", "ffa4", "--agents",
+            "heuristic", "random", "--games", "4", "--seed", "0", "--json", str(out),
+            "--quiet", timeout=600)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert list(doc)[:11] == ["ruleset", "scenario", "games_per_pair", "seed", "agents",
+                              "pairs", "ratings", "decision_stats", "reaction_analytics",
+                              "params", "commit"]
+    games = doc["placements"]
+    assert len(games) == 4
+    # the heuristic sits in every seat in turn, the three others are random
+    assert [g["seats"].index("heuristic") for g in games] == [0, 1, 2, 3]
+    for g in games:
+        assert sorted(g["placements"])[0] == 1 and abs(sum(g["returns"])) < 1e-9
+    pair = doc["pairs"][0]
+    assert pair["games"] == 4 and pair["a_wins"] + pair["b_wins"] + pair["draws"] == 4
+    assert set(doc["ratings"]) == {"heuristic", "random"}
+
+
+def test_free_for_all_seating_and_placements() -> None:
+    from agents.free_for_all import placements_of, seating
+
+    assert seating(["m", "h"], 4, 0) == ["m", "h", "h", "h"]
+    assert seating(["m", "h"], 4, 1) == ["h", "m", "h", "h"]
+    assert placements_of([1.0, -1 / 3, -1 / 3, -1 / 3]) == [1, 2, 2, 2]
