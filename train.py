@@ -91,6 +91,12 @@ class Args:
     """value loss coefficient"""
     max_grad_norm: float = 0.5
     """gradient clipping norm"""
+    target_kl: float | None = None
+    """stop an update's epochs early once the approximate KL to the rollout's policy exceeds
+    1.5 x this (MaskablePPO's target_kl; None: no limit)"""
+    critic_warmup: int = 0
+    """the first timesteps of training during which only the critic learns (the warm-started
+    actor is frozen; agents/finetune.py)"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -220,7 +226,7 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         elif ann.startswith("int"):
             kw["type"] = _optional(int) if "None" in ann else int
         elif ann.startswith("float"):
-            kw["type"] = float
+            kw["type"] = _optional(float) if "None" in ann else float
         else:
             kw["type"] = _optional(str) if "None" in ann else str
         p.add_argument(flag, **kw)
@@ -269,6 +275,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (len(args.net_arch) >= 1 and min(args.net_arch) >= 1,
                "--net-arch needs one or more layer sizes >= 1"),
               (args.n_epochs >= 1, "--n-epochs must be >= 1"),
+              (args.target_kl is None or 0.0 < args.target_kl < math.inf,
+               "--target-kl must be finite and > 0 (or none)"),
+              (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),
               (args.max_decisions is None or args.max_decisions >= 1,
                "--max-decisions must be >= 1 (or none)"),
               (args.bc_games >= 0, "--bc-games must be >= 0"),
@@ -470,7 +479,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             "MlpPolicy", venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
             batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
             gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,
-            vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm,
+            vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm, target_kl=args.target_kl,
             policy_kwargs={"net_arch": list(args.net_arch)}, tensorboard_log=tb,
             seed=args.seed, device="cpu", verbose=0)
     bc_stats: dict[str, Any] = {}
@@ -523,13 +532,15 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     steps0 = model.num_timesteps
     if remaining > 0:
         from agents.interrupts import SignalGuard, exit_status
+        from agents.finetune import CriticWarmupCallback
         from agents.training import InterruptCallback
 
         guard = guard or SignalGuard()
         # the first Ctrl-C / SIGTERM stops at the next rollout boundary, checkpointed there
         stop = InterruptCallback(guard, at_stop=callback.save_checkpoint)
         with guard.deferred():
-            model.learn(total_timesteps=remaining, callback=[callback, stop],
+            model.learn(total_timesteps=remaining,
+                        callback=[callback, CriticWarmupCallback(args.critic_warmup), stop],
                         progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
                         tb_log_name="ppo")
         if guard.requested is not None:

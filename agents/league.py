@@ -13,7 +13,11 @@ prioritized fictitious self-play (PFSP), as in AlphaStar's league (Vinyals et al
 The results come from the training episodes themselves: :class:`OpponentTag` writes the name
 of the opponent of the episode into the env's ``info``, and :meth:`League.record_episode` (called
 by the training callback for every finished episode) adds the learner's score to that
-opponent's record. A bot's base weight is its ``NAME:WEIGHT`` (default 1), a snapshot's is 1.
+opponent's record. A bot's base weight is its ``NAME:WEIGHT`` (default 1); the snapshots of the
+window share one base weight, ``snapshots_weight`` (default 1: all of them together count as one
+bot), split evenly between them. (Giving every snapshot a weight of 1 let ten snapshots take
+most of the league's games once the window filled: the learner trained against its own past
+and forgot how to beat ``rush``.)
 The records round-trip through :meth:`state_dict` / :meth:`load_state` (``pool.json``).
 """
 
@@ -50,16 +54,18 @@ class League(OpponentPool):
         self_play: probability of playing the live learner.
         exponent, floor: of :func:`pfsp_weight`.
         window_games: results kept per opponent for its win rate.
+        snapshots_weight: base weight of the whole snapshot window (split evenly).
 
     Raises:
         AgentError: as :class:`~agents.selfplay.OpponentPool`, or for ``self_play`` outside
-            ``[0, 1]``, ``exponent < 0``, ``floor <= 0`` or ``window_games < 1``.
+            ``[0, 1]``, ``exponent < 0``, ``floor <= 0``, ``window_games < 1`` or ``snapshots_weight < 0``.
     """
 
     self_play: float = 0.2
     exponent: float = 2.0
     floor: float = 0.02
     window_games: int = 100
+    snapshots_weight: float = 1.0
     results: dict[str, deque] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -67,8 +73,10 @@ class League(OpponentPool):
         if not 0.0 <= self.self_play <= 1.0:
             raise AgentError(f"league self_play probability must be in [0, 1], "
                              f"got {self.self_play}")
-        if self.exponent < 0 or not self.floor > 0 or self.window_games < 1:
-            raise AgentError("league needs exponent >= 0, floor > 0 and window_games >= 1")
+        if self.exponent < 0 or not self.floor > 0 or self.window_games < 1 \
+                or not self.snapshots_weight >= 0:
+            raise AgentError("league needs exponent >= 0, floor > 0, window_games >= 1 and "
+                             "snapshots_weight >= 0")
         self._bot_base = {n: w for n, w in (parse_bot_spec(b) for b in self.bots)}
 
     # -- win rates ----------------------------------------------------------------------------
@@ -102,7 +110,8 @@ class League(OpponentPool):
 
     def members(self) -> dict[str, float]:
         """``{name: base weight}`` of the members PFSP samples from (window snapshots, bots)."""
-        out = {f"snapshot:{Path(s).stem}": 1.0 for s in self.window()}
+        win = self.window() if self.snapshots_weight > 0 else []
+        out = {f"snapshot:{Path(s).stem}": self.snapshots_weight / len(win) for s in win}
         out.update({n: w for n, w in self._bot_base.items() if w > 0})
         return out
 
@@ -143,6 +152,7 @@ class League(OpponentPool):
         d = super().state_dict()
         d["pfsp"] = {"self_play": self.self_play, "exponent": self.exponent,
                      "floor": self.floor, "window_games": self.window_games,
+                     "snapshots_weight": self.snapshots_weight,
                      "results": {n: list(q) for n, q in self.results.items()}}
         return d
 

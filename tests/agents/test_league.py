@@ -103,3 +103,27 @@ def test_opponent_tag_names_the_episode_opponent():
         done = term or trunc
         assert info["opponent"] == "never-react"
     assert "returns" in info
+
+
+def test_snapshots_share_one_base_weight(toy_game, toy_model, tmp_path):
+    league = League(toy_game, bots=("random",), snapshot_dir=tmp_path, seed=0, self_play=0.0)
+    for steps in (64, 128, 192, 256):
+        league.add_snapshot(toy_model, steps)
+    members = league.members()
+    assert members["random"] == 1.0
+    assert sorted(v for n, v in members.items() if n.startswith("snapshot:")) == [0.25] * 4
+    # no results yet: every member at the prior draw, so the window as a whole is one bot's share
+    probs = league.member_probabilities()
+    assert sum(v for n, v in probs.items() if n.startswith("snapshot:")) == \
+        pytest.approx(probs["random"])
+    heavy = League(toy_game, bots=("random",), snapshot_dir=tmp_path / "h", seed=0,
+                   self_play=0.0, snapshots_weight=4.0)
+    heavy.add_snapshot(toy_model, 64)
+    heavy.add_snapshot(toy_model, 128)
+    assert heavy.member_probabilities()["random"] == pytest.approx(1 / 5)
+    none = League(toy_game, bots=("random",), snapshot_dir=tmp_path / "n", seed=0,
+                  self_play=0.0, snapshots_weight=0.0)
+    none.add_snapshot(toy_model, 64)
+    assert set(none.members()) == {"random"}
+    with pytest.raises(AgentError, match="snapshots_weight"):
+        League(toy_game, bots=("random",), seed=0, snapshots_weight=-1.0)
