@@ -52,7 +52,7 @@ class Args:
     """ruleset id to train on"""
     scenario: str | None = None
     """scenario name or TOML path (None: the ruleset's default battle)"""
-    total_timesteps: int = 200_000
+    total_timesteps: int = 50_000
     """learner decisions to train for in total (a resumed run counts the earlier ones)"""
     seed: int = 0
     """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
@@ -70,9 +70,10 @@ class Args:
     Training throughput)"""
     torch_threads: int = 1
     """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
-    learning_rate: float = 2e-4
-    """Adam learning rate (PPO fine-tunes the warm-started policy; 2e-4 with 5 epochs beat 1e-4
-    with 10 epochs against the heuristic in a 100k-step comparison)"""
+    learning_rate: float = 5e-5
+    """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
+    and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
+    Fine-tuning the warm start)"""
     n_steps: int = 256
     """rollout length per env between PPO updates (n_steps x n_envs = 2048 timesteps)"""
     batch_size: int = 256
@@ -85,16 +86,16 @@ class Args:
     """GAE lambda"""
     clip_range: float = 0.2
     """PPO clipping range"""
-    ent_coef: float = 0.005
-    """entropy bonus coefficient"""
+    ent_coef: float = 0.0
+    """entropy bonus coefficient (0: the bonus only flattens the imitation policy)"""
     vf_coef: float = 0.5
     """value loss coefficient"""
     max_grad_norm: float = 0.5
     """gradient clipping norm"""
-    target_kl: float | None = None
+    target_kl: float | None = 0.02
     """stop an update's epochs early once the approximate KL to the rollout's policy exceeds
     1.5 x this (MaskablePPO's target_kl; None: no limit)"""
-    critic_warmup: int = 0
+    critic_warmup: int = 20_000
     """the first timesteps of training during which only the critic learns (the warm-started
     actor is frozen; agents/finetune.py)"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -123,7 +124,7 @@ class Args:
     """timesteps between opponent snapshots"""
     checkpoint_freq: int = 20_000
     """timesteps between checkpoints (the last 3 are kept)"""
-    eval_freq: int = 50_000
+    eval_freq: int = 25_000
     """timesteps between evaluations (0: only at the end); each evaluated policy (also the
     warm start at 0 timesteps) is a candidate for final_model.zip"""
     eval_games: int = 60
