@@ -1,13 +1,17 @@
 """Resuming a run: the newest checkpoint that loads is used (the skipped ones are named), the
-TensorBoard log has no step twice and metrics.csv has each timestep once."""
+TensorBoard log has no step twice, metrics.csv has each timestep once, and a run killed (or
+interrupted) and resumed ends exactly as the same run uninterrupted."""
 
 from __future__ import annotations
 
 import csv
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.test_scripts import LAUNCH, ROOT, TOY_POOL
 
@@ -97,46 +101,61 @@ def _metrics(run_dir: Path) -> list[tuple[str, ...]]:
         return [tuple(row[k] for k in DETERMINISTIC) for row in csv.DictReader(fh)]
 
 
-def test_run_killed_after_a_checkpoint_resumes_exactly(tmp_path):
-    """SIGKILL right after the first checkpoint is written, then --resume: the same weights
-    (policy and value net, to float tolerance) and the same metrics.csv (its non-timing
-    columns) as the same run uninterrupted; the league state and the snapshots too."""
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Path:
+    """The uninterrupted run the interrupted ones are compared with."""
+    run_dir = tmp_path_factory.mktemp("exact") / "whole"
+    r = _train(*EXACT, "--run-dir", str(run_dir))
+    assert r.returncode == 0, r.stderr
+    return run_dir
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_run_stopped_after_a_checkpoint_resumes_exactly(whole, tmp_path, sig):
+    """SIGKILL right after the first checkpoint is written (or Ctrl-C, which checkpoints at
+    the next rollout boundary and exits 130), then --resume: the same weights (policy, value
+    net and Adam state, to float tolerance) and the same metrics.csv (its non-timing columns)
+    as the same run uninterrupted; the league state and the snapshots too."""
     import os
-    import signal
     import time
 
     import torch
 
-    whole, killed = tmp_path / "whole", tmp_path / "killed"
-    r = _train(*EXACT, "--run-dir", str(whole))
-    assert r.returncode == 0, r.stderr
+    killed = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "train.py", *EXACT, "--run-dir",
-                             str(killed)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                             str(killed)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     ckdir, deadline = killed / "checkpoints", time.monotonic() + 300
     try:
         while not (ckdir.is_dir() and any(p.name.startswith("ckpt_") for p in ckdir.iterdir())):
-            assert proc.poll() is None, proc.stderr.read()
+            assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no checkpoint within the deadline"
             time.sleep(0.005)
     finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL
-    assert not (killed / "final_model.zip").exists()  # killed before the end
-    (first,) = [p.name for p in ckdir.iterdir() if p.name.startswith("ckpt_")]
-    assert first == "ckpt_0000000256.zip"
+        os.kill(proc.pid, sig)
+        out, err = proc.communicate(timeout=120)
+    assert not (killed / "final_model.zip").exists()  # stopped before the end
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+        (first,) = [p.name for p in ckdir.iterdir() if p.name.startswith("ckpt_")]
+        assert first == "ckpt_0000000256.zip"
+        at = 256
+    else:
+        assert proc.returncode == 130, err
+        at = int(out.strip().splitlines()[-1].split(" at ")[1].split()[0])
+        assert at % 128 == 0 and 256 <= at < 1280, out  # a rollout boundary (64 x 2 envs)
     r = _train(*EXACT, "--run-dir", str(killed), "--resume")
     assert r.returncode == 0, r.stderr
-    assert ("resuming from " + str(ckdir / first) + " at 256 timesteps") in r.stdout, r.stdout
+    assert (f"resuming from {ckdir / f'ckpt_{at:010d}.zip'} at {at} timesteps") in r.stdout, \
+        r.stdout
     assert "every generator and env state restored" in r.stdout
     a, b = _weights(whole / "last_model.zip"), _weights(killed / "last_model.zip")
     assert set(a) == set(b)
     for k in a:
         torch.testing.assert_close(b[k], a[k], rtol=0, atol=1e-6, msg=k)
     # the run moved its weights (the comparison is not of two untrained nets)
-    first_w = _weights(ckdir.parent / "checkpoints" / "ckpt_0000001024.zip")
-    assert any(not torch.equal(first_w[k], a[k]) for k in a if "optimizer" not in k)
+    before = _weights(ckdir / "ckpt_0000001024.zip")
+    assert any(not torch.equal(before[k], a[k]) for k in a)
     assert _metrics(killed) == _metrics(whole)
     assert [m[0] for m in _metrics(whole)] == ["0", "256", "512", "768", "1024", "1280"]
     pa = json.loads((whole / "pool.json").read_text())
