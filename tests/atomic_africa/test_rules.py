@@ -262,3 +262,11 @@ def test_cleanup_small_unit_below_d4_is_destroyed() -> None:
     # 16 - 2 = 14 over: 7 wounds -> 9 in all; the 6-figure half (4 wounds+) still falls below
     # d4 and, under six figures after its own split, is removed (C3)
     assert any(e.rules[0] in ("C1", "C3") for e in kinds(s, "destroyed"))
+
+
+def test_contest_ends_after_three_ties() -> None:
+    """AA-G7 with the engine cap: three tied rolls in a row go to side 0 (forced dice end)."""
+    s = play("duel", ["card=5", "card=Q", "assign:5", "card=3", "card=K", "assign:none",
+                      "d6=2", "d6=2", "d6=4", "d6=4", "d6=1", "d6=1"])
+    assert kinds(s, "contest")[-1].data["rolls"] == [1, 1]
+    assert s.first == 0 and s.current_player() == 0

@@ -11,9 +11,10 @@ in 9 cm (seed Pt 12). Orders are playing cards from each side's own deck. A game
    bonus — every draw a chance node over the cards left in its deck (AA-G1, AA-G6 reshuffle) —
    and gives each unit a face-down card or none (``assign:<card>`` / ``assign:none``, one
    decision per unit). The cards kept are the side's hidden **Reserve**.
-2. **Activation Phases**, the sides alternating (AA-G7: a d6 contest decides who starts; a side
-   with no eligible unit passes). One phase: choose the unit (``activate:unitK``; a unit with a
-   face-down order that has not acted), place its In-transit figure (``move:<dir>:<n>``, n =
+2. **Activation Phases**, the sides alternating (AA-G7: a d6 contest decides who starts,
+   rerolled on ties, side 0 after three ties (engine cap); a side with no eligible unit
+   passes). One phase: choose the unit (``activate:unitK``; a unit with a face-down order
+   that has not acted), place its In-transit figure (``move:<dir>:<n>``, n =
    1-4 increments in one of six egocentric directions, or ``move:hold``; AA-G8), Targeting
    (``target:unitK`` or ``target:none``; a second target is a Split Fire declaration, AA-R9).
    * **Reaction sub-phase**: targeted units must react (AA-R2); otherwise the reacting side may

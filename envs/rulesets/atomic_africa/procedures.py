@@ -46,6 +46,10 @@ class Contest(Frame):
     what: str
     rules: tuple[str, ...] = ()
     winner: int = -1
+    ties: int = 0
+
+    #: engine cap: after this many tied rolls side 0 wins (so forced dice terminate)
+    MAX_TIES = 3
 
     def run(self, state: Any) -> Step:
         if self.winner >= 0:
@@ -54,10 +58,13 @@ class Contest(Frame):
 
     def on_child_done(self, state: Any, child: Frame) -> None:
         a, b = child.values
-        if a != b:
-            self.winner = 0 if a > b else 1
-            state.log("contest", self.rules, f"{self.what}: side {self.winner} wins "
-                      f"({a} v {b})", self.winner, rolls=[a, b])
+        if a == b:
+            self.ties += 1
+            if self.ties < self.MAX_TIES:
+                return
+        self.winner = 0 if a >= b else 1
+        state.log("contest", self.rules, f"{self.what}: side {self.winner} wins "
+                  f"({a} v {b})", self.winner, rolls=[a, b])
 
 
 # ---------------------------------------------------------------------------------------------
