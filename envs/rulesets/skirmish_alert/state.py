@@ -194,29 +194,14 @@ class AlertState(ProcedureState):
         MOV (Dijkstra over 8-neighbour steps; ties by the lowest ``(y, x)``), or ``None``."""
         goals = {(t.x + dx, t.y + dy) for dx, dy in VECTORS}
         sc = self._scope
-        if sc is not None:  # legality only needs to know whether some goal is reachable
-            reach = sc["reach"].get(f.gid)
-            if reach is None:
-                reach = sc["reach"][f.gid] = self._reach(f)
-            hit = [(c, p[1], p[0]) for p, c in reach.items() if p in goals and p != f.pos]
-            return (min(hit)[2], min(hit)[1]) if hit else None
-        best: dict[tuple[int, int], int] = {f.pos: 0}
-        heap = [(0, f.y, f.x)]
-        while heap:
-            c, y, x = heapq.heappop(heap)
-            if c > best.get((x, y), 99):
-                continue
-            if (x, y) in goals and (x, y) != f.pos:
-                return (x, y)
-            for dx, dy in VECTORS:
-                nx, ny = x + dx, y + dy
-                if not self.passable(nx, ny):
-                    continue
-                nc = c + self.step_cost(f, nx, ny)
-                if nc <= f.mov and nc < best.get((nx, ny), 99):
-                    best[(nx, ny)] = nc
-                    heapq.heappush(heap, (nc, ny, nx))
-        return None
+        reach = sc["reach"].get(f.gid) if sc is not None else None
+        if reach is None:
+            reach = self._reach(f)
+            if sc is not None:  # memoised while a legal list is computed
+                sc["reach"][f.gid] = reach
+        hit = min(((c, y, x) for (x, y), c in reach.items() if (x, y) in goals and (x, y) != f.pos),
+                  default=None)
+        return None if hit is None else (hit[2], hit[1])
 
     def _reach(self, f: Fighter) -> dict[tuple[int, int], int]:
         best: dict[tuple[int, int], int] = {f.pos: 0}
