@@ -164,7 +164,8 @@ or at the ``max_decisions`` cap (scored on VP).
 keys refused): ``max_units_per_side`` (8), ``pips_fixed`` (False), ``turns`` (10),
 ``own_fire_blocks_reactions`` (True), ``phase3_six_disorders_all_ranges`` (False),
 ``cavalry_charge_12`` (False), ``morale_cascade`` (False), ``shaped_reward`` (False),
-``max_decisions`` (3000). See :class:`~.params.ACWParams`.
+``max_decisions`` (3000), ``counter_charge_cost`` (1 reserved pip, RULE-04-6.3),
+``opportunity_fire_trigger`` (8.0 inches, RULE-04-3.1, I-18). See :class:`~.params.ACWParams`.
 
 ## Version History
 

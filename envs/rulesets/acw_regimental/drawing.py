@@ -166,7 +166,8 @@ def _trigger_shapes(state, w: dict) -> list:
         return []
     out: list = []
     trig = w["trig"]
-    tip = {"opp_medium": "Opportunity Fire trigger: mover in the forward arc within 8\" "
+    opp = getattr(state.game, "opportunity_fire_trigger", T.OPP_FIRE_RANGE)  # parameter
+    tip = {"opp_medium": f"Opportunity Fire trigger: mover in the forward arc within {opp:g}\" "
                          "(RULE-04-3.1, I-18)",
            "opp_short": "Opportunity Fire at Short range: within 6\" (I-18)",
            "evade": "Evade trigger: a formed enemy within 6\" of the screen (RULE-04-4.1)",
@@ -174,9 +175,9 @@ def _trigger_shapes(state, w: dict) -> list:
            "B1": "Window B1: the charge is declared (RULE-04-1.2, I-10)",
            "B2": "Window B2: the charger has reached the Closing Volley point (RULE-04-2.1)"}
     if trig in ("opp_medium", "opp_short"):
-        out.append(Polygon(_arc_polygon(d.fp, T.OPP_FIRE_RANGE), fill=TRIGGER_FILL,
+        out.append(Polygon(_arc_polygon(d.fp, opp), fill=TRIGGER_FILL,
                            stroke="#b07800", opacity=0.25 if trig == "opp_medium" else 0.15,
-                           role="trigger", title="forward arc, Medium range band 6-8\" "
+                           role="trigger", title=f"forward arc, Medium range band 6-{opp:g}\" "
                            "(RULE-04-3.1)"))
         out.append(Polygon(_arc_polygon(d.fp, T.SHORT_RANGE), fill=TRIGGER_FILL,
                            stroke="#b07800", opacity=0.35 if trig == "opp_short" else 0.15,

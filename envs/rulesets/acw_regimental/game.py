@@ -57,6 +57,8 @@ class ACWGame(Game):
         self.morale_cascade = p.morale_cascade
         self.shaped_reward = p.shaped_reward
         self.max_decisions = p.max_decisions
+        self.counter_charge_cost = p.counter_charge_cost
+        self.opportunity_fire_trigger = p.opportunity_fire_trigger
         self.max_game_length = p.max_decisions
         name, spec = load_scenario(scenario, p.max_units_per_side, turns=p.turns)
         self.scenario_name = name

@@ -40,6 +40,13 @@ class ACWParams(pydantic.BaseModel):
         shaped_reward: terminal returns are (own VP - enemy VP)/20 clipped to [-1, 1] instead of
             +1/0/-1 (ACW-PD-36 optional shaping).
         max_decisions: decision cap; reaching it ends the game, scored on VP.
+        counter_charge_cost: reserved Staff Pips a Counter-Charge spends (RULE-04-6.3, I-2; the
+            seed's 1). 0 makes it free; at most 2, the most a side may reserve (ACW-PD-14).
+        opportunity_fire_trigger: the Medium Opportunity Fire trigger point, inches from the
+            defender in its forward arc (RULE-04-3.1, I-18, ACW-PD-24; the seed's 8.0). From
+            6.0 (the Short point, I-18, which it may not pass) to 12.0 (the widest Window A
+            trigger, the Refuse-Flank range I-23, which bounds the trigger scan). The volley
+            still needs the target in range (ACW-PD-25).
     """
 
     model_config = pydantic.ConfigDict(extra="forbid", strict=True)
@@ -53,6 +60,8 @@ class ACWParams(pydantic.BaseModel):
     morale_cascade: bool = False
     shaped_reward: bool = False
     max_decisions: int = pydantic.Field(3000, ge=10, le=1_000_000)
+    counter_charge_cost: int = pydantic.Field(1, ge=0, le=2)
+    opportunity_fire_trigger: float = pydantic.Field(8.0, ge=6.0, le=12.0, allow_inf_nan=False)
 
 
 # -- scenario schema ---------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from .procedures.charge import declare_charge
 from .procedures.passage_of_lines import PassageOfLinesTests
 from .procedures.winner_advance import WinnerAdvance
 from .procedures.window_a import OFFERS
+from .reactions.counter_charge import why_no_pip
 from .paths import _fp_list, path_fn, path_speed
 from .movement import (circ, footprint_points, partly_in_arc, plan_path, points_in_arc,
                        segment_hits_footprint)
@@ -1691,20 +1692,20 @@ class ACWState(State):
             for trig in self._triggers_for(d, u):
                 if f"{d.slot}:{trig}" in self.consumed:
                     continue
-                if lb - span > trigger_range(trig) + 0.01:
+                lim = trigger_range(trig, self.game)
+                if lb - span > lim + 0.01:
                     continue
                 if dist0 is None:
                     dist0 = footprint_distance(d.fp, cur)
-                if dist0 - span > trigger_range(trig) + 0.01:
+                if dist0 - span > lim + 0.01:
                     continue
                 los = (lambda a, b, d=d: self.los(a, b, (u, d)))
 
-                def pred(s, d=d, trig=trig, los=los):
-                    return trigger_pred(trig, d, at(s), los)
+                def pred(s, d=d, trig=trig, los=los, lim=lim):
+                    return trigger_pred(trig, d, at(s), los, lim)
                 if span <= 1e-9:
                     tc = 0.0 if pred(0.0) else None
                 else:
-                    lim = trigger_range(trig)
 
                     def clear_for(s, d=d, lim=lim, trig=trig):
                         # exact: no trigger while the bounding circles stay beyond the range,
@@ -1799,8 +1800,9 @@ class ACWState(State):
             w = counter_charge_eligible(d)
             if w:
                 return w
-            if self.reserved[d.side] < 1:
-                return ("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip"
+            w = why_no_pip(self, d.side)
+            if w:
+                return w
             return ("RULE-04-6.1", "I-10"), "Counter-Charge only answers a charge declaration (B1)"
         return None
 

@@ -14,6 +14,7 @@ from math import cos as _cos
 from math import inf as _INF
 from math import sin as _sin
 from math import sqrt as _sqrt
+from typing import Any
 
 from envs.core.geometry import EPS, Footprint, footprint_distance, zone_of
 
@@ -92,16 +93,19 @@ def counter_charge_eligible(d: Unit) -> tuple[tuple[str, ...], str] | None:
     return ("RULE-04-6.2",), "not infantry in Line/Assault Column or formed mounted cavalry"
 
 
-def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los) -> bool:
+def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los,
+                 lim: float | None = None) -> bool:
     """Whether the mover at ``mover_fp`` is past the ``trig`` point of defender ``d``
     (ACW-PD-24): in ``d``'s forward arc within 8" / 6" (Opportunity Fire, I-18), within 6" of a
-    screen (Evade, RULE-04-4.1), centre in a flank zone of a Line within 12" (I-23)."""
+    screen (Evade, RULE-04-4.1), centre in a flank zone of a Line within 12" (I-23). ``lim``:
+    the trigger's range in inches (:func:`trigger_range` of the game; default the seed's)."""
     # shortcut (exact): the footprints' distance is at least their centres' distance less
     # both half-diagonals, so a mover whose bounding circle is clear of the trigger range
     # cannot trigger (1e-6" margin over the 1e-9" tolerance below)
-    lim = _RANGE.get(trig)
-    if lim is None:
+    if trig not in _RANGE:
         return False
+    if lim is None:
+        lim = _RANGE[trig]
     dx, dy, dr = circ(d.fp)
     # the mover's centre and half-diagonal, cached on its footprint (the same float
     # operations as ``x - 0.5 * D * cos(h)`` and ``0.5 * hypot(W, D)``)
@@ -185,6 +189,10 @@ _RANGE = {"opp_medium": OPP_FIRE_RANGE, "opp_short": SHORT_RANGE, "evade": EVADE
           "refuse": REFUSE_RANGE}
 
 
-def trigger_range(trig: str) -> float:
-    """Range (inches) of a Window A trigger kind (ACW-PD-24); KeyError for an unknown kind."""
+def trigger_range(trig: str, game: Any = None) -> float:
+    """Range (inches) of a Window A trigger kind (ACW-PD-24) in ``game``: the Medium
+    Opportunity Fire point is the game's ``opportunity_fire_trigger`` parameter (RULE-04-3.1,
+    I-18; 8" by the seed), the others are fixed. KeyError for an unknown kind."""
+    if trig == "opp_medium" and game is not None:
+        return game.opportunity_fire_trigger
     return _RANGE[trig]

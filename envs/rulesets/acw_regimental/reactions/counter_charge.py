@@ -9,7 +9,8 @@ How it works, top to bottom:
   cavalry; not engaged, in good order.
 * **Against what** (RULE-04-6.1; :func:`why_no_counter_charge`): an infantry or cavalry charge
   declared from within 9" across open ground, the charger in front of the unit.
-* **Cost** (RULE-04-6.3, I-2): one reserved Staff Pip (:meth:`CounterCharge.cost`).
+* **Cost** (RULE-04-6.3, I-2): one reserved Staff Pip (:meth:`CounterCharge.cost`), or the
+  game's ``counter_charge_cost`` parameter (0 to 2; :func:`counter_charge_cost`).
 * **Effect** (RULE-04-6.4, 6.5; :meth:`CounterCharge.resolve`): the unit surges 2" or 3"
   straight ahead (stopping at the charger or the table edge), the charger loses its Charging
   Momentum and its downhill bonus, and the charge goes straight to front contact (no Window B2).
@@ -29,10 +30,31 @@ from envs.core.reactions import Cost, Reaction
 from .. import tables
 from . import counter_charge_eligible
 
-__all__ = ["COUNTER_CHARGES", "CounterCharge", "RESERVED_PIP", "why_no_counter_charge"]
+__all__ = ["COUNTER_CHARGES", "CounterCharge", "RESERVED_PIP", "counter_charge_cost",
+           "why_no_counter_charge"]
 
-#: what a Counter-Charge spends (RULE-04-6.3, I-2)
+#: what a Counter-Charge spends by the seed (RULE-04-6.3, I-2)
 RESERVED_PIP = Cost("reserved_pip", 1, ("RULE-04-6.3", "I-2"))
+_COSTS = {1: RESERVED_PIP}
+
+
+def counter_charge_cost(game: Any) -> Cost:
+    """What a Counter-Charge spends in ``game``: ``game.counter_charge_cost`` reserved Staff
+    Pips (the ``counter_charge_cost`` parameter, default 1; RULE-04-6.3, I-2)."""
+    n = getattr(game, "counter_charge_cost", 1)
+    c = _COSTS.get(n)
+    if c is None:
+        c = _COSTS[n] = Cost("reserved_pip", n, ("RULE-04-6.3", "I-2"))
+    return c
+
+
+def why_no_pip(state: Any, side: int) -> tuple | None:
+    """Why ``side`` cannot pay for a Counter-Charge now (``(rule ids, reason)``), or None."""
+    n = counter_charge_cost(state.game).amount
+    if state.reserved[side] < n:
+        return (("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip" if n == 1
+                else f"Counter-Charge needs {n} reserved Staff Pips")
+    return None
 
 
 def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> tuple | None:
@@ -43,8 +65,9 @@ def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> tuple | No
         return why
     if charger.kind not in ("infantry", "cavalry"):
         return ("RULE-04-6.1",), "only an infantry or cavalry charge can be counter-charged"
-    if state.reserved[defender.side] < 1:
-        return ("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip"
+    why = why_no_pip(state, defender.side)
+    if why is not None:
+        return why
     if zone_of(defender.fp, charger.fp.centre()) != "front":
         return ("ACW-PD-34",), "the charger is not in front of the unit"
     if distance_exceeds(charger.fp, defender.fp, tables.CHARGE_DISTANCE + 1e-9):
@@ -69,14 +92,16 @@ class CounterCharge(Reaction):
         return Illegality(*why) if why is not None else None
 
     def cost(self, state: Any, window: Any) -> Cost:
-        return RESERVED_PIP
+        return counter_charge_cost(state.game)
 
     def resolve(self, state: Any, window: Any) -> tuple:
         defender, charger = window.units(state)
         side = defender.side
         state.reacted.append(defender.slot)
-        state.log("react", self.rules, f"{defender.label()} counter-charges (reserved pip "
-                  f"spent), surging up to {self.inches:.0f}\"", side, unit=defender.slot,
+        n = counter_charge_cost(state.game).amount
+        paid = "reserved pip spent" if n == 1 else f"{n} reserved pips spent"
+        state.log("react", self.rules, f"{defender.label()} counter-charges ({paid}), surging "
+                  f"up to {self.inches:.0f}\"", side, unit=defender.slot,
                   reaction="counter_charge", surge=self.inches)
         start = defender.fp
         terrain = state.game.terrain

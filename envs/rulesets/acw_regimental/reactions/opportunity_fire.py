@@ -3,7 +3,9 @@
 A formed, steady defender that the mover enters the Medium or Short band of (the ``opp_medium``
 / ``opp_short`` trigger points) may fire one volley at it now (:class:`OpportunityFire`), or, at
 the Medium point and beyond Short range, hold its fire for the Short-range point
-(:class:`WaitShort`, I-18). Either way it may react to this mover once (RULE-04-1.4).
+(:class:`WaitShort`, I-18). Either way it may react to this mover once (RULE-04-1.4). The
+Medium point is 8" by the seed; the game's ``opportunity_fire_trigger`` parameter moves it (6"
+to 12", :func:`..reactions.trigger_range`); the volley still needs the mover in range.
 """
 
 from __future__ import annotations
