@@ -161,7 +161,7 @@ def whatif_main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--baseline", default=None,
                    help="baseline label (default: react:decline if legal, else the first)")
-    p.add_argument("--align", choices=("stream", "decision"), default="stream",
+    p.add_argument("--align", choices=("stream", "decision", "event"), default="stream",
                    help="how dice are lined up across options (agents.research.whatif)")
     p.add_argument("--compare-independent", action="store_true",
                    help="also run with independent seeds and report the variance ratio")
@@ -215,8 +215,11 @@ def whatif_main(argv: list[str]) -> int:
                           "baseline": res.baseline, "max_decisions": ns.max_decisions,
                           "crn": True, "align": ns.align},
                "seeds": {"seed": ns.seed,
-                         "chance": "SeedSequence(seed, spawn_key=(0, k))" if ns.align == "stream"
-                         else "SeedSequence(seed, spawn_key=(0, k, decision index))",
+                         "chance": {"stream": "SeedSequence(seed, spawn_key=(0, k))",
+                                    "decision": "SeedSequence(seed, spawn_key=(0, k, decision "
+                                                "index))",
+                                    "event": "SeedSequence(seed, spawn_key=(0, k, crc32(turn|"
+                                             "what), occurrence, die))"}[ns.align],
                          "agents": "SeedSequence(seed, spawn_key=(1, k, side))"},
                "side": res.side, "side_name": g.side_names[res.side],
                "decision": res.decision, "truncated_rollouts": res.truncated,

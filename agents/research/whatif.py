@@ -19,6 +19,12 @@ cancels in the paired difference. How the dice are lined up (``align``):
   own generator ``SeedSequence(seed, spawn_key=(0, k, d))``. An option that rolls dice of its
   own (a volley: five dice; a decline: none) shifts only the dice until the next decision; after
   it the games see the same dice again while they take the same number of decisions.
+* ``"event"``: every die is keyed by what it is for, not by when it comes: the game turn, the
+  roll's description (``RollDice.what``: the unit and the test, e.g. ``"U2 (Indiana) fire"``),
+  how many such rolls came before it in that turn of this rollout, and the die's index in the
+  roll (:class:`EventChance`). Unit X's second volley of turn 5 sees the same dice under every
+  option, however many dice or decisions came before it. States without a frame stack fall
+  back to a counter per turn and node kind.
 
 Measured (README, "Research tools"): on the toy duel the variance ratio of the difference is
 14.4 with ``"stream"`` and 10.1 with ``"decision"``; at an Opportunity Fire decision of the ACW
@@ -78,12 +84,14 @@ def decision_point(script: ReplayScript, at: int) -> State:
 
 
 def rollout(state: State, agents: Sequence[Any],
-            chance_rng: np.random.Generator | Callable[[int], np.random.Generator],
+            chance_rng: np.random.Generator | Callable[[int], np.random.Generator]
+            | EventChance,
             max_decisions: int) -> tuple[list[float], int, bool]:
     """Play ``state`` (in place) to the end: ``agents[side]`` decides for each side, chance is
-    drawn from ``chance_rng`` (one uniform per chance node): a generator, or a function of the
+    drawn from ``chance_rng`` (one uniform per chance node): a generator, a function of the
     number of decisions played so far that returns the generator for the chance nodes after
-    that decision (called once per decision index that has chance nodes).
+    that decision (called once per decision index that has chance nodes), or an
+    :class:`EventChance` (a generator per die, keyed by the event).
 
     Returns:
         ``(returns per side, decisions played, truncated)``; a rollout that reaches
@@ -98,14 +106,18 @@ def rollout(state: State, agents: Sequence[Any],
     acts = [as_callable(a) for a in agents]
     game = state.game
     n = 0
-    per_decision = callable(chance_rng) and not isinstance(chance_rng, np.random.Generator)
-    rng, rng_at = (None, -1) if per_decision else (chance_rng, 0)
+    per_event = isinstance(chance_rng, EventChance)
+    per_decision = (not per_event and callable(chance_rng)
+                    and not isinstance(chance_rng, np.random.Generator))
+    rng, rng_at = (None, -1) if per_decision or per_event else (chance_rng, 0)
     while True:
         p = state.current_player()
         if p == TERMINAL:
             return [float(r) for r in state.returns()], n, False
         if p == CHANCE:
-            if per_decision and rng_at != n:
+            if per_event:
+                rng = chance_rng.generator(state)  # type: ignore[union-attr]
+            elif per_decision and rng_at != n:
                 rng, rng_at = chance_rng(n), n
             state.apply_action_unchecked(sample_chance_outcome(state, rng))
             continue
@@ -134,11 +146,20 @@ class OptionValue:
     def to_dict(self) -> dict[str, Any]:
         m, lo, hi = mean_ci95(self.returns)
         d, dlo, dhi = mean_ci95(self.diff)
+        base = self.returns - self.diff
+        corr = None
+        if self.returns.size > 1 and np.std(self.returns) > 0 and np.std(base) > 0:
+            corr = float(np.corrcoef(self.returns, base)[0, 1])
         return {"label": self.label, "action": self.action, "rollouts": int(self.returns.size),
                 "mean_return": m, "ci95": [lo, hi],
                 "win_rate": float(np.mean(self.returns > 0)),
                 "diff_to_baseline": d, "diff_ci95": [dlo, dhi],
-                "diff_sd": float(np.std(self.diff, ddof=1)) if self.diff.size > 1 else 0.0}
+                "diff_sd": float(np.std(self.diff, ddof=1)) if self.diff.size > 1 else 0.0,
+                # rollout k of this option against rollout k of the baseline: the correlation
+                # of the returns (variance ratio ~ 1 / (1 - corr) with equal variances) and
+                # the share of rollouts that end the same way
+                "corr_with_baseline": corr,
+                "same_result_share": float(np.mean(np.sign(self.returns) == np.sign(base)))}
 
 
 @dataclass
@@ -160,13 +181,60 @@ class WhatIfResult:
         raise KeyError(label)
 
 
-ALIGNS = ("stream", "decision")
+ALIGNS = ("stream", "decision", "event")
+
+
+def _key_int(text: str) -> int:
+    """A stable 32-bit integer for ``text`` (CRC-32; for ``SeedSequence`` spawn keys)."""
+    import zlib
+
+    return zlib.crc32(text.encode("utf-8"))
+
+
+class EventChance:
+    """Chance of one rollout keyed by event (``align="event"``): the uniform for a die is the
+    first draw of ``SeedSequence(seed, spawn_key=(0, k, crc32(key), occurrence, die))`` (plus
+    the independent-seeds tail), where ``key`` is ``"<turn>|<what>"`` of the rolling frame
+    (``state.stack.top``, a ``RollDice``), ``occurrence`` counts earlier rolls with that key in
+    this rollout and ``die`` is the die's index in the roll. Create one per rollout."""
+
+    __slots__ = ("seed", "prefix", "tail", "seen", "_last")
+
+    def __init__(self, seed: int, k: int, tail: tuple[int, ...] = ()):
+        self.seed = seed
+        self.prefix = (0, k)
+        self.tail = tail
+        self.seen: dict[str, int] = {}
+        self._last: tuple | None = None
+
+    def generator(self, state: State) -> np.random.Generator:
+        """The generator for the chance node ``state`` is at (one draw is taken from it)."""
+        stack = getattr(state, "stack", None)
+        top = stack.top if stack is not None and len(stack) else None
+        what = getattr(top, "what", None)
+        if what is None:
+            key, die = f"{getattr(state, 'turn', '')}|{state.decision_name()}", 0
+            n = self.seen.get(key, 0)
+            self.seen[key] = n + 1
+        else:
+            key = f"{getattr(state, 'turn', '')}|{what}"
+            die = len(getattr(top, "values", ()))
+            if die == 0 or self._last is None or self._last[0] is not top:
+                n = self.seen.get(key, 0)
+                self.seen[key] = n + 1
+                self._last = (top, n)
+            n = self._last[1]
+        ss = np.random.SeedSequence(self.seed, spawn_key=self.prefix + (_key_int(key), n, die)
+                                    + self.tail)
+        return np.random.default_rng(ss)
 
 
 def _seeds(seed: int, k: int, j: int, crn: bool, sides: int, align: str):
     tail = () if crn else (j + 1,)
     if align == "stream":
         chance: Any = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0, k) + tail))
+    elif align == "event":
+        chance = EventChance(seed, k, tail)
     else:
         def chance(d: int) -> np.random.Generator:
             return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0, k, d) + tail))

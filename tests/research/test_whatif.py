@@ -102,6 +102,10 @@ def test_common_random_numbers_narrow_the_difference_interval(toy_point):
     assert ratio > 2.0
     dec = evaluate_options(toy_point, agents, rollouts=600, seed=5, align="decision")
     assert variance_ratio(ind, dec)["react:dodge"] > 2.0
+    ev = evaluate_options(toy_point, agents, rollouts=600, seed=5, align="event")
+    assert variance_ratio(ind, ev)["react:dodge"] > 2.0
+    d = crn.option("react:dodge").to_dict()
+    assert 0.0 < d["corr_with_baseline"] < 1.0 and 0.0 < d["same_result_share"] <= 1.0
     assert w(crn) < w(ind)
     # the per-option means are estimates of the same values either way
     for lab in ("react:dodge", "react:decline"):
@@ -131,3 +135,35 @@ def test_bad_baseline(toy_point):
     with pytest.raises(WhatIfError, match="not legal"):
         evaluate_options(toy_point, [RandomPolicy(), RandomPolicy()], rollouts=2,
                          baseline="attack")
+
+
+def test_event_chance_keys_dice_by_what_they_are_for():
+    """align="event": the uniform of a die depends on (turn, roll description, occurrence in
+    the turn, die index), not on how many dice came before it."""
+    from types import SimpleNamespace
+
+    from agents.research.whatif import EventChance
+    from envs.core.frames import RollDice
+    from envs.core.procedure import FrameStack
+
+    def at(what: str, turn: int = 3):
+        return SimpleNamespace(turn=turn, stack=FrameStack([RollDice(3, what)]),
+                               decision_name=lambda: "chance")
+
+    a, b = EventChance(7, 0), EventChance(7, 0)
+    for _ in range(4):  # rolls that only one rollout makes do not shift the others
+        a.generator(at("U1 (Iowa) fire"))
+    ua = a.generator(at("C0 (Georgia) saves")).random()
+    ub = b.generator(at("C0 (Georgia) saves")).random()
+    assert ua == ub
+    second = b.generator(at("C0 (Georgia) saves")).random()  # its 2nd roll in the turn
+    assert second != ub
+    assert a.generator(at("C0 (Georgia) saves", turn=4)).random() != ua  # another turn
+    c = EventChance(7, 0)
+    roll = at("C0 (Georgia) saves")
+    assert c.generator(roll).random() == ua
+    roll.stack.top.values.append(2)
+    die1 = c.generator(roll).random()  # the 2nd die of the same roll: same occurrence
+    assert die1 != ua and die1 != second
+    assert c.seen == {"3|C0 (Georgia) saves": 1}
+    assert EventChance(7, 1).generator(at("C0 (Georgia) saves")).random() != ua  # rollout 1
