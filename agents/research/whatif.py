@@ -195,7 +195,7 @@ class EventChance:
     """Chance of one rollout keyed by event (``align="event"``): the uniform for a die is the
     first draw of ``SeedSequence(seed, spawn_key=(0, k, crc32(key), occurrence, die))`` (plus
     the independent-seeds tail), where ``key`` is ``"<turn>|<what>"`` of the rolling frame
-    (``state.stack.top``, a ``RollDice``), ``occurrence`` counts earlier rolls with that key in
+    (the top of ``state.stack``, a ``RollDice``), ``occurrence`` counts earlier rolls with that key in
     this rollout and ``die`` is the die's index in the roll. Create one per rollout."""
 
     __slots__ = ("seed", "prefix", "tail", "seen", "_last")
@@ -209,8 +209,9 @@ class EventChance:
 
     def generator(self, state: State) -> np.random.Generator:
         """The generator for the chance node ``state`` is at (one draw is taken from it)."""
-        stack = getattr(state, "stack", None)
-        top = stack.top if stack is not None and len(stack) else None
+        frames = getattr(state, "stack", None)  # a FrameStack or a plain list of frames
+        frames = getattr(frames, "frames", frames)
+        top = frames[-1] if frames else None
         what = getattr(top, "what", None)
         if what is None:
             key, die = f"{getattr(state, 'turn', '')}|{state.decision_name()}", 0

@@ -167,3 +167,15 @@ def test_event_chance_keys_dice_by_what_they_are_for():
     assert die1 != ua and die1 != second
     assert c.seen == {"3|C0 (Georgia) saves": 1}
     assert EventChance(7, 1).generator(at("C0 (Georgia) saves")).random() != ua  # rollout 1
+
+
+def test_event_chance_on_an_acw_chance_node():
+    """The ACW state keeps its frames in a plain list: the key is read from its top frame."""
+    from agents.research.whatif import EventChance
+    from envs import load_game
+
+    s = load_game("acw_regimental").new_initial_state()
+    assert s.current_player() == CHANCE
+    ec = EventChance(0, 0)
+    ec.generator(s)
+    assert ec.seen == {"1|Staff Pips roll": 1}
