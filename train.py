@@ -397,7 +397,11 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         panel = panel_for(args.ruleset)
         args = dataclasses.replace(
             args, pool_bots=panel if args.pool_bots == _panel() else args.pool_bots,
-            eval_agents=panel if args.eval_agents == _panel() else args.eval_agents)
+            eval_agents=panel if args.eval_agents == _panel() else args.eval_agents,
+            # skirmish alert: the warm start's teacher plays the ruleset's own panel
+            bc_opponents=(["heuristic", "never-alert", "always-alert", "random"]
+                          if args.ruleset == "skirmish_alert"
+                          and args.bc_opponents == Args().bc_opponents else args.bc_opponents))
     pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
     try:
         game = load_game(args.ruleset, args.scenario)

@@ -16,6 +16,7 @@ from envs.core.testing import run_all
 @pytest.mark.parametrize("scenario,teams,params", [
     ("duel", 2, {}), ("default", 2, {"rounds": 2}), ("ffa3", 3, {"rounds": 1}),
     ("ffa4", 4, {"rounds": 1}), ("three_teams", 3, {"reaction_timing": "before_effect"}),
+    ("duel", 2, {"maintain_timing": "round_start"}),
 ])
 def test_conformance(scenario: str, teams: int, params: dict) -> None:
     g = load_game("skirmish_alert", scenario, params)

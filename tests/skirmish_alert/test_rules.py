@@ -290,3 +290,38 @@ def test_returns_sum_to_zero_for_any_team_count() -> None:
         assert len(r) == g.num_players and abs(sum(r)) < 1e-9
         pl = s.placements()
         assert all(r[i] > r[j] for i in range(len(r)) for j in range(len(r)) if pl[i] < pl[j])
+
+
+def test_q7_round_start_maintain_timing() -> None:
+    """maintain_timing="round_start" (research Q7): the keep-or-drop of AL-27 is asked once the
+    track is placed, before anyone acts; a kept alert costs 1 AP of the coming turn and (Q6)
+    is that whole turn; a dropped one opens no window (AL-7)."""
+    s = duel(maintain_timing="round_start")
+    assert s.current_player() == 1 and s.decision_name() == "maintain_alert"  # Blix, pos 2
+    assert fighter(s, "Rell").activated is False
+    kept = play("duel", DUEL_START + ["keep_alert"], maintain_timing="round_start")
+    assert kept.current_player() == 0 and kept.decision_name() == "action"  # Rell's turn
+    kept.apply_action(kept.string_to_action("move:N:1"))
+    assert kept.decision_name() == "reaction" and kept.current_player() == 1
+    kept.apply_action(kept.string_to_action("alert:decline"))
+    kept.apply_action(kept.string_to_action("pass"))
+    # Blix's turn began with 3 - 1 AP and ended at once, still on alert (asked nothing):
+    # round 2's initiative rolls come next, then the round-start question again
+    blix = fighter(kept, "Blix")
+    turns = [e.format() for e in kept.events if e.kind == "turn" and "Blix" in e.format()]
+    assert len(turns) == 1 and f"with {blix.ap_max - 1} AP" in turns[0]
+    assert [e.data["fighter"] for e in kept.events if e.kind == "alert_kept"] == [blix.gid]
+    assert blix.on_alert and kept.round == 2 and kept.is_chance_node()
+    for lab in DUEL_START:
+        kept.apply_action(kept.string_to_action(lab))
+    assert kept.decision_name() == "maintain_alert" and kept.current_player() == 1
+    dropped = play("duel", DUEL_START + ["drop_alert", "move:N:1"],
+                   maintain_timing="round_start")
+    assert not fighter(dropped, "Blix").on_alert
+    assert dropped.decision_name() == "action" and dropped.current_player() == 0
+    assert kinds(dropped, "window_opened") == []
+    # the default asks at the fighter's own turn instead (PD-11)
+    s = duel()
+    assert s.current_player() == 0 and s.decision_name() == "action"
+    with pytest.raises(ValueError):
+        game("duel", maintain_timing="never")

@@ -37,7 +37,7 @@ difficult terrain this turn), shield (+1 DEF).
 | value | who decides | actions |
 |---|---|---|
 | ``action`` | the active fighter's team | the own-turn menu below (AP paid on declaration) |
-| ``maintain_alert`` | an alert fighter's team, at the start of its turn | ``keep_alert`` (1 AP, ends the turn), ``drop_alert`` |
+| ``maintain_alert`` | an alert fighter's team, at the start of its turn (``maintain_timing="round_start"``: of the round, in track order) | ``keep_alert`` (1 AP, ends the turn), ``drop_alert`` |
 | ``reaction`` | the team owning the next slot of a window | ``alert:attempt:f{i}`` (own slot ``i`` tests), ``alert:decline`` |
 | ``react`` | a reactor that passed its test | ``react:...`` menu (AL-16), ``react:none`` |
 | ``rearm`` | the reactor, after its reaction | ``rearm`` (1 AP), ``rearm:decline`` |

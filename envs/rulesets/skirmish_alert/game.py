@@ -55,6 +55,7 @@ class AlertGame(Game):
         self.rounds = p.rounds if p.rounds is not None else spec.rounds
         for k in ("track_size", "difficulty_mode", "reaction_timing", "non_triggering_actions",
                   "reaction_action_costs_ap", "rearm_after_failure", "maintain_ends_turn",
+                  "maintain_timing",
                   "reaction_requires_los", "natural_extremes", "modifier_cap",
                   "knockdown_margin", "attack_base", "allow_shoot_into_melee",
                   "equipment_blocked_when_engaged"):

@@ -53,6 +53,12 @@ class AlertParams(pydantic.BaseModel):
         reaction_action_costs_ap: the reaction's own action costs 1 AP (Q4; default free).
         rearm_after_failure: a failed test may still be followed by a re-arm (Q5).
         maintain_ends_turn: keeping alert at the start of a turn ends that turn (Q6).
+        maintain_timing: when an alert fighter keeps or drops its alert (AL-27, research Q7):
+            ``"own_activation"`` (PD-11: at the start of its own turn, 1 AP of the refilled
+            AP) or ``"round_start"`` (once the round's initiative track is placed, every
+            fighter on alert, in track order, keeps it for 1 AP taken from the AP of its coming
+            turn or drops it; a kept fighter's turn, still on alert, ends at once when
+            ``maintain_ends_turn``; nothing is asked at its own turn).
         reaction_requires_los: the reactor needs line of sight to the acting fighter (Q9).
         natural_extremes: a double 6 always passes an aptitude test, a double 1 always fails
             (AL-PD-2).
@@ -81,6 +87,7 @@ class AlertParams(pydantic.BaseModel):
     reaction_action_costs_ap: bool = False
     rearm_after_failure: bool = False
     maintain_ends_turn: bool = True
+    maintain_timing: Literal["own_activation", "round_start"] = "own_activation"
     reaction_requires_los: bool = False
     natural_extremes: bool = False
     modifier_cap: int = pydantic.Field(4, ge=0, le=8)

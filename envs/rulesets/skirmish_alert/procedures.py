@@ -650,13 +650,21 @@ class Turn(Frame):
         if self.step == "start":
             state.turn_id += 1
             state.active = f.gid
-            f.ap = f.ap_max
+            kept, f.kept = f.kept, False
+            f.ap = f.ap_max - (1 if kept else 0)  # round_start: the keep was paid from these
             f.grapnel = False
             f.activated = True
             state.log("turn", ("AL-PD-11",), f"{f.name} (team {f.team}, position "
                       f"{f.track_pos}) starts its turn with {f.ap} AP", f.team, fighter=f.gid,
                       position=f.track_pos, turn=state.turn_id)
-            self.step = "maintain" if f.on_alert else "act"
+            if state.game.maintain_timing == "round_start":
+                self.step = "act"
+                if kept and f.on_alert and state.game.maintain_ends_turn:
+                    self.step = "end"  # Q6: the kept alert is the whole turn
+                    state.log("alert_kept", ("AL-27",), f"{f.name} stays on alert: its turn "
+                              f"ends", f.team, fighter=f.gid)
+            else:
+                self.step = "maintain" if f.on_alert else "act"
             return None
         if self.step == "end" or not f.in_play or state.decided():
             state.active = -1
@@ -791,6 +799,55 @@ class Initiative(Frame):
 
 @register
 @dataclass(slots=True)
+class RoundMaintain(Frame):
+    """``maintain_timing = "round_start"`` (AL-27, research Q7): once the initiative track is
+    placed, every fighter on alert, in track order, keeps its alert (``keep_alert``: 1 AP taken
+    from the AP of its coming turn; no window, Q8) or drops it (``drop_alert``). An alert that
+    is not kept ends here (AL-7)."""
+
+    kind = "alert.round_maintain"
+    pending: list[int] = field(default_factory=list)
+    started: bool = False
+
+    def run(self, state: Any) -> Step:
+        if not self.started:
+            self.started = True
+            self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
+                            if f.on_alert]
+        while self.pending and not (state.fighters[self.pending[0]].in_play
+                                    and state.fighters[self.pending[0]].on_alert):
+            self.pending.pop(0)
+        if not self.pending:
+            return Done()
+        return Wait(state.fighters[self.pending[0]].team, Decision.MAINTAIN)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return [state.game.keep_id, state.game.drop_id]
+
+    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+        return Illegality(("AL-27",), "at the start of the round an alert fighter keeps "
+                                      "(keep_alert) or drops (drop_alert) its alert")
+
+    def apply(self, state: Any, action: int) -> None:
+        f = state.fighters[self.pending.pop(0)]
+        if action == state.game.drop_id:
+            f.on_alert = False
+            state.log("drop_alert", ("AL-27", "AL-7"), f"{f.name} drops its alert at the "
+                      f"start of the round", f.team, fighter=f.gid)
+        else:
+            f.kept = True
+            state.log("declare", ("AL-27",), f"{f.name} declares keep_alert at the start of "
+                      f"the round (1 AP of its coming turn)", f.team, fighter=f.gid,
+                      action="keep_alert", ap=1, target=-1)
+        return None
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        f = state.fighters[self.pending[0]]
+        return _ctx(self.kind, f.team, Decision.MAINTAIN, fighter=f.gid, actor=-1)
+
+
+@register
+@dataclass(slots=True)
 class Match(Frame):
     """The rounds (AL-PD-10): initiative, activations in track order, end of round (smoke
     clears); the game ends after the last round or when at most one team has fighters."""
@@ -806,7 +863,10 @@ class Match(Frame):
                     f.track_pos = 0
                     f.activated = False
             return Push(Initiative())
-        if self.step == "activate":
+        if self.step == "activate" and state.game.maintain_timing == "round_start":
+            self.step = "activations"
+            return Push(RoundMaintain())
+        if self.step in ("activate", "activations"):
             self.step = "end"
             entries = [[f.team, f.gid, 1000 - f.track_pos] for f in state.live()]
             return Push(Activations(InitiativeTrack(entries, state.game.num_players)))

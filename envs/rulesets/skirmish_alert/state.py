@@ -52,6 +52,7 @@ class Fighter:
     activated: bool = False  #: has had its game turn this round
     attempted_turn: int = -1  #: the game turn (``AlertState.turn_id``) of its last attempt
     grapnel: bool = False  #: moves ignore difficult terrain for the rest of this turn
+    kept: bool = False  #: kept its alert at the round's start (``maintain_timing="round_start"``)
 
     @property
     def pos(self) -> tuple[int, int]:
