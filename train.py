@@ -143,7 +143,7 @@ class Args:
     bc_opponents: list[str] = field(
         default_factory=lambda: ["heuristic", "random", "always-react", "never-react"])
     """opponents of the teacher's games (cycled; "heuristic" plays the teacher itself, so both
-    sides are recorded)"""
+    sides are recorded; skirmish_alert: heuristic, never-alert, always-alert, random)"""
     bc_epochs: int = 15
     """epochs over the teacher's decisions"""
     bc_lr: float = 1e-3

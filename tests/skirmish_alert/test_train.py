@@ -23,6 +23,8 @@ def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
     cfg = json.loads((run_dir / "config.json").read_text())
     assert cfg["game"]["ruleset"] == "skirmish_alert"
     assert cfg["args"]["pool_bots"] == ["random", "heuristic", "never-alert", "always-alert"]
+    # the warm start's teacher plays the ruleset's own bots, not the ACW reaction baselines
+    assert cfg["args"]["bc_opponents"] == ["heuristic", "never-alert", "always-alert", "random"]
     metrics = json.loads((run_dir / "metrics.json").read_text())
     assert set(metrics["final_scores"]) == {"random", "heuristic", "never-alert", "always-alert"}
 
