@@ -50,7 +50,8 @@ RESUME_MEMBER = "riposte_resume.pkl"
 FORMAT = "riposte-resume/1"
 #: ``RiposteGymEnv`` attributes that are configuration or live objects, not episode state
 _ENV_EXCLUDE = frozenset({"game", "observation_space", "action_space", "_opponent_spec",
-                          "_policy", "_opponent_obj", "_mask", "render_mode"})
+                          "_policy", "_opponent_obj", "_mask", "render_mode", "_extra_opps",
+                          "_seat_policy"})
 #: ``Monitor`` attributes of the running episode
 _MONITOR_KEYS = ("rewards", "needs_reset", "total_steps")
 
@@ -86,8 +87,9 @@ def _opponents(pool: Any, envs: list[Any]) -> list[tuple[str, str | None, Any]]:
     out += [("cached", p, pol) for p, pol in getattr(pool, "_cache", {}).items()]
     known = {id(o) for _, _, o in out}
     for env in envs:
-        opp = env.unwrapped.opponent
-        if opp is not None and id(opp) not in known:
+        for opp in _env_opponents(env.unwrapped):
+            if opp is None or id(opp) in known:
+                continue
             path = getattr(getattr(opp, "model", None), "path", None)
             if path is None:
                 raise AgentLoadError(f"cannot checkpoint opponent {opp!r}: it is not a member "
@@ -95,6 +97,11 @@ def _opponents(pool: Any, envs: list[Any]) -> list[tuple[str, str | None, Any]]:
             out.append(("held", str(path), opp))
             known.add(id(opp))
     return out
+
+
+def _env_opponents(core: Any) -> list[Any]:
+    """The opponent objects an env plays: the main one, then (3+ sides) each further seat's."""
+    return [core.opponent] + [o for o, _ in getattr(core, "_extra_opps", None) or ()]
 
 
 class _Pickler(pickle.Pickler):
@@ -139,6 +146,9 @@ def capture_training_state(model: Any, venv: Any, pool: Any, callback: Any = Non
         env_states.append({
             "env": {k: v for k, v in vars(core).items() if k not in _ENV_EXCLUDE},
             "opponent": None if opp is None else index[id(opp)],
+            # games of 3+ sides: the further opponent seats' objects (None: built-in random)
+            "extra": None if getattr(core, "_extra_opps", None) is None else
+            [None if o is None else index[id(o)] for o, _ in core._extra_opps],
             "monitor": None if mon is None else {k: getattr(mon, k) for k in _MONITOR_KEYS},
         })
     state = {
@@ -238,6 +248,15 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
         core = e.unwrapped
         core.__dict__.update(saved["env"])
         core._use_opponent(None if saved["opponent"] is None else objs[saved["opponent"]])
+        extra = saved.get("extra")
+        core._extra_opps = None if extra is None else [
+            core._policy_of(None if i is None else objs[i]) for i in extra]
+        core._seat_policy = {}
+        if core._extra_opps is not None and getattr(core, "learner", None) is not None:
+            n = core.game.num_players  # as reset() seats them
+            others = [(core.learner + k) % n for k in range(1, n)]
+            core._seat_policy = dict(zip(others, [core._policy] +
+                                         [p for _, p in core._extra_opps]))
         core._mask = None
         mon = _monitor(e)
         if mon is not None and saved["monitor"] is not None:

@@ -56,3 +56,22 @@ def test_free_for_all_seating_and_placements() -> None:
     assert seating(["m", "h"], 4, 0) == ["m", "h", "h", "h"]
     assert seating(["m", "h"], 4, 1) == ["h", "m", "h", "h"]
     assert placements_of([1.0, -1 / 3, -1 / 3, -1 / 3]) == [1, 2, 2, 2]
+
+
+def test_train_four_teams_checkpoints_and_resumes(tmp_path) -> None:
+    """The resume state of an env with 3 opponent seats (each a pool member) is written with
+    every checkpoint and put back on --resume (it used to fail pickling the extra seats)."""
+    run_dir = tmp_path / "run"
+    common = ["--ruleset", "skirmish_alert", "--scenario", "ffa4", "--seed", "0", "--run-dir",
+              str(run_dir), "--eval-freq", "0", "--bc-games", "0", "--critic-warmup", "0",
+              "--checkpoint-freq", "64", *TINY]
+    r = run("train.py", *common, "--total-timesteps", "128", timeout=600)
+    assert r.returncode == 0, r.stderr
+    ckpts = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
+    assert ckpts and ckpts[-1] == "ckpt_0000000128.zip"
+    with zipfile.ZipFile(run_dir / "checkpoints" / ckpts[-1]) as zf:
+        assert "riposte_resume.pkl" in zf.namelist()  # agents.resume.RESUME_MEMBER
+    r = run("train.py", *common, "--total-timesteps", "192", "--resume", timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "every generator and env state restored" in r.stdout, r.stdout
+    assert "ckpt_0000000192.zip" in {p.name for p in (run_dir / "checkpoints").iterdir()}
