@@ -241,7 +241,11 @@ def _check_observations(ctx: _Ctx, g: Game, s: State, strings: bool) -> None:
                 raise ctx.fail(s, f"observation_string(side {side}) is {txt!r}, not a non-empty str")
 
 
-def _check_chance_node(ctx: _Ctx, g: Game, s: State) -> list[tuple[int, float]]:
+def _check_chance_node(ctx: _Ctx, g: Game, s: State,
+                       labelled: set[int] | None = None) -> list[tuple[int, float]]:
+    """Outcomes, probabilities, legal list and labels of a chance node. ``labelled``: outcome
+    ids whose label round trip already passed in this game (as in
+    :func:`_check_decision_node`)."""
     outcomes = s.chance_outcomes()
     if not outcomes:
         raise ctx.fail(s, "chance node with no outcomes")
@@ -264,8 +268,9 @@ def _check_chance_node(ctx: _Ctx, g: Game, s: State) -> list[tuple[int, float]]:
     if abs(total - 1.0) > PROB_TOL:
         raise ctx.fail(s, f"chance probabilities sum to {total!r}, not 1 (tolerance {PROB_TOL}); "
                           f"outcomes {[(g.chance.labels[o], p) for o, p in outcomes]}")
-    if s.legal_actions() != sorted(ids):
-        raise ctx.fail(s, f"legal_actions() at a chance node {s.legal_actions()} differs from the "
+    legal = s.legal_actions()
+    if legal != sorted(ids):
+        raise ctx.fail(s, f"legal_actions() at a chance node {legal} differs from the "
                           f"sorted outcome ids {sorted(ids)}")
     try:
         s.legal_action_mask()
@@ -273,15 +278,30 @@ def _check_chance_node(ctx: _Ctx, g: Game, s: State) -> list[tuple[int, float]]:
         pass
     else:
         raise ctx.fail(s, "legal_action_mask() at a chance node did not raise InvalidStateError")
+    cls = type(s)
+    if labelled is None or _overrides(cls, "action_to_string") or _overrides(
+            cls, "string_to_action"):
+        labelled = set()
     for o in ids:
+        if o in labelled:
+            continue
         lab = s.action_to_string(o)
         if lab != g.chance.labels[o] or s.string_to_action(lab) != o:
             raise ctx.fail(s, f"chance label round trip failed for id {o}: {lab!r}")
+        labelled.add(o)
     return outcomes
 
 
 def _check_decision_node(ctx: _Ctx, g: Game, s: State, p: int, crng: np.random.Generator,
-                         why_samples: int) -> list[int]:
+                         why_samples: int, labelled: set[int] | None = None) -> list[int]:
+    """Legal list, mask and labels of a decision node (see :func:`check_random_games`).
+
+    ``labelled``: ids whose label round trip was already checked in this game. While the
+    state class keeps the protocol's own ``action_to_string`` / ``string_to_action`` (labels
+    read from the game's fixed catalogue, the same at every decision node) one check per id
+    and game is the same check as one per node; ids are added to the set as they pass. The
+    protocol's own ``why_illegal`` is ``None`` for every listed action by construction, so it
+    is called for legal actions only when a state class overrides it."""
     legal = s.legal_actions()
     n = g.num_distinct_actions
     if not isinstance(legal, list) or not legal:
@@ -301,16 +321,26 @@ def _check_decision_node(ctx: _Ctx, g: Game, s: State, p: int, crng: np.random.G
     on = np.flatnonzero(mask).tolist()
     if on != legal:
         raise ctx.fail(s, f"legal_action_mask() {on} disagrees with legal_actions() {legal}")
+    cls = type(s)
+    if labelled is None or _overrides(cls, "action_to_string") or _overrides(
+            cls, "string_to_action"):
+        labelled = set()
+    check_why = _overrides(cls, "why_illegal")
     for a in legal:
-        lab = s.action_to_string(a)
-        if lab != g.actions.labels[a]:
-            raise ctx.fail(s, f"action_to_string({a}) = {lab!r}, catalogue says "
-                              f"{g.actions.labels[a]!r}")
-        if s.string_to_action(lab) != a:
-            raise ctx.fail(s, f"string_to_action({lab!r}) = {s.string_to_action(lab)} != {a}")
-        w = s.why_illegal(a)
-        if w is not None:
-            raise ctx.fail(s, f"why_illegal({lab!r}) = {w!s} for a legal action (must be None)")
+        if a not in labelled:
+            lab = s.action_to_string(a)
+            if lab != g.actions.labels[a]:
+                raise ctx.fail(s, f"action_to_string({a}) = {lab!r}, catalogue says "
+                                  f"{g.actions.labels[a]!r}")
+            if s.string_to_action(lab) != a:
+                raise ctx.fail(s, f"string_to_action({lab!r}) = {s.string_to_action(lab)} "
+                                  f"!= {a}")
+            labelled.add(a)
+        if check_why:
+            w = s.why_illegal(a)
+            if w is not None:
+                raise ctx.fail(s, f"why_illegal({g.actions.labels[a]!r}) = {w!s} for a legal "
+                                  f"action (must be None)")
     if why_samples and len(legal) < n:
         masked = np.flatnonzero(~mask)
         pick = masked if len(masked) <= why_samples else crng.choice(masked, why_samples,
@@ -326,6 +356,11 @@ def _check_decision_node(ctx: _Ctx, g: Game, s: State, p: int, crng: np.random.G
                 raise ctx.fail(s, f"why_illegal({g.actions.labels[a]!r}) rules {w.rules!r} must "
                                   f"be non-empty strings")
     return legal
+
+
+def _overrides(cls: type, name: str) -> bool:
+    """True when state class ``cls`` replaces the protocol method ``State.<name>``."""
+    return getattr(cls, name) is not getattr(State, name)
 
 
 def _check_returns(ctx: _Ctx, g: Game, s: State, terminal: bool, shaped: bool) -> list[float]:
@@ -527,26 +562,30 @@ def _negative_counter(data: Any, path: str = "") -> str | None:
 def _round_trips(ctx: _Ctx, g: Game, s: State) -> None:
     """clone, JSON and pickle round trips of ``s``: same serialised state and legal list.
 
-    The JSON copy is compared by its whole ``to_json()``; the clone and the pickled copy (which
-    keep Python types, so plain equality is exact) by their dynamic fields' JSON, history and
-    event log compared as objects — the same check without serialising the event log twice
-    more (it makes ``to_json`` O(game length))."""
+    Every copy must give the same dynamic fields' JSON (``_to_dict()``, sorted keys), history,
+    event log, game config, current player and legal list as ``s``. Clone and pickle keep
+    Python types, so their event logs are compared as objects. ``from_json(to_json())``
+    rebuilds the events from parsed JSON: an equal event log (as objects) means an equal
+    ``to_json()``, and when the objects differ (a tuple in an event's data comes back as a
+    list) the two ``to_json()`` texts decide, as before — the same verdict without encoding
+    the event log (which makes ``to_json`` O(game length)) a second time when nothing
+    differs."""
     import pickle
 
-    text = s.to_json()
+    whole = s.to_dict()  # what to_json() encodes, built once
+    text = json.dumps(whole, sort_keys=True)
     player, legal = s.current_player(), list(s.legal_actions())
-    mine = json.dumps(s._to_dict(), sort_keys=True)
+    mine = json.dumps(whole["state"], sort_keys=True)
+    config = whole["game"]
     for how, make in (("clone()", s.clone),
                       ("from_json(to_json())", lambda: State.from_json(text, g)),
                       ("pickle", lambda: pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL)))):
         try:
             c = make()
-            if how.startswith("from_json"):
-                same = c.to_json() == text
-            else:
-                same = (json.dumps(c._to_dict(), sort_keys=True) == mine
-                        and c.history == s.history and c.events == s.events
-                        and c.game.config() == s.game.config())
+            same = (json.dumps(c._to_dict(), sort_keys=True) == mine
+                    and c.history == s.history and c.game.config() == config)
+            if same and c.events != s.events:
+                same = how.startswith("from_json") and c.to_json() == text
             same = same and (c.current_player(), list(c.legal_actions())) == (player, legal)
         except Exception as e:  # noqa: BLE001 - a failing round trip is the violation
             raise ctx.fail(s, f"{how} round trip raised {type(e).__name__}: {e}") from e
@@ -593,6 +632,8 @@ def fuzz_game(game: Game, seed: int, game_index: int, *, extreme_chance: bool = 
     out = FuzzGameResult()
     s = game.new_initial_state()
     applied: list[tuple[int, int]] = []
+    labelled: set[int] = set()  # ids whose label round trip passed (_check_decision_node)
+    chance_labelled: set[int] = set()  # the same for chance outcome ids
     step = 0
     try:
         while True:
@@ -604,12 +645,16 @@ def fuzz_game(game: Game, seed: int, game_index: int, *, extreme_chance: bool = 
                 _round_trips(ctx, game, s)
                 out.round_trips += 1
             if p == TERMINAL:
+                if dt != "terminal":
+                    raise ctx.fail(s, f"decision_type() is {dt!r} at a terminal node")
                 break
             if p == CHANCE:
                 out.chance_nodes += 1
                 if out.chance_nodes > 100 * game.max_game_length + 1000:
                     raise ctx.fail(s, f"{out.chance_nodes} chance nodes without an end")
-                outcomes = _check_chance_node(ctx, game, s)
+                if dt != "chance":
+                    raise ctx.fail(s, f"decision_type() is {dt!r} at a chance node")
+                outcomes = _check_chance_node(ctx, game, s, chance_labelled)
                 if extreme_chance:
                     ids = [o for o, _ in outcomes]
                     a = min(ids) if crng.random() < 0.5 else max(ids)
@@ -618,12 +663,15 @@ def fuzz_game(game: Game, seed: int, game_index: int, *, extreme_chance: bool = 
             else:
                 if not isinstance(p, (int, np.integer)) or not 0 <= p < game.num_players:
                     raise ctx.fail(s, f"current_player() = {p!r}: not a side, CHANCE or TERMINAL")
+                if dt in ("chance", "terminal"):
+                    raise ctx.fail(s, f"decision_type() is {dt!r} at a decision of side {p}")
                 out.decisions += 1
                 if out.decisions > game.max_game_length:
                     raise ctx.fail(s, f"no end after max_game_length={game.max_game_length} "
                                       f"decisions")
                 legal = _check_decision_node(
-                    ctx, game, s, p, crng, 1 if out.decisions % why_illegal_every == 0 else 0)
+                    ctx, game, s, p, crng, 1 if out.decisions % why_illegal_every == 0 else 0,
+                    labelled)
                 if out.decisions % observe_every == 1:
                     _check_observations(ctx, game, s, strings=out.decisions == 1)
                     bad = _negative_counter(s._to_dict())

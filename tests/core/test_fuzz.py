@@ -207,3 +207,97 @@ def test_fuzz_jobs_ctrl_c_stops_the_workers_and_reports(tmp_path):
     doc = json.loads(out.read_text())
     assert doc["interrupted"] == "SIGINT" and doc["games"] >= 10 and doc["games"] % 10 == 0
     assert doc["jobs"] == 2 and doc["violations"] == []
+
+
+# -- the fuzz's shortcuts (labels once per id, events compared as objects) still catch bugs ---
+class _LabelDrifts(ToyState):
+    """``action_to_string`` overridden: the label of ``rest`` is wrong from turn 2 on, so a
+    check of each id once per game would miss it; the fuzz must check every node."""
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        lab = super().action_to_string(action, player)
+        return "rest!" if lab == "rest" and self.turn >= 2 else lab
+
+
+class LabelDriftsGame(ToyGame):
+    ruleset_id = "toy_label_drifts"
+
+    def new_initial_state(self) -> ToyState:
+        return _LabelDrifts(self)
+
+
+class _PickleLosesEvent(ToyState):
+    def __reduce__(self):
+        fn, args, state = super().__reduce__()[:3]
+        state = dict(state)
+        state["events"] = state["events"][:-1]
+        return fn, args, state
+
+
+class PickleLosesEventGame(ToyGame):
+    ruleset_id = "toy_pickle_loses_event"
+
+    def new_initial_state(self) -> ToyState:
+        return _PickleLosesEvent(self)
+
+
+class _TupleInEventData(ToyState):
+    """Logs a tuple in an event's data: JSON brings it back as a list, so the JSON copy's
+    events differ as objects but ``to_json()`` is the same, which is no violation."""
+
+    def _apply_action(self, action: int) -> None:
+        super()._apply_action(action)
+        self.log("note", ("TOY-1",), "a tuple", None, pair=(1, 2))
+
+
+class TupleInEventDataGame(ToyGame):
+    ruleset_id = "toy_tuple_in_event"
+
+    def new_initial_state(self) -> ToyState:
+        return _TupleInEventData(self)
+
+
+REGISTRY.setdefault("toy_label_drifts", "tests.core.test_fuzz:LabelDriftsGame")
+REGISTRY.setdefault("toy_pickle_loses_event", "tests.core.test_fuzz:PickleLosesEventGame")
+REGISTRY.setdefault("toy_tuple_in_event", "tests.core.test_fuzz:TupleInEventDataGame")
+
+
+def test_fuzz_checks_an_overridden_label_at_every_node(tmp_path, capsys):
+    rc = main(["fuzz", "--ruleset", "toy_label_drifts", "--games", "6", "--seed", "0",
+               "--no-progress", "--replay-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and "action_to_string(1) = 'rest!', catalogue says 'rest'" in out, out
+
+
+def test_fuzz_round_trip_compares_the_event_log(tmp_path, capsys):
+    rc = main(["fuzz", "--ruleset", "toy_pickle_loses_event", "--games", "3", "--seed", "0",
+               "--no-progress", "--replay-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and "pickle round trip changed the state" in out, out
+
+
+def test_fuzz_json_round_trip_judges_by_the_text(tmp_path, capsys):
+    from envs import load_game
+    from envs.core.protocol import State
+
+    s = load_game("toy_tuple_in_event").new_initial_state()
+    s.apply_action(s.legal_actions()[0])
+    c = State.from_json(s.to_json(), s.game)
+    assert c.events != s.events and c.to_json() == s.to_json()  # the case this test is about
+    rc = main(["fuzz", "--ruleset", "toy_tuple_in_event", "--games", "5", "--seed", "0",
+               "--no-progress", "--replay-dir", str(tmp_path)])
+    assert rc == 0, capsys.readouterr().out
+
+
+def test_events_pickle_and_deepcopy_to_equal_events():
+    import copy
+    import pickle
+
+    from envs.core.events import Event, make_event
+
+    e = make_event("hit", ("TOY-4",), "d6=5 hits", 1, {"roll": 5, "dice": [5, 2]})
+    for c in (pickle.loads(pickle.dumps(e, pickle.HIGHEST_PROTOCOL)), copy.deepcopy(e),
+              Event.from_dict(e.to_dict())):
+        assert type(c) is Event and c == e and c.data is not e.data
+    assert pickle.loads(pickle.dumps(e, 0)) == Event("hit", ("TOY-4",), "d6=5 hits", 1,
+                                                     {"roll": 5, "dice": [5, 2]})
