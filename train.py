@@ -123,7 +123,8 @@ class Args:
     snapshot_freq: int = 20_000
     """timesteps between opponent snapshots"""
     checkpoint_freq: int = 20_000
-    """timesteps between checkpoints (the last 3 are kept)"""
+    """timesteps between checkpoints, each taken at the next rollout boundary once that many
+    have passed (the last 3 are kept)"""
     eval_freq: int = 25_000
     """timesteps between evaluations (0: only at the end); each evaluated policy (also the
     warm start at 0 timesteps) is a candidate for final_model.zip"""

@@ -29,6 +29,7 @@ import io
 import json
 import math
 import os
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -286,7 +287,9 @@ def load_policy_model(path: str | Path, trust: bool = False) -> Any:
     except (OSError, zipfile.BadZipFile) as exc:
         raise AgentLoadError(f"{where}: cannot read policy.pth: {exc}") from None
     try:
-        weights = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # torch warns about foreign pickle protocols: the
+            warnings.simplefilter("ignore")  # refusal below is the one line the user gets
+            weights = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001 - torch raises UnpicklingError, RuntimeError, ...
         text = str(exc)
         why = ("it holds objects other than tensors (refused: reading them would run code)"

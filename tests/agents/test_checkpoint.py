@@ -198,3 +198,19 @@ def test_save_model_leaves_no_temporary_file(model_and_zip, tmp_path):
     with zipfile.ZipFile(out) as z:
         assert CONFIG_MEMBER in z.namelist() and "ruleset" not in json.loads(
             z.read(CONFIG_MEMBER))
+
+
+def test_raw_pickle_weights_beside_our_config_are_one_line_and_run_nothing(model_and_zip,
+                                                                           tmp_path):
+    """A policy.pth that is a bare pickle (not torch's zip format), as someone hand-crafting
+    a hostile file would write it: refused in one line (no torch warning), nothing runs."""
+    _, path = model_and_zip
+    marker = tmp_path / "pwned.txt"
+    evil = tmp_path / "evil_raw.zip"
+    _rewrite(path, evil, {"policy.pth": pickle.dumps(_CreatesFile(marker), protocol=4)})
+    r = evaluate("--agents", str(evil), "random", "--games", "2")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"error: checkpoint {str(evil)!r}: cannot read policy.pth: it is not a torch weights "
+        "file (damaged, or not saved by MaskablePPO)"]
+    assert not marker.exists()
