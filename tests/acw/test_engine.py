@@ -299,8 +299,13 @@ def test_path_and_trigger_shortcuts_are_exact(game, monkeypatch):
     """The exact shortcuts of the movement scan (ACW-PD-21 clipping: ``plan_path``'s ``speed``)
     and of Window A (ACW-PD-24: ``first_crossing``'s ``clear_for``) give the same answer as the
     full 0.25" sample scan on every call made in three random games."""
-    from envs.rulesets.acw_regimental import state as S
-    real_plan, real_cross = S.plan_path, S.first_crossing
+    import sys
+
+    from envs.core.geometry import first_crossing as real_cross
+    from envs.rulesets.acw_regimental.movement import plan_path as real_plan
+    # every ruleset module that calls them (the activation, the move, the effects)
+    users = [m for name, m in sorted(sys.modules.items())
+             if name.startswith("envs.rulesets.acw_regimental") and m is not None]
     calls = {"plan": 0, "plan_fast": 0, "cross": 0}
 
     def plan_both(*a, **k):
@@ -317,8 +322,14 @@ def test_path_and_trigger_shortcuts_are_exact(game, monkeypatch):
         calls["cross"] += clear_for is not None
         return fast
 
-    monkeypatch.setattr(S, "plan_path", plan_both)
-    monkeypatch.setattr(S, "first_crossing", cross_both)
+    patched = 0
+    for module in users:
+        if getattr(module, "plan_path", None) is real_plan:
+            monkeypatch.setattr(module, "plan_path", plan_both)
+            patched += 1
+        if getattr(module, "first_crossing", None) is real_cross:
+            monkeypatch.setattr(module, "first_crossing", cross_both)
+    assert patched >= 2  # the activation and the move
     for seed in (21, 22, 23):
         _random_game(game, seed, aggressive=seed == 23)
     assert calls["plan"] > 100 and calls["plan_fast"] > 100 and calls["cross"] > 5
@@ -583,22 +594,23 @@ def test_replay_label_of_the_other_catalogue_is_not_unknown(game):
 
 
 def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(game):
-    """Version 3 stores the volley, winner's advance and Passage of Lines tests as typed frames
-    where version 2 stored dicts (version 1 the charge too, version 0 every frame): a version-2
-    state is refused with one clear line; replay scripts (labels) still play."""
+    """Version 4 stores the activation and the move as typed frames where version 3 stored
+    dicts (version 2 the volley, winner's advance and Passage of Lines tests too, version 1 the
+    charge, version 0 every frame): a version-3 state is refused with one clear line; replay
+    scripts (labels) still play."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State
 
-    assert game.version == 3
+    assert game.version == 4
     s = game.new_initial_state()
     old = json.loads(s.to_json())
-    old["game"]["version"] = 2
+    old["game"]["version"] = 3
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(old))
     msg = str(ei.value)
-    assert "saved by acw_regimental version 2" in msg and "read by version 3" in msg
+    assert "saved by acw_regimental version 3" in msg and "read by version 4" in msg
     assert "replay script" in msg
-    with pytest.raises(InvalidStateError, match="version 2"):
+    with pytest.raises(InvalidStateError, match="version 3"):
         State.from_json(old, game=game)
     # the current version reads back
     assert State.from_json(s.to_json()).to_json() == s.to_json()

@@ -25,6 +25,7 @@ from . import tables as T
 from .observer import decision_units
 from .paths import path_fn
 from .procedures.charge import Charge
+from .procedures.move import Move
 from .units import Unit
 
 SIDE_FILL = ("#3b64b3", "#9a9a9a")     # Union blue, Confederate grey
@@ -127,11 +128,9 @@ def _path_points(spec, t0: float, L: float) -> tuple[tuple[float, float], ...]:
 WINDOW_A_TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
 
 
-def _dict_frame(state, key: str) -> dict | None:
-    """The nearest engine step frame of kind ``key`` (``"move"``) on the stack, typed
-    procedure frames skipped."""
-    return next((f for f in reversed(state.stack) if type(f) is dict and f.get("k") == key),
-                None)
+def _move_frame(state) -> Move | None:
+    """The nearest :class:`.procedures.move.Move` on the stack."""
+    return next((f for f in reversed(state.stack) if type(f) is Move), None)
 
 
 def _charge_frame(state) -> Charge | None:
@@ -152,7 +151,7 @@ def _window(state) -> dict | None:
     d = state.units[asked[0]][asked[1]]
     m = state.units[trig[0]][trig[1]]
     if what in WINDOW_A_TRIGGERS:
-        return {"kind": "A", "trig": what, "d": d, "m": m, "move": _dict_frame(state, "move")}
+        return {"kind": "A", "trig": what, "d": d, "m": m, "move": _move_frame(state)}
     if what in ("charge_b1", "charge_b2"):
         return {"kind": "B1" if what == "charge_b1" else "B2", "trig": "charge", "d": d, "m": m,
                 "charge": _charge_frame(state)}
@@ -209,11 +208,12 @@ def _trigger_shapes(state, w: dict) -> list:
         out.append(Polyline(pts, stroke=MARK_COLOR, stroke_width=0.15, role="path", arrow=True,
                             title=f"{m.label()} charges {d.label()}"))
     else:
-        mv = w.get("move")
-        if mv is not None and "spec" in mv and mv.get("L", 0.0) > mv.get("t", 0.0) + 1e-6:
-            out.append(Polyline(_path_points(mv["spec"], mv["t"], mv["L"]), stroke=MARK_COLOR,
-                                stroke_width=0.12, dash=True, role="path", arrow=True,
-                                title=f"rest of {m.label()}'s move ({mv['L'] - mv['t']:.2f}\")"))
+        move = w.get("move")
+        if move is not None and move.path_length > move.moved + 1e-6:
+            out.append(Polyline(_path_points(move.path, move.moved, move.path_length),
+                                stroke=MARK_COLOR, stroke_width=0.12, dash=True, role="path",
+                                arrow=True, title=f"rest of {m.label()}'s move "
+                                f"({move.path_length - move.moved:.2f}\")"))
     out.append(Polyline((d.fp.centre(), m.fp.centre()), stroke=MARK_COLOR, stroke_width=0.06,
                         dash=True, role="trigger",
                         title=tip[w["kind"]] if trig == "charge" else tip.get(trig, trig)))

@@ -42,7 +42,7 @@ class ACWGame(Game):
     """
 
     ruleset_id = "acw_regimental"
-    version = 3
+    version = 4
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):

@@ -61,17 +61,10 @@ def _context(state):
     """(asked (side, slot) | None, trigger (side, slot) | None, kind | None)."""
     if not state.stack or state.done:
         return None, None, None
-    fr = state.stack[-1]
-    if type(fr) is not dict:  # a typed frame: its decision context (envs.core.procedure)
-        ctx = fr.context(state, state.current_player())
-        if ctx is None:
-            return None, None, None
-        return ctx.asked, ctx.trigger, ctx.what
-    k = fr["k"]
-    a = state.active
-    if k == "act":
-        return (a, fr["u"]), None, "activation"
-    return None, None, None
+    ctx = state.stack[-1].context(state, state.current_player())
+    if ctx is None:
+        return None, None, None
+    return ctx.asked, ctx.trigger, ctx.what
 
 
 def decision_units(state) -> tuple[tuple[int, int] | None, tuple[int, int] | None, str | None]:

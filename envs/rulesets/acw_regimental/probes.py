@@ -13,7 +13,9 @@ from envs.core.protocol import Illegality
 
 from .combat import melee_modifier_breakdown
 from .procedures.melee import MeleePhase, MeleeStep
+from .procedures.activation import Activation, reference_legal_primitives
 from .reactions import counter_charge
+from .reactions.refusals import why_reaction_illegal
 
 
 def _illegality(reason: Any) -> Illegality | None:
@@ -31,7 +33,7 @@ def why_no_reaction(state: Any, trigger: str, defender: Any, label: str) -> Ille
     Raises:
         IllegalActionError: for a label the game does not know.
     """
-    return _illegality(state._react_why(trigger, defender, state.game.actions.id(label)))
+    return _illegality(why_reaction_illegal(state, defender, state.game.actions.id(label)))
 
 
 def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> Illegality | None:
@@ -52,9 +54,9 @@ def reference_legal_actions(state: Any) -> list[int] | None:
     by label through the rule checks that ``why_illegal`` reports, sorted; ``None`` at any other
     node. ``state.legal_actions()`` must equal it (the fast list is an optimisation)."""
     frame = state.stack[-1] if state.stack else None
-    if state.current_player() < 0 or type(frame) is not dict or frame.get("k") != "act":
-        return None  # (the activation is still a dict frame)
-    return sorted(state._activation_legal_reference(frame))
+    if state.current_player() < 0 or type(frame) is not Activation:
+        return None
+    return sorted(reference_legal_primitives(state, frame))
 
 
 def melee_terms(state: Any) -> tuple[dict[str, int], dict[str, int]]:

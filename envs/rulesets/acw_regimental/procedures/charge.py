@@ -42,6 +42,7 @@ from ..reactions.closing_volley import CLOSING_VOLLEY, volley_possible
 from ..reactions.counter_charge import COUNTER_CHARGES, why_no_counter_charge
 from ..reactions.evade import CHARGE_EVADES
 from ..reactions.refuse_flank import CHARGE_REFUSALS, EmergencyDrill
+from ..reactions.refusals import why_reaction_illegal
 from ..units import EXPE
 from .context import ACWContext
 from .volley import Volley
@@ -442,7 +443,7 @@ class WindowB1(_ChargeWindow):
             why = can_fire_reaction(defender) or \
                 (("I-10", "RULE-04-2.1"), "the Closing Volley comes at the 4.0\" mark (B2)")
         else:
-            why = state._react_why("b1", defender, action)
+            why = why_reaction_illegal(state, defender, action)
         return Illegality(tuple(why[0]), why[1]) if why is not None else None
 
 

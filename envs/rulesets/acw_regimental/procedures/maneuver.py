@@ -10,6 +10,7 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import ACWDecision
+from .activation import Activation
 from .context import SIDE_NAMES
 
 __all__ = ["ManeuverPhase"]
@@ -19,7 +20,7 @@ __all__ = ["ManeuverPhase"]
 @dataclass(slots=True)
 class ManeuverPhase(Frame):
     """Phase 2 of the active side: activate units one at a time, or end the phase
-    (ACW-PD-12). Each activation runs in an ``act`` frame pushed on top of this one."""
+    (ACW-PD-12). Each activation runs in an :class:`.activation.Activation` pushed on top of this one."""
 
     kind = "acw.maneuver_phase"
     auto_apply_forced = True
@@ -62,9 +63,7 @@ class ManeuverPhase(Frame):
         road = (unit.formation in ("road_column", "limbered") or unit.is_screen) and \
             state.game.terrain.on_road(unit.fp.centre())
         state.log("activate", ("ACW-PD-12",), f"{unit.label()} is activated", side, unit=slot)
-        # the activation is still a dict frame of the state (kind "act")
-        return Push({"k": "act", "u": slot, "frac": 1.0, "n": 0, "piv": 0, "skd": False,
-                     "road": bool(road), "dist": 0.0})
+        return Push(Activation(slot, on_road=bool(road)))
 
     def context(self, state: Any, viewer: int) -> None:
         return None

@@ -24,6 +24,7 @@ from ..actions import ACWDecision
 from ..reactions.evade import EVADES
 from ..reactions.opportunity_fire import OpportunityFire, WaitShort
 from ..reactions.refuse_flank import REFUSALS
+from ..reactions.refusals import why_reaction_illegal
 from .context import ACWContext
 
 __all__ = ["OFFERS", "TRIGGER_RULE", "WindowA"]
@@ -86,8 +87,8 @@ class WindowA(ReactionWindow):
                   unit=defender.slot)
 
     def why_illegal(self, state: Any, action: int) -> Illegality | None:
-        # the refusal texts shared with Window B1 (ACWState._react_why)
-        why = state._react_why(self.trigger, state.units[self.side][self.subject], action)
+        # the refusal texts shared with Window B1 (reactions.refusals)
+        why = why_reaction_illegal(state, state.units[self.side][self.subject], action)
         return Illegality(tuple(why[0]), why[1]) if why is not None else None
 
     def context(self, state: Any, viewer: int) -> ACWContext:
