@@ -13,6 +13,7 @@ from envs.core.geometry import distance_to_front_edge, footprint_distance
 from envs.core.replay import ReplayScript, play_labels
 from envs.rulesets.acw_regimental.probes import melee_side
 from tests.events import assert_event
+from envs.rulesets.acw_regimental import queries
 
 GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,18 +108,18 @@ def test_example_b_refuse_flank():
                  refused_flank=True, rules=["RULE-04-5.4"])
     assert_event(s, "hits", hits=2)
     # a charge from that flank contacts frontally (no +2), and without the refusal it would not
-    assert s.contact_zone(nc, indiana) == "front"
-    assert not s.enfilade(nc, indiana)
+    assert queries.contact_zone(s, nc, indiana) == "front"
+    assert not queries.enfilade(s, nc, indiana)
     c = s.clone()
     c.units[0][0].refused, c.units[0][0].refused_n = "", 0
-    assert c.contact_zone(c.units[1][0], c.units[0][0]) == "right"
-    assert c.enfilade(c.units[1][0], c.units[0][0])
+    assert queries.contact_zone(c, c.units[1][0], c.units[0][0]) == "right"
+    assert queries.enfilade(c, c.units[1][0], c.units[0][0])
 
 
 def test_example_b_refused_flank_gives_no_flank_melee_bonus():
     s = _play("example_b")
     nc, indiana = s.units[1][0], s.units[0][0]
-    nc.zone = s.contact_zone(nc, indiana)
+    nc.zone = queries.contact_zone(s, nc, indiana)
     nc.charged = True
     side = melee_side(s, [nc], [indiana], defending=False)
     assert side.flank_or_rear is False
@@ -160,7 +161,7 @@ def test_example_c_firer_cannot_fire_in_its_next_phase3():
     assert wis.smoke == -1  # expired at the end of the Union's own turn (ACW-PD-32)
     # and while it was smoked the Phase 3 check cited RULE-04-3.4
     s2 = _to_union_phase2()
-    rules, _ = s2.can_fire_p3(s2.units[0][0])
+    rules, _ = queries.can_fire_p3(s2, s2.units[0][0])
     assert "RULE-04-3.4" in rules
 
 

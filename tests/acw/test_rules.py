@@ -25,6 +25,7 @@ from envs.rulesets.acw_regimental.probes import (melee_terms, why_no_counter_cha
                                                  why_no_reaction)
 from envs.rulesets.acw_regimental.procedures.charge import Charge
 from envs.rulesets.acw_regimental.reactions import can_fire_reaction
+from envs.rulesets.acw_regimental import queries
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -419,7 +420,7 @@ def test_fail_stalls_2_inches_away_disordered_and_finished(tmp_path):
     assert distance_to_front_edge(dfd.fp, att.fp) == pytest.approx(2.0, abs=0.01)
     assert att.disordered and att.stands == 4 and not att.engaged
     assert "activate:u0" not in legal(s)
-    assert s.can_fire_p3(att) is not None
+    assert queries.can_fire_p3(s, att) is not None
 
 
 @pytest.mark.rule("RULE-04-2.5", "I-11")
@@ -569,7 +570,7 @@ def test_counts_as_fired_blocks_phase3_unless_moved_an_inch(tmp_path):
     s2 = new_state(tmp_path, [union_line(disordered=True), reb_line(y=20.0)], p2(0),
                    name="s2.toml")
     s2.units[0][0].smoke = 0
-    rules, _ = s2.can_fire_p3(s2.units[0][0])
+    rules, _ = queries.can_fire_p3(s2, s2.units[0][0])
     assert "RULE-04-3.4" in rules
     play(s2, ["activate:u0", "advance:third"])  # Disordered Line: 3" allowance, a third = 1"
     assert s2.units[0][0].fp.y == pytest.approx(11.0, abs=0.01)
@@ -739,7 +740,7 @@ def test_overrun_destroys_a_screen_that_did_not_evade(tmp_path):
     # 2" left from y = 15 does not reach the parent 5" away: the charger stops at y = 17
     assert events(s, "charge_short")
     assert s.units[0][0].fp.y == pytest.approx(17.0, abs=0.01)
-    assert s.victory_points()[0] >= 1
+    assert queries.victory_points(s)[0] >= 1
 
 
 # ==============================================================================================

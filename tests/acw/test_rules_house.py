@@ -37,6 +37,7 @@ from .test_rules import (
     unit,
     why,
 )
+from envs.rulesets.acw_regimental import queries
 
 
 def to_decision(s, kind: str, limit: int = 30):
@@ -246,8 +247,8 @@ def test_zones_decide_contact_and_enfilade(tmp_path):
     s = new_state(tmp_path, [union_line(), reb_line(),
                              unit(0, "Side", 14, 18.4, 0.0)], p2(0))
     front, side, reb = s.units[0][0], s.units[0][1], s.units[1][0]
-    assert s.contact_zone(front, reb) == "front" and not s.enfilade(front, reb)
-    assert s.contact_zone(side, reb) == "right" and s.enfilade(side, reb)
+    assert queries.contact_zone(s, front, reb) == "front" and not queries.enfilade(s, front, reb)
+    assert queries.contact_zone(s, side, reb) == "right" and queries.enfilade(s, side, reb)
 
 
 # -- PD-17: LOS ---------------------------------------------------------------------------------
@@ -261,7 +262,7 @@ def test_woods_and_units_block_line_of_sight(tmp_path):
     assert "charge:e0" not in legal(s) and "ACW-PD-17" in why(s, "charge:e0").rules
     s2 = new_state(tmp_path, [union_line(), unit(0, "Mid", 24, 13, 90), reb_line()], p2(0),
                    name="b.toml")
-    assert not s2.los(s2.units[0][0].fp, s2.units[1][0].fp)
+    assert not queries.los(s2, s2.units[0][0].fp, s2.units[1][0].fp)
 
 
 @pytest.mark.rule("ACW-PD-17")
@@ -272,7 +273,7 @@ def test_two_inches_inside_woods_sees_out(tmp_path, depth, visible):
     woods = {"woods": [{"rect": [18.0, 16.0, 30.0, 30.0]}]}
     s = new_state(tmp_path, [union_line(), reb_line(y=16.0 + depth)], p2(0), woods)
     u, r = s.units[0][0], s.units[1][0]
-    assert s.los(u.fp, r.fp) is visible and s.los(r.fp, u.fp) is visible
+    assert queries.los(s, u.fp, r.fp) is visible and queries.los(s, r.fp, u.fp) is visible
     play(s, ["end_phase"])
     assert (s.decision_type() == "fire" and "fire:e0" in legal(s)) is visible
 
@@ -403,7 +404,7 @@ def test_moving_then_firing(tmp_path):
     play(s2, ["activate:u0", "advance:two_thirds"])
     u = s2.units[0][0]
     assert u.moved == pytest.approx(4.0, abs=0.01)
-    assert "ACW-PD-22" in s2.can_fire_p3(u)[0]
+    assert "ACW-PD-22" in queries.can_fire_p3(s2, u)[0]
 
 
 @pytest.mark.rule("ACW-PD-25", "ACW-PD-31")
@@ -449,8 +450,8 @@ def test_road_columns_and_cavalry_do_not_fire(tmp_path, kw):
     s = new_state(tmp_path, [union_line(**kw), reb_line(y=15.0)], p2(0))
     play(s, ["end_phase"])
     assert s.decision_type() != "fire" and not events(s, "fire")
-    assert "ACW-PD-25b" in s.can_fire_p3(s.units[0][0])[0] or \
-        "ACW-PD-22" in s.can_fire_p3(s.units[0][0])[0]
+    assert "ACW-PD-25b" in queries.can_fire_p3(s, s.units[0][0])[0] or \
+        "ACW-PD-22" in queries.can_fire_p3(s, s.units[0][0])[0]
 
 
 @pytest.mark.rule("ACW-PD-25b", "ACW-PD-14")
@@ -533,7 +534,7 @@ def test_battery_losing_a_melee_is_captured(tmp_path):
                weapon="rifle_3in")
     s, m = _melee(tmp_path, union_line(), bat, rolls=(2, 3))
     assert m.data["winner"] == 0 and not s.units[1][0].alive
-    assert s.victory_points()[0] >= 2
+    assert queries.victory_points(s)[0] >= 2
 
 
 @pytest.mark.rule("ACW-PD-26")
@@ -981,9 +982,9 @@ def test_refused_stands_fire_along_their_rotated_arcs(tmp_path):
     from .test_rules import _refuse_window_state
     s = _refuse_window_state(tmp_path)
     ind, nc = s.units[0][0], s.units[1][0]
-    assert s.firing_stands(ind, nc.fp) == 0
+    assert queries.firing_stands(s, ind, nc.fp) == 0
     play(s, ["react:refuse_2"])
-    assert s.firing_stands(ind, nc.fp) == 2
+    assert queries.firing_stands(s, ind, nc.fp) == 2
 
 
 @pytest.mark.rule("RULE-04-4.2", "I-20", "ACW-PD-30")
@@ -1034,7 +1035,7 @@ def test_army_break_and_victory_points(tmp_path):
     units: army break, Union win (+1/-1)."""
     s, m = _melee(tmp_path, union_line(), reb_line(), rolls=(6, 1))
     assert not s.units[1][0].alive and s.units[1][0].broken
-    assert s.victory_points() == [2, 0]
+    assert queries.victory_points(s) == [2, 0]
     _pass_to_the_end(s)
     end = events(s, "game_end")[0]
     assert end.data["why"] == "army break" and end.data["winner"] == 0

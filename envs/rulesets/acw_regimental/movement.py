@@ -299,7 +299,7 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
         speed: optional bound on how far the footprint's centre moves per unit of ``t``. With
             it, samples are skipped where the answer is known (an exact shortcut, the result
             is the same): ``blocked`` is not called while the centre stays inside the
-            predicate's ``free_r`` radius (see ``ACWState._make_blocked_fn``), and terrain is
+            predicate's ``free_r`` radius (see ``blocking.make_blocked_fn``), and terrain is
             not sampled when the whole path stays clear of woods and obstacles.
 
     Returns:

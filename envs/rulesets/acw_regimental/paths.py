@@ -26,7 +26,7 @@ _PATH_MEMO: list = [None, None]  # [spec, path_fn(spec)] of the latest call
 
 
 def path_fn(spec: list, fp0: Footprint | None = None):
-    """Footprint along a movement path spec (see ``ACWState._start_move``). ``fp0``: the
+    """Footprint along a movement path spec (see ``procedures.activation``). ``fp0``: the
     footprint whose fields ``spec[1]`` lists, when the caller holds it (saves rebuilding an
     equal one)."""
     # memo (exact): a move frame's spec is built once and never mutated (a new path replaces

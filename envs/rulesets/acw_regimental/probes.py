@@ -14,6 +14,7 @@ from envs.core.protocol import Illegality
 from .combat import melee_modifier_breakdown
 from .procedures.melee import MeleePhase, MeleeStep
 from .procedures.activation import Activation, reference_legal_primitives
+from . import queries
 from .reactions import counter_charge
 from .reactions.refusals import why_reaction_illegal
 
@@ -46,7 +47,7 @@ def melee_side(state: Any, units: list[Any], enemies: list[Any], *, defending: b
     """The ``combat.MeleeSide`` that ``units`` would fight ``enemies`` with in the Opposed
     Melee Roll (ACW-PD-26): modifiers, stands and the flank-or-rear flag, from the current
     positions and flags."""
-    return state._melee_side(units, enemies, is_def=defending)
+    return queries.melee_side(state, units, enemies, is_def=defending)
 
 
 def reference_legal_actions(state: Any) -> list[int] | None:
@@ -76,7 +77,7 @@ def melee_terms(state: Any) -> tuple[dict[str, int], dict[str, int]]:
     active = state.active
     defender = state.units[1 - active][defender_slot]
     attackers = [state.units[active][k] for k in attacker_slots]
-    attacking = state._melee_side(attackers, [defender], is_def=False)
-    defending = state._melee_side([defender], attackers, is_def=True)
+    attacking = queries.melee_side(state, attackers, [defender], is_def=False)
+    defending = queries.melee_side(state, [defender], attackers, is_def=True)
     return (dict(melee_modifier_breakdown(attacking, defending.stands)),
             dict(melee_modifier_breakdown(defending, attacking.stands)))

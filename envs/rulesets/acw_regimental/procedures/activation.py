@@ -27,6 +27,8 @@ from ..units import FORM, KIND, footprint_size, new_unit
 from .charge import declare_charge
 from .context import ACWContext
 from .move import Move, passage_of_lines
+from .. import blocking, effects, queries
+from .charge import charge_blocker, charge_destination
 
 __all__ = ["MAX_PRIMITIVES", "Activation", "legal_primitives", "reference_legal_primitives",
            "why_no_charge", "why_primitive_illegal"]
@@ -109,7 +111,7 @@ class Activation(Frame):
 
     def budget(self, state: Any, unit: Any) -> float:
         """Inches of movement left (the unused share of the allowance, ACW-PD-19)."""
-        return self.allowance_left * state.allowance(unit, self.on_road)
+        return self.allowance_left * queries.allowance(state, unit, self.on_road)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,13 +126,13 @@ def legal_primitives(state: Any, act: Activation) -> list[int]:
     out = [ids.end_activation]
     if act.primitives >= MAX_PRIMITIVES:
         return out
-    allowance = state.allowance(unit, act.on_road)
+    allowance = queries.allowance(state, unit, act.on_road)
     budget = act.allowance_left * allowance
     fp = unit.fp
     form = unit.formation
     # built afresh (the unit has just moved, so no earlier predicate fits) and handed to
     # the handler of the decision taken from this list (see ACWState._apply_action)
-    blocked = state._make_blocked_fn(unit, fp)
+    blocked = blocking.make_blocked_fn(state, unit, fp)
     state._lact_pred = (unit, fp, blocked)
     # exact shortcut: a test footprint whose centre moves less than ``free`` from the
     # current one is unblocked (see _make_blocked_fn), so it need not be built
@@ -308,12 +310,12 @@ def why_primitive_illegal(state: Any, act: Activation, unit: Any, label: str,
         else:
             test = fp0.sidestepped(0.05 if arg == "right" else -0.05)
         result = None
-        if kind == "advance" and state._blocked_fn(unit, fp0)(test):
+        if kind == "advance" and blocking.blocked_fn(state, unit, fp0)(test):
             if arg in passable_advances(state, unit, budget):
                 return None
             return ("ACW-PD-21", "ACW-PD-29"), "blocked at once (table edge, 2\" " \
                 "no-approach zone or a friendly unit it cannot pass through)"
-        if state._blocked_fn(unit, fp0)(test):
+        if blocking.blocked_fn(state, unit, fp0)(test):
             result = ("ACW-PD-21",), "the move would not move the unit (blocked: table " \
                                      "edge, 2\" no-approach zone or a friendly unit)"
         if memo is not None:
@@ -338,7 +340,7 @@ def why_primitive_illegal(state: Any, act: Activation, unit: Any, label: str,
             pivot = "left" if arg.startswith("left") else "right"
             sign = 1.0 if pivot == "left" else -1.0
             test = unit.fp.wheeled(sign * min(angle, 0.05 / unit.fp.width), pivot)
-            if state._blocked_fn(unit, unit.fp)(test):
+            if blocking.blocked_fn(state, unit, unit.fp)(test):
                 return ("ACW-PD-21",), "the wheel is blocked"
             return None
         return ("ACW-PD-21",), "this formation cannot wheel"
@@ -426,14 +428,14 @@ def why_no_charge(state: Any, unit: Any, enemy: Any):
     # when the contacted edge still has room beside them (ACW-PD-23 step 7); the friends in
     # contact with it do not hide it (engine ruling)
     skip = tuple(other for other in state.alive(unit.side) if other.slot in enemy.engaged)
-    if not state.los(unit.fp, enemy.fp, skip):
+    if not queries.los(state, unit.fp, enemy.fp, skip):
         return ("ACW-PD-23", "ACW-PD-17"), "the target is not visible"
-    zone = state.contact_zone(unit, enemy)
-    dest = state._charge_dest(unit, enemy, zone)
+    zone = queries.contact_zone(state, unit, enemy)
+    dest = charge_destination(state, unit, enemy, zone)
     if dest is None:
         return ("ACW-PD-23", "ACW-PD-26"), \
             f"no room on {enemy.label()}'s {zone} edge for the charger to make contact"
-    blocker = state._charge_blocker(unit, enemy, dest)
+    blocker = charge_blocker(state, unit, enemy, dest)
     if blocker is not None:
         return ("ACW-PD-23",), f"the charge path is blocked by {blocker.label()}"
     return None
@@ -457,7 +459,7 @@ def turned_footprint(unit: Any, arg: str, about: str) -> Footprint:
 
 
 def _turn_is_clear(state: Any, unit: Any, arg: str, about: str) -> bool:
-    return not state._blocked_fn(unit, unit.fp)(turned_footprint(unit, arg, about))
+    return not blocking.blocked_fn(state, unit, unit.fp)(turned_footprint(unit, arg, about))
 
 
 def formation_target(unit: Any, arg: str) -> str | None:
@@ -480,7 +482,7 @@ def facing_cost(state: Any, act: Activation, unit: Any) -> float:
         return 0.0
     if unit.formation in COLUMNS:
         return tables.COLUMN_PIVOT_COST
-    return 0.5 * state.allowance(unit, act.on_road)
+    return 0.5 * queries.allowance(state, unit, act.on_road)
 
 
 def reformed_footprint(state: Any, unit: Any, target: str, blocked=None) -> Footprint | None:
@@ -490,7 +492,7 @@ def reformed_footprint(state: Any, unit: Any, target: str, blocked=None) -> Foot
     cx, cy = unit.fp.centre()
     fx, fy = unit.fp.forward()
     new_fp = Footprint(cx + fx * depth / 2, cy + fy * depth / 2, unit.fp.heading, width, depth)
-    if (blocked or state._blocked_fn(unit, unit.fp))(new_fp):
+    if (blocked or blocking.blocked_fn(state, unit, unit.fp))(new_fp):
         return None
     return new_fp
 
@@ -538,7 +540,7 @@ def passable_advances(state: Any, unit: Any, budget: float) -> list[str]:
     if unit.is_screen or budget <= tables.PASSAGE_OF_LINES_COST:
         return []
     fp0 = unit.fp
-    blocked_by_enemies = state._make_blocked_fn(unit, fp0, (), friends_block=False)
+    blocked_by_enemies = blocking.make_blocked_fn(state, unit, fp0, (), friends_block=False)
     if blocked_by_enemies(fp0.advanced(0.05)):
         return []
     return [arg for arg, share in ADVANCE_FRACTION.items()
@@ -576,7 +578,7 @@ def _apply(state: Any, act: Activation, action: int) -> Step:
         cost = facing_cost(state, act, unit)
         new_fp = turned_footprint(unit, "face_" + arg, "centre")
         return Push(_start_static(state, act, unit, new_fp, cost,
-                                  state.allowance(unit, act.on_road), f"face {arg}",
+                                  queries.allowance(state, unit, act.on_road), f"face {arg}",
                                   ("ACW-PD-21",)))
     if kind == "formation":
         return Push(_start_formation(state, act, unit, arg))
@@ -588,7 +590,7 @@ def _apply(state: Any, act: Activation, action: int) -> Step:
         stand = unit if unit.is_screen else state.units[side][unit.screen]
         if unit.is_screen:
             act.ended = True
-        state._rejoin(stand, ("ACW-PD-30",), "re-joined in Phase 2")
+        effects.rejoin(state, stand, ("ACW-PD-30",), "re-joined in Phase 2")
     return None
 
 
@@ -598,7 +600,7 @@ def _finish(state: Any, unit: Any) -> Done:
         parent = state.units[side][unit.parent]
         if parent is not None and parent.alive and \
                 distance_exceeds(unit.fp, parent.fp, tables.SKIRMISH_LEASH):
-            state._rejoin(unit, ("ACW-PD-30",), "ended more than 6\" from its parent")
+            effects.rejoin(state, unit, ("ACW-PD-30",), "ended more than 6\" from its parent")
     state.log("end_activation", ("ACW-PD-12",), f"{unit.label() if unit else 'unit'} ends its "
               f"activation", side)
     return Done()
@@ -608,12 +610,13 @@ def _start_linear(state: Any, act: Activation, unit: Any, kind: str, arg: str) -
     if act.on_road and not _stays_on_road(state, act, unit, kind, arg):
         # ACW-PD-19: the road rate needs the entire move on the road; a path leaving it
         # ends the road rate for the activation (inches used so far re-priced)
-        road_rate, normal_rate = state.allowance(unit, True), state.allowance(unit, False)
+        road_rate = queries.allowance(state, unit, True)
+        normal_rate = queries.allowance(state, unit, False)
         act.on_road = False
         act.allowance_left = max(0.0, 1.0 - (1.0 - act.allowance_left) * road_rate /
                                  max(normal_rate, 1e-9))
     budget = act.budget(state, unit)
-    allowance = state.allowance(unit, act.on_road)
+    allowance = queries.allowance(state, unit, act.on_road)
     if kind == "advance":
         path = ["adv", _fp_list(unit.fp), 1.0]
         max_length, rate = budget * ADVANCE_FRACTION[arg], 1.0
@@ -650,7 +653,7 @@ def _stays_on_road(state: Any, act: Activation, unit: Any, kind: str, arg: str) 
 
 def _start_wheel(state: Any, act: Activation, unit: Any, arg: str) -> Move:
     form = unit.formation
-    allowance = state.allowance(unit, act.on_road)
+    allowance = queries.allowance(state, unit, act.on_road)
     if unit.is_screen or form == "unlimbered":
         new_fp = turned_footprint(unit, arg, "centre")
         act.pivots += 1
@@ -680,7 +683,7 @@ def _start_formation(state: Any, act: Activation, unit: Any, arg: str) -> Move:
     share = formation_change_share(unit)
     act.allowance_left = max(0.0, act.allowance_left - share)
     unit.formation = target
-    unit.moved += share * max(state.allowance(unit, act.on_road), 1e-9)
+    unit.moved += share * max(queries.allowance(state, unit, act.on_road), 1e-9)
     if unit.kind == "artillery":
         unit.limbered_now = True
         unit.pivot_only = False
@@ -737,7 +740,7 @@ def _start_static(state: Any, act: Activation, unit: Any, new_fp: Footprint, cos
 def _start_move(state: Any, unit: Any, path: list, max_length: float, budget: float,
                 rate: float, allowance: float, what: str, rules) -> Move:
     along = path_fn(path, unit.fp)  # the callers build path[1] from unit.fp
-    blocked = state._blocked_fn(unit, unit.fp)
+    blocked = blocking.blocked_fn(state, unit, unit.fp)
     length, cost, obstacle, woods = plan_path(along, max_length, budget, rate, blocked,
                                               state.game.terrain, not unit.is_screen,
                                               speed=path_speed(path))

@@ -23,6 +23,7 @@ The flow of one :class:`Charge`, step by step (:class:`ChargeStep`):
 
 from __future__ import annotations
 
+import math
 import enum
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -46,8 +47,18 @@ from ..reactions.refusals import why_reaction_illegal
 from ..units import EXPE
 from .context import ACWContext
 from .volley import Volley
+from ..paths import _fp_list, path_fn
+from ..units import Unit
+from .. import effects, queries
 
 __all__ = ["Charge", "ChargeStep", "WindowB1", "WindowB2", "declare_charge"]
+
+# contact beside a friend (ACW-PD-23 step 7, ACW-PD-26): a charger slid along the contacted edge
+# still covers this much of it, is searched in these steps and stops this clear of its neighbour
+CONTACT_MIN_OVERLAP = 0.1
+SLIDE_STEP = 0.05
+SLIDE_GAP = 0.01
+
 
 
 class ChargeStep(str, enum.Enum):
@@ -67,7 +78,7 @@ def declare_charge(state: Any, charger: Any, target: Any) -> "Charge":
     side = state.active
     state.pips[side] -= 1
     charger.charged = True
-    zone = state.contact_zone(charger, target)
+    zone = queries.contact_zone(state, charger, target)
     terrain = state.game.terrain
     charger.downhill = terrain.on_crest(charger.fp.centre()) and \
         not terrain.on_crest(target.fp.centre())
@@ -178,7 +189,7 @@ class Charge(Frame):
         elif type(child) is EmergencyDrill:  # a Window B1 refusal without a reserved pip
             if child.passed:
                 charger, target = self.units(state)
-                self.zone = state.contact_zone(charger, target)  # RULE-04-5.4
+                self.zone = queries.contact_zone(state, charger, target)  # RULE-04-5.4
         elif type(child) is RollDice:
             self.check_roll = child.values[0]
         elif type(child) is Volley:  # the Closing Volley (RULE-04-2.4 reads its result)
@@ -195,10 +206,10 @@ class Charge(Frame):
         if self.b1_reaction == "counter_charge":
             return self._contact(state, charger, target)
         if self.path is None:
-            dest = state._charge_dest(charger, target, self.zone, self._origin())
+            dest = charge_destination(state, charger, target, self.zone, self._origin())
             if dest is None:
                 return self._no_room(state, charger, target)
-            path, length = state._charge_path(charger, dest)
+            path, length = charge_path(state, charger, dest)
             charger.fp = path_fn(path)(0.0)
             self.path, self.path_length, self.moved = path, length, 0.0
             if self.redirected:
@@ -237,15 +248,15 @@ class Charge(Frame):
                 self.step = ChargeStep.END
                 return None
             self.target = parent.slot
-            self.zone = state.contact_zone(charger, parent)
+            self.zone = queries.contact_zone(state, charger, parent)
             self.redirected = True
             fp = charger.fp
             self.origin = [fp.x, fp.y, fp.heading, fp.width, fp.depth]
             left = max(0.0, tables.CHARGE_DISTANCE - length)
-            dest = state._charge_dest(charger, parent, self.zone)
+            dest = charge_destination(state, charger, parent, self.zone)
             if dest is None:
                 return self._no_room(state, charger, parent)
-            path, parent_length = state._charge_path(charger, dest)
+            path, parent_length = charge_path(state, charger, dest)
             self.path, self.moved = path, 0.0
             self.path_length = min(parent_length, left)
             self.reaches = parent_length <= left + 1e-9
@@ -318,7 +329,7 @@ class Charge(Frame):
                 if to_mark is not None:
                     charger.fp = along(start + to_mark)
                     self.moved = start + to_mark
-        state._disorder(charger, ("RULE-04-2.5",), "the charge stalls")
+        effects.disorder(state, charger, ("RULE-04-2.5",), "the charge stalls")
         dist = distance_to_front_edge(target.fp, charger.fp) \
             if target is not None and target.alive else 0.0
         state.log("charge_stalls", ("RULE-04-2.5",) + (("I-11",) if self.started_inside_mark
@@ -348,7 +359,7 @@ class Charge(Frame):
             state.log("charge_short", ("I-21",), f"{charger.label()} runs out of charge "
                       f"distance short of {target.label()}", side, unit=charger.slot)
             return None
-        dest = state._charge_dest(charger, target, self.zone, self._origin())
+        dest = charge_destination(state, charger, target, self.zone, self._origin())
         if dest is None:
             return self._no_room(state, charger, target)
         start = charger.fp.centre()
@@ -381,7 +392,7 @@ def _overrun(state: Any, charger: Any, screen: Any) -> None:
     state.log("overrun", ("RULE-04-4.4", "I-21", "ACW-PD-30"),
               f"{screen.label()} is overrun by {charger.label()} and destroyed", screen.side,
               unit=screen.slot)
-    state._lose_stands(screen, screen.stands, ("RULE-04-4.4",), "overrun")
+    effects.lose_stands(state, screen, screen.stands, ("RULE-04-4.4",), "overrun")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,3 +494,126 @@ class WindowB2(_ChargeWindow):
                               "Counter-Charge is declared at the charge declaration")
         return Illegality(("RULE-04-1.4", "I-10"),
                           "only the Closing Volley (or decline) at the 4.0\" mark")
+
+
+# ---------------------------------------------------------------------------------------------
+# where a charge makes contact, and its path (ACW-PD-23 steps 1, 4, 7)
+# ---------------------------------------------------------------------------------------------
+def contact_footprint(state: Any, charger: Unit, target: Unit, zone: str) -> Footprint:
+    """Charger footprint flush and centred on the contacted edge (ACW-PD-23 step 7)."""
+    t = target.fp
+    fx, fy = t.forward()
+    rx, ry = t.right()
+    W, D = t.width, t.depth
+    if zone == "front":
+        px, py, h = t.x, t.y, t.heading + math.pi
+    elif zone == "rear":
+        px, py, h = t.x - fx * D, t.y - fy * D, t.heading
+    elif zone == "left":
+        px, py = t.x - rx * W / 2 - fx * D / 2, t.y - ry * W / 2 - fy * D / 2
+        h = math.atan2(ry, rx)
+    else:
+        px, py = t.x + rx * W / 2 - fx * D / 2, t.y + ry * W / 2 - fy * D / 2
+        h = math.atan2(-ry, -rx)
+    h = math.atan2(math.sin(h), math.cos(h))
+    return Footprint(px, py, h, charger.fp.width, charger.fp.depth)
+
+
+def charge_others(state: Any, charger: Unit, target: Unit) -> list[Unit]:
+    """Units a charge may neither pass through nor end on: every live formed unit but the
+    charger and its target (screens are overrun, RULE-04-4.4)."""
+    return [other for side in state.units for other in side if other is not None and other.alive
+            and other is not charger and other is not target and not other.is_screen]
+
+
+def charge_blocker(state: Any, charger: Unit, target: Unit, dest: Footprint,
+                    origin: Footprint | None = None,
+                    others: list[Unit] | None = None) -> Unit | None:
+    """The first unit the straight charge path from ``origin`` (default: where the charger
+    stands) to ``dest`` overlaps, sampled every 0.5", or None (ACW-PD-23 step 1).
+    ``others``: :func:`charge_others` when the caller has it."""
+    if others is None:
+        others = charge_others(state, charger, target)
+    spec, length = charge_path(state, charger, dest, origin)
+    along = path_fn(spec)
+    t = 0.0
+    while others and t < length:
+        t = min(length, t + 0.5)
+        fp = along(t)
+        for other in others:
+            if overlaps(fp, other.fp):
+                return other
+    return None
+
+
+def charge_destination(state: Any, charger: Unit, target: Unit, zone: str,
+                 origin: Footprint | None = None) -> Footprint | None:
+    """Where the charger ends its charge: flush on the ``zone`` edge of ``target`` (ACW-PD-23
+    step 7), or None when that edge has no room. The one helper of legality
+    (:func:`.activation.why_no_charge`) and execution (:class:`Charge`).
+
+    Centred on the edge (:func:`contact_footprint`) when that spot overlaps no other formed unit.
+    Otherwise - a friend is already in contact there (several friends against one enemy,
+    ACW-PD-26), or any other unit stands in the way - the charger slides along the edge,
+    first toward the side of the edge nearer its own centre at ``origin`` (its position at
+    declaration), then toward the other side, to the nearest spot that overlaps no other
+    unit, stays on the table and still covers at least ``CONTACT_MIN_OVERLAP`` of the edge;
+    among those the nearest one reached by a clear straight path (else the nearest one, and
+    the path check names the blocker)."""
+    c0 = contact_footprint(state, charger, target, zone)
+    others = charge_others(state, charger, target)
+
+    def free(fp: Footprint) -> bool:
+        return not any(overlaps(fp, start.fp) for start in others)
+
+    if free(c0):
+        return c0
+    start = origin if origin is not None else charger.fp
+    terr = state.game.terrain
+    edge = target.fp.width if zone in ("front", "rear") else target.fp.depth
+    lim = 0.5 * (edge + c0.width) - CONTACT_MIN_OVERLAP
+    rx, ry = c0.right()
+    (ox, oy), (cx, cy) = start.centre(), c0.centre()
+    first = 1.0 if (ox - cx) * rx + (oy - cy) * ry >= 0.0 else -1.0
+    fallback = None
+    for sg in (first, -first):
+        s, clear_before = 0.0, False
+        while s + SLIDE_STEP <= lim + 1e-9:
+            s += SLIDE_STEP
+            fp = c0.sidestepped(sg * s)
+            if not free(fp):
+                clear_before = False
+                continue
+            if not clear_before:
+                # first free step past a blocker: pull back to just clear of it
+                lo, hi = s - SLIDE_STEP, s
+                for _ in range(12):
+                    mid = 0.5 * (lo + hi)
+                    if free(c0.sidestepped(sg * mid)):
+                        hi = mid
+                    else:
+                        lo = mid
+                t = min(s, hi + SLIDE_GAP)
+                if free(c0.sidestepped(sg * t)):
+                    s, fp = t, c0.sidestepped(sg * t)
+                clear_before = True
+            if not terr.on_table(fp):
+                continue
+            if charge_blocker(state, charger, target, fp, start, others) is None:
+                return fp
+            if fallback is None:
+                fallback = fp
+    return fallback
+
+
+def charge_path(state: Any, charger: Unit, dest: Footprint,
+                 origin: Footprint | None = None) -> tuple[list, float]:
+    """A straight path to ``dest`` keeping ``dest``'s heading (the charger turns to face the
+    contacted edge at declaration, then moves straight, ACW-PD-23 step 4); it starts where
+    the charger stands, or at ``origin``."""
+    fp = charger.fp if origin is None else origin
+    dx, dy = dest.x - fp.x, dest.y - fp.y
+    length = math.hypot(dx, dy)
+    ux, uy = (dx / length, dy / length) if length > 1e-9 else (0.0, 0.0)
+    start = Footprint(fp.x, fp.y, dest.heading, fp.width, fp.depth)
+    return ["line", _fp_list(start), ux, uy], length

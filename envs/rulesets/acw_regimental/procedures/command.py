@@ -15,6 +15,7 @@ from .. import combat, tables
 from ..actions import ACWDecision
 from ..units import EXPE
 from .context import SIDE_NAMES, ACWContext
+from .. import queries
 
 __all__ = ["CommandPhase", "CommandStep"]
 
@@ -76,7 +77,7 @@ class CommandPhase(Frame):
         if step is CommandStep.RALLY_ROLL:
             unit = state.units[side][self.unit]
             roll = self.dice[0]
-            threat = state._rally_threat(unit)
+            threat = queries.rally_threat(state, unit)
             modifier = tables.rally_modifier(unit.health, threat)
             target = tables.discipline_target(EXPE[unit.experience])
             passed = combat.check_passes(roll, target, modifier)

@@ -14,6 +14,9 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 from .. import combat, tables
 from ..tables import Health
 from ..units import EXPE
+from ..units import clear_turn_flags
+from .melee import retreat
+from .. import effects
 
 __all__ = ["EndPhase", "EndStep"]
 
@@ -67,7 +70,7 @@ class EndPhase(Frame):
                     continue
                 self.step = EndStep.RESOLVE
                 return Push(RollDice(1, f"{unit.label()} Morale Test", ("ACW-PD-27",), side))
-            state._end_of_player_turn()
+            end_of_player_turn(state)
             return Done()
         side, slot = self.tests[self.index]
         unit = state.units[side][slot]
@@ -83,13 +86,33 @@ class EndPhase(Frame):
         self.step = EndStep.NEXT
         if not passed:
             if health is Health.SPENT:
-                state._remove(unit, ("ACW-PD-27", "ACW-PD-28"),
+                effects.remove(state, unit, ("ACW-PD-27", "ACW-PD-28"),
                               "Spent unit failed its Morale Test")
             else:
-                state._disorder(unit, ("ACW-PD-27",), "failed Morale Test")
-                state._retreat(unit, tables.MORALE_FALLBACK, unit, count_block=False)
+                effects.disorder(state, unit, ("ACW-PD-27",), "failed Morale Test")
+                retreat(state, unit, tables.MORALE_FALLBACK, unit, count_block=False)
         return None
 
     def on_child_done(self, state: Any, child: Frame) -> None:
         if isinstance(child, RollDice):
             self.dice = child.values
+
+
+# ---------------------------------------------------------------------------------------------
+# the close of a player-turn (ACW-PD-12, PD-32)
+# ---------------------------------------------------------------------------------------------
+def end_of_player_turn(state: Any) -> None:
+    """Smoke expiry (ACW-PD-32) and per-turn flags (ACW-PD-12 step c)."""
+    active = state.active
+    own_blocks = state.game.own_fire_blocks_reactions
+    for side in state.units:
+        for unit in side:
+            if unit is None or not unit.alive:
+                continue
+            if unit.smoke >= 0 and (unit.smoke < state.pt or
+                                 (not own_blocks and unit.smoke_own and unit.side == active)):
+                unit.smoke = -1
+                unit.smoke_own = False
+                state.log("smoke_expires", ("ACW-PD-32",),
+                          f"Smoke Marker on {unit.label()} is removed", unit.side, unit=unit.slot)
+            clear_turn_flags(unit)

@@ -32,6 +32,7 @@ from ..reactions import (can_evade, can_fire_reaction, can_refuse, trigger_clear
                          trigger_pred, trigger_range, trigger_zone_clearance)
 from .passage_of_lines import PassageOfLinesTests
 from .window_a import OFFERS, WindowA
+from .. import blocking, effects, queries
 
 __all__ = ["Move", "MoveStep", "next_trigger", "passage_of_lines"]
 
@@ -104,14 +105,14 @@ class Move(Frame):
             self.static_checked = True
         if hit is not None:
             point, pairs = hit
-            state._place(unit, along(point))
+            effects.place(unit, along(point))
             self.moved = point
             self.step = MoveStep.AT_TRIGGER_POINT
             return Push(*(WindowA(1 - side, trigger, defender, OFFERS[trigger], mover=unit.slot)
                           for defender, trigger in sorted(pairs, reverse=True)))
         # finish the move
         length = self.path_length
-        state._place(unit, along(length))
+        effects.place(unit, along(length))
         cost = self.cost_per_inch * length
         if self.half_rate_from is not None:
             cost += self.cost_per_inch * (length - self.half_rate_from)
@@ -179,7 +180,7 @@ def next_trigger(state: Any, unit: Any, along, start: float, length: float, stat
                 distance0 = footprint_distance(defender.fp, current)
             if distance0 - span > lim + 0.01:
                 continue
-            los = (lambda a, b, d=defender: state.los(a, b, (unit, d)))
+            los = (lambda a, b, d=defender: queries.los(state, a, b, (unit, d)))
 
             def pred(s, d=defender, trig=trigger, los=los, lim=lim):
                 return trigger_pred(trig, d, at(s), los, lim)
@@ -253,7 +254,7 @@ def passage_of_lines(state: Any, unit: Any, along, max_length: float, budget: fl
                for g in candidates):
         return length, cost, []
     friends = [g for g in candidates if not interiors_overlap(ufp, g.fp)]
-    blocked_by_enemies = state._make_blocked_fn(unit, ufp, (), friends_block=False)
+    blocked_by_enemies = blocking.make_blocked_fn(state, unit, ufp, (), friends_block=False)
     # speed 1.0: the exact sample-skipping shortcuts of a straight advance
     length2, cost2, _, _ = plan_path(along, max_length, budget - tables.PASSAGE_OF_LINES_COST,
                                      rate, blocked_by_enemies, state.game.terrain, True,

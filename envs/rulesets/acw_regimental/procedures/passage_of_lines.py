@@ -13,6 +13,7 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 
 from .. import combat, tables
 from ..units import EXPE
+from .. import effects
 
 __all__ = ["PassageOfLinesTests"]
 
@@ -62,10 +63,10 @@ class PassageOfLinesTests(Frame):
         if passed:
             return
         if self.passed_through:
-            state._disorder(tester, RULES, "failed its Passage of Lines test")
+            effects.disorder(state, tester, RULES, "failed its Passage of Lines test")
             for slot in self.passed_through:
                 friend = state.units[self.side][slot]
                 if friend is not None:
-                    state._disorder(friend, RULES, "a friendly unit passed through it")
+                    effects.disorder(state, friend, RULES, "a friendly unit passed through it")
         else:
-            state._disorder(tester, RULES, "a retreating unit passed through it")
+            effects.disorder(state, tester, RULES, "a retreating unit passed through it")

@@ -15,6 +15,7 @@ from ..actions import ACWDecision
 from ..units import WEAP
 from .context import ACWContext
 from .volley import FireMode, Volley
+from .. import queries
 
 __all__ = ["RangedCombatPhase"]
 
@@ -36,8 +37,8 @@ class RangedCombatPhase(Frame):
         for unit in state.units[side][self.next_slot:]:
             if unit is None or not unit.alive:
                 continue
-            if state.can_fire_p3(unit) is None:
-                targets = state.fire_targets(unit)
+            if queries.can_fire_p3(state, unit) is None:
+                targets = queries.fire_targets(state, unit)
                 if targets:
                     self.unit = unit.slot
                     self.targets = [e.slot for e in targets]
@@ -60,7 +61,7 @@ class RangedCombatPhase(Frame):
             return Illegality(("ACW-PD-25b", "ACW-PD-17"), "units in contact may not be fired at")
         if tables.range_band(WEAP[unit.weapon], footprint_distance(unit.fp, enemy.fp)) is None:
             return Illegality(("ACW-PD-25",), "out of range")
-        if state.firing_stands(unit, enemy.fp, 1) == 0:
+        if queries.firing_stands(state, unit, enemy.fp, 1) == 0:
             return Illegality(("ACW-PD-25b", "ACW-PD-16"), "not in the arc of any firing stand")
         return Illegality(("ACW-PD-17",), "no line of sight")
 

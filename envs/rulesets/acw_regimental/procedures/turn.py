@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from envs.core.procedure import Frame, Push, Step, register
+from envs.core.protocol import TERMINAL
 
 from .command import CommandPhase
 from .context import SIDE_NAMES
@@ -15,6 +16,8 @@ from .end_phase import EndPhase
 from .maneuver import ManeuverPhase
 from .melee import MeleePhase
 from .ranged_combat import RangedCombatPhase
+from .. import queries
+from ..actions import ACWDecision
 
 __all__ = ["PlayerTurnCycle", "TurnStep"]
 
@@ -78,13 +81,13 @@ class PlayerTurnCycle(Frame):
         state.broke_pt = []
         if second:
             if state.game.objectives_score == "each_turn":
-                state._bank_objectives()
-            if state._army_break():
+                bank_objectives(state)
+            if army_break(state):
                 return None
             state.turn += 1
             if state.turn > state.game.turns:
                 state.log("time", ("ACW-PD-35",), f"{state.game.turns} game turns played")
-                state._end_game("turn limit")
+                end_game(state, "turn limit")
                 return None
         state.active = 1 - side
         self.step = TurnStep.P1
@@ -92,3 +95,61 @@ class PlayerTurnCycle(Frame):
 
     def on_child_done(self, state: Any, child: Frame) -> None:
         """A phase has finished; the next one starts on the next run."""
+
+
+# ---------------------------------------------------------------------------------------------
+# the end of the game (ACW-PD-35, PD-36)
+# ---------------------------------------------------------------------------------------------
+def army_break(state: Any) -> bool:
+    """ACW-PD-36: a side that has lost at least half its starting units breaks."""
+    broke = []
+    for side in (0, 1):
+        at_start = state.game.units_at_start[side]
+        lost = 0
+        for unit in state.units[side]:
+            if unit is not None and not unit.is_screen and unit.broken:
+                lost += 1
+        if 2 * lost >= at_start:
+            broke.append(side)
+            state.log("army_break", ("ACW-PD-36",),
+                      f"the {SIDE_NAMES[side]} army breaks ({lost} of {at_start} units lost)", side)
+    if not broke:
+        return False
+    if len(broke) == 1:
+        end_game(state, "army break", winner=1 - broke[0])
+    else:
+        end_game(state, "both armies break")
+    return True
+
+
+def bank_objectives(state: Any) -> None:
+    """Scenario scoring ``each_turn``: each side banks the VP of the objectives it holds at
+    the end of a game turn (ACW-PD-36 holding test, the scenario's ``objective_vp``)."""
+    held = queries.objective_vp(state)
+    for side in (0, 1):
+        state.objective_vp_banked[side] += held[side]
+    state.log("objectives_score", ("ACW-PD-36",),
+              f"end of turn {state.turn}: objectives score Union {held[0]}, Confederate "
+              f"{held[1]} (banked {state.objective_vp_banked[0]} - "
+              f"{state.objective_vp_banked[1]})", None, vp=held,
+              banked=list(state.objective_vp_banked))
+
+
+def end_game(state: Any, why: str, winner: int | None = None) -> None:
+    vp = queries.victory_points(state)
+    if winner is None:
+        winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else -1
+    state.winner = winner
+    if state.game.shaped_reward:
+        reward = max(-1.0, min(1.0, (vp[0] - vp[1]) / 20.0))
+        if winner >= 0 and reward == 0.0:
+            reward = 0.05 if winner == 0 else -0.05
+        state.result = [reward, -reward]
+    else:
+        state.result = [0.0, 0.0] if winner < 0 else\
+            ([1.0, -1.0] if winner == 0 else [-1.0, 1.0])
+    state.done = True
+    state.cur = (TERMINAL, ACWDecision.TERMINAL)
+    who = "draw" if winner < 0 else f"{SIDE_NAMES[winner]} win"
+    state.log("game_end", ("ACW-PD-36",), f"game over ({why}): {who}; VP Union {vp[0]}, "
+              f"Confederate {vp[1]}", None, vp=vp, winner=winner, why=why)

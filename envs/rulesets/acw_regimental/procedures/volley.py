@@ -21,6 +21,7 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 from .. import combat, tables
 from ..tables import Band, Cover
 from ..units import FORM, KIND, WEAP
+from .. import effects, queries
 
 __all__ = ["FireMode", "Volley", "VolleyStep"]
 
@@ -103,7 +104,7 @@ class Volley(Frame):
             return Done()
         mode = self.mode
         phase3 = mode is FireMode.PHASE3
-        stands = state.firing_stands(firer, target.fp)
+        stands = queries.firing_stands(state, firer, target.fp)
         per_stand = tables.dice_per_stand(KIND[firer.kind])
         dist = footprint_distance(firer.fp, target.fp)
         weapon = WEAP[firer.weapon]
@@ -115,7 +116,7 @@ class Volley(Frame):
             dist_for = dist
         # Enfilade is a Phase 3 modifier: reaction fire uses the seed's bracket numbers
         # (RULE-04-2.3, RULE-04-3.3; Example C fires at a column's flank on 4+).
-        enfilade = phase3 and state.enfilade(firer, target)
+        enfilade = phase3 and queries.enfilade(state, firer, target)
         moved = phase3 and (firer.moved > 0 or firer.out_of_smoke)
         needed = tables.to_hit_needed(weapon, dist_for, enfilade=enfilade,
                                       firer_disordered=firer.disordered, firer_moved=moved,
@@ -191,7 +192,7 @@ class Volley(Frame):
                       f"{target.label()} takes {unsaved} unsaved hit(s): {stands_lost} stand(s) "
                       f"lost, hit counter {counter}", target.side, unit=target.slot,
                       unsaved=unsaved, stands=stands_lost, counter=counter)
-            lost = state._lose_stands(target, stands_lost, ("RULE-04-2.3", "I-5"), "fire")
+            lost = effects.lose_stands(state, target, stands_lost, ("RULE-04-2.3", "I-5"), "fire")
             band = Band(self.band) if self.band else None
             if target.alive and combat.volley_disorders(
                     self.hit_dice, reaction=reaction, band=band, weapon=WEAP[firer.weapon],
@@ -199,10 +200,10 @@ class Volley(Frame):
                 canister = firer.weapon == "napoleon" and band is Band.SHORT
                 rules = ("RULE-04-2.3", "I-12") if canister else \
                     (("RULE-04-2.3", "RULE-04-3.3") if reaction else ("ACW-PD-25",))
-                disordered = state._disorder(target, rules,
+                disordered = effects.disorder(state, target, rules,
                                              "Napoleon canister" if canister else "natural 6")
                 disordered = disordered or target.disordered
-        state._smoke(firer, own=not reaction)
+        effects.smoke(state, firer, own=not reaction)
         firer.fired = True
         self.lost, self.disordered = lost, bool(disordered)
         return Done()

@@ -12,6 +12,7 @@ from envs.core.procedure import Done, Frame, Step, Wait, register
 from .. import tables
 from ..actions import ACWDecision
 from .context import ACWContext
+from .. import blocking, effects
 
 __all__ = ["WinnerAdvance"]
 
@@ -34,7 +35,7 @@ class WinnerAdvance(Frame):
         if unit is None or not unit.alive:
             return Done()
         start = unit.fp
-        blocked = state._blocked_fn(unit, start)
+        blocked = blocking.blocked_fn(state, unit, start)
         stop = first_crossing(lambda x: blocked(start.advanced(x)), tables.WINNER_ADVANCE,
                               0.25, 0.01)
         inches = tables.WINNER_ADVANCE if stop is None else max(0.0, stop - 0.02)
@@ -50,7 +51,7 @@ class WinnerAdvance(Frame):
     def apply(self, state: Any, action: int) -> Done:
         unit = state.units[state.active][self.unit]
         if action == state.game.ids.melee_advance:
-            state._place(unit, unit.fp.advanced(self.inches))
+            effects.place(unit, unit.fp.advanced(self.inches))
             state.log("melee_advance", ("ACW-PD-26",), f"{unit.label()} advances "
                       f"{self.inches:.2f}\" into the ground given up", unit.side, unit=unit.slot,
                       dist=round(self.inches, 3), x=round(unit.fp.x, 3), y=round(unit.fp.y, 3))

@@ -24,6 +24,7 @@ from envs.core.reactions import Reaction
 
 from ..movement import partly_in_arc
 from . import can_fire_reaction
+from .. import queries
 
 __all__ = ["CLOSING_VOLLEY", "ClosingVolley", "volley_possible"]
 
@@ -41,7 +42,7 @@ def volley_possible(state: Any, charge: Any, charger: Any, defender: Any) -> boo
         return False
     if not partly_in_arc(defender.fp, charger.fp):
         return False
-    return state.firing_stands(defender, charger.fp, 1) > 0
+    return queries.firing_stands(state, defender, charger.fp, 1) > 0
 
 
 class ClosingVolley(Reaction):

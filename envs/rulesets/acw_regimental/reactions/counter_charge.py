@@ -16,7 +16,7 @@ How it works, top to bottom:
   Momentum and its downhill bonus, and the charge goes straight to front contact (no Window B2).
 * **In the melee** (RULE-04-6.5, ACW-PD-26): the unit is marked ``Unit.cc``; its side fights as
   one that charged for Rebel Yell and cavalry shock, and it does not get the defender's
-  favourable-ground modifier (:meth:`..state.ACWState._melee_side`).
+  favourable-ground modifier (:func:`..queries.melee_side`).
 """
 
 from __future__ import annotations

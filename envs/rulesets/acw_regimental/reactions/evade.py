@@ -3,7 +3,7 @@
 A skirmish screen that a formed enemy comes within the evade trigger distance of (Window A), or
 that is charged (Window B1), may withdraw straight back 4", 5" or 6" (one :class:`Evade` /
 :class:`ChargeEvade` per distance), through friends, and rejoins its parent if it reaches it
-(:meth:`ACWState._evade`). A charge on an evading screen carries on toward the screen's parent
+(:func:`..effects.evade`). A charge on an evading screen carries on toward the screen's parent
 line, or halts when there is none (RULE-04-4.4, I-21).
 """
 
@@ -15,6 +15,7 @@ from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
 from . import can_evade
+from .. import effects, queries
 
 __all__ = ["CHARGE_EVADES", "ChargeEvade", "EVADES", "Evade"]
 
@@ -38,7 +39,7 @@ class Evade(Reaction):
     def resolve(self, state: Any, window: Any) -> tuple:
         defender, _ = window.units(state)
         state.reacted.append(defender.slot)
-        state._evade(defender, self.inches)
+        effects.evade(state, defender, self.inches)
         return ()
 
 
@@ -56,11 +57,11 @@ class ChargeEvade(Evade):
         state.reacted.append(screen.slot)
         charge.b1_reaction = "evade"
         parent_slot = screen.parent
-        state._evade(screen, self.inches)
+        effects.evade(state, screen, self.inches)
         parent = state.units[side][parent_slot] if parent_slot >= 0 else None
         if parent is not None and parent.alive:
             charge.target = parent.slot
-            charge.zone = state.contact_zone(charger, parent)
+            charge.zone = queries.contact_zone(state, charger, parent)
             charge.b1_reaction = ""
             charge.redirected = True
             state.log("redirect", ("RULE-04-4.4", "I-21"),

@@ -19,6 +19,7 @@ from envs.core.reactions import Reaction
 from .. import tables
 from ..units import WEAP
 from . import can_fire_reaction
+from .. import queries
 
 __all__ = ["OpportunityFire", "WaitShort"]
 
@@ -30,7 +31,7 @@ def _why_no_opportunity_fire(state: Any, window: Any) -> Illegality | None:
     why = can_fire_reaction(defender)
     if why is not None:
         return Illegality(*why)
-    if state.firing_stands(defender, mover.fp, 1) == 0:
+    if queries.firing_stands(state, defender, mover.fp, 1) == 0:
         return Illegality(("RULE-04-3.1", "ACW-PD-16"), "the mover is not in the arc of any "
                                                        "firing stand")
     if tables.range_band(WEAP[defender.weapon], footprint_distance(defender.fp, mover.fp)) \

@@ -22,6 +22,7 @@ from envs.core.reactions import Reaction
 
 from .. import tables
 from . import can_refuse
+from .. import effects, queries
 
 __all__ = ["CHARGE_REFUSALS", "ChargeRefusal", "EmergencyDrill", "REFUSALS", "RefuseFlank"]
 
@@ -55,7 +56,7 @@ class RefuseFlank(Reaction):
                   reaction="refuse_flank")
         if state.reserved[side] > 0:  # a reserved pip pays for it (RULE-04-5.2)
             state.reserved[side] -= 1
-            state._apply_refuse(defender, flank, self.stands, pip=True)
+            effects.apply_refuse(state, defender, flank, self.stands, pip=True)
             return ()
         return (EmergencyDrill(side, defender.slot, flank, self.stands),)
 
@@ -79,7 +80,7 @@ class EmergencyDrill(Frame):
         if self.roll is None:
             return Push(RollDice(1, f"{unit.label()} Emergency Drill Check", DRILL_RULES,
                                  self.side))
-        self.passed = state._drill_check(unit, self.flank, self.stands, self.roll)
+        self.passed = effects.drill_check(state, unit, self.flank, self.stands, self.roll)
         return Done()
 
     def on_child_done(self, state: Any, child: Frame) -> None:
@@ -120,8 +121,8 @@ class ChargeRefusal(RefuseFlank):
                   reaction="refuse_flank")
         if state.reserved[side] > 0:  # a reserved pip pays for it (RULE-04-5.2)
             state.reserved[side] -= 1
-            state._apply_refuse(defender, flank, self.stands, pip=True)
-            charge.zone = state.contact_zone(charger, defender)  # RULE-04-5.4
+            effects.apply_refuse(state, defender, flank, self.stands, pip=True)
+            charge.zone = queries.contact_zone(state, charger, defender)  # RULE-04-5.4
             return ()
         # the charge reads the check's outcome (Charge.on_child_done)
         return (EmergencyDrill(side, defender.slot, flank, self.stands),)
