@@ -28,7 +28,8 @@ cancels in the paired difference. How the dice are lined up (``align``):
 
 Measured (README, "Research tools"): on the toy duel the variance ratio of the difference is
 14.4 with ``"stream"`` and 10.1 with ``"decision"``; at an Opportunity Fire decision of the ACW
-default battle both are about 1 (the games drift apart within a few decisions).
+Crossroads battle ``"stream"`` gives about 1 (the volley's extra dice shift every later die) and
+``"event"`` about 1.5 (the games still decide differently once a stand differs).
 
 With ``crn=False`` every (action ``j``, rollout) gets its own seeds (``j + 1`` appended to each
 spawn key), the independent-seeds reference the variance ratio compares with.
