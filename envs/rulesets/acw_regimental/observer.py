@@ -125,14 +125,15 @@ _ROWS: dict[tuple, tuple] = {}
 _ROWS_MAX = 4096
 
 
-def _cached_row(u, side: int, W: float, D: float) -> list[float]:
-    """``_unit_row(u, side, W, D)``, reused when nothing it reads has changed.
+def _cached_row(u, side: int, W: float, D: float) -> np.ndarray:
+    """``_unit_row(u, side, W, D)`` as a float32 array of shape ``(NF,)``, reused when nothing
+    it reads has changed.
 
     Footprints are never modified in place (every move makes a new one), so the footprint
     object stands for the position and heading; the cache keeps it alive, so its ``id`` cannot
     be reused while the entry exists. The other inputs of the row (including what
-    ``u.health`` derives from) are in the key by value. The returned list is shared: callers
-    copy it."""
+    ``u.health`` derives from) are in the key by value. The returned array is shared: callers
+    copy it and never write to it."""
     fp = u.fp
     key = (id(fp), side, W, D, u.kind, u.formation, u.stands, u.s0, u.lost, u.broken, u.alive,
            u.hits, u.disordered, u.smoke >= 0, not u.engaged, u.refused, u.refused_n,
@@ -141,7 +142,8 @@ def _cached_row(u, side: int, W: float, D: float) -> list[float]:
     hit = _ROWS.get(key)
     if hit is not None and hit[0] is fp:
         return hit[1]
-    row = _unit_row(u, side, W, D)
+    row = np.array(_unit_row(u, side, W, D), dtype=np.float32)
+    row.flags.writeable = False
     if len(_ROWS) >= _ROWS_MAX:
         _ROWS.clear()
     _ROWS[key] = (fp, row)
@@ -151,11 +153,13 @@ def _cached_row(u, side: int, W: float, D: float) -> list[float]:
 def observation(game, state, side: int) -> np.ndarray:
     """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1).
 
-    Filled as one Python list and converted once (numpy's per-element stores cost more than
-    the features themselves); the pieces and their order are :func:`build_layout`'s."""
+    Filled in place in a zeroed float32 array: each live unit's row is one slice copy of its
+    cached float32 row (:func:`_cached_row`), the few scalars are stored one by one (each
+    rounded from double to float32 as a conversion of the whole vector would); the pieces and
+    their order are :func:`build_layout`'s."""
     lay = game.layout
     at = lay.offsets
-    v = [0.0] * lay.size
+    v = np.zeros(lay.size, dtype=np.float32)
     m = game.max_units_per_side
     W, D = game.terrain.width, game.terrain.depth
     for s, base in ((side, at["own_units"]), (1 - side, at["enemy_units"])):
@@ -164,9 +168,8 @@ def observation(game, state, side: int) -> np.ndarray:
                 o = base + u.slot * NF
                 v[o:o + NF] = _cached_row(u, side, W, D)
     o = at["resources"]
-    v[o] = state.pips[side] / 6.0
-    v[o + 1] = state.reserved[side] / 2.0
-    v[o + 2] = state.reserved[1 - side] / 2.0
+    v[o:o + 3] = (state.pips[side] / 6.0, state.reserved[side] / 2.0,
+                  state.reserved[1 - side] / 2.0)
     v[at["phase"] + state.phase - 1] = 1.0
     v[at["turn"]] = min(state.turn, game.turns) / game.turns
     v[at["active"]] = float(state.active == side)
@@ -184,7 +187,7 @@ def observation(game, state, side: int) -> np.ndarray:
             v[at["ctx_zone"] + _ZONE[zone_of(a.fp, t.fp.centre())]] = 1.0
     if kind is not None:
         v[at["ctx_kind"] + _CTX_KIND[kind]] = 1.0
-    return np.array(v, dtype=np.float32)
+    return v
 
 
 def observation_string(game, state, side: int) -> str:
