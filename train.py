@@ -70,6 +70,10 @@ class Args:
     Training throughput)"""
     torch_threads: int = 1
     """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
+    vec_env: str = "dummy"
+    """where the envs run: dummy (all in this process) or subproc (one process per env, sb3's
+    SubprocVecEnv; for measuring throughput only: each process's opponent pool is a copy taken
+    at the start, without the live learner, and checkpoints carry no resume state)"""
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
@@ -180,6 +184,7 @@ RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", 
              "eval_games", "eval_agents", "checkpoint_freq", "snapshot_freq", "run_dir",
              "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address"}
 BACKENDS = ("sb3", "rllib")
+VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
 
 def _norm(v: Any) -> Any:
@@ -252,7 +257,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
         raise SystemExit(2)
     args = Args(**vars(ns))
     given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
-    checks = [(args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
+    checks = [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
+               f"{', '.join(VEC_ENVS)}"),
+              (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
                f"{', '.join(BACKENDS)}"),
               (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
               (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
@@ -446,7 +453,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
                          f"({exc.strerror})") from None
     venv = TimedVecEnv(make_vec_env(args.ruleset, args.scenario, pool, args.n_envs,
-                                    args.max_decisions, args.shaped_reward))
+                                    args.max_decisions, args.shaped_reward,
+                                    vec_env=args.vec_env))
     tb = str(run_dir / "tb") if args.tensorboard else None
     if args.resume:
         from agents.checkpoint import load_newest_checkpoint, purge_tensorboard_after
@@ -504,6 +512,9 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                         seconds=time.perf_counter() - t_bc)
         print(f"warm start: {len(data)} decisions of {args.bc_teacher!r} from {args.bc_games} "
               f"games, accuracy {bc_stats['accuracy']:.3f} ({bc_stats['seconds']:.1f} s)")
+    from agents.fast_policy import install_fast_forward
+
+    install_fast_forward(model.policy)  # rollout forward pass, bitwise the same numbers
     pool.set_latest(model)
     config = {"args": dataclasses.asdict(args), "game": game.config(),
               "observation_size": game.observation_size,
@@ -534,7 +545,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         total = model.num_timesteps + -(-remaining // rollout) * rollout
         print(f"note: PPO trains in whole rollouts of {rollout} timesteps (n_steps x n_envs): "
               f"{total} timesteps in all, not {args.total_timesteps}")
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    worker_cpu0 = venv.worker_cpu_seconds()  # env processes (--vec-env subproc), else 0
     steps0 = model.num_timesteps
     if remaining > 0:
         from agents.interrupts import SignalGuard, exit_status
@@ -557,8 +569,9 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                   f"saved {str(path)!r}; resume with: python train.py --run-dir "
                   f"{shlex.quote(str(run_dir))} --resume")
             return exit_status(guard.requested)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     steps = model.num_timesteps - steps0
+    worker_cpu = venv.worker_cpu_seconds() - worker_cpu0
 
     # -- final artefacts -----------------------------------------------------------------------
     callback.save_checkpoint(model.num_timesteps)
@@ -579,6 +592,15 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         "timesteps_per_second": steps / wall if wall > 0 else 0.0,
         "env_step_seconds": venv.env_seconds,
         "env_time_share": venv.env_seconds / wall if wall > 0 else 0.0,
+        # CPU time (time.process_time of this process; env workers' own CPU separately):
+        # on a shared machine the wall-clock numbers above depend on the other jobs' load
+        "cpu_seconds": cpu,
+        "env_cpu_seconds": venv.env_cpu_seconds,
+        "env_worker_cpu_seconds": worker_cpu,
+        "timesteps_per_cpu_second": steps / (cpu + worker_cpu) if cpu > 0 else 0.0,
+        "env_cpu_share": venv.env_cpu_seconds / cpu if cpu > 0 else 0.0,
+        "eval_seconds": callback.eval_seconds,  # the periodic evaluations, inside wall
+        "eval_cpu_seconds": callback.eval_cpu_seconds,
         "eval_games": args.eval_games,
         "final_scores": scores,
         "opponent_picks": dict(pool.picks),
@@ -598,6 +620,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     venv.close()
     print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
           f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
+    print(f"CPU: {cpu + worker_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
+          f"per CPU-second; env share of this process's CPU {summary['env_cpu_share']:.1%}"
+          + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")
+          + f"); periodic evaluations {callback.eval_seconds:.1f} s of the wall time")
     for name, s in scores.items():
         print(f"final score vs {name}: {s:.3f} over {args.eval_games} games")
     if selected is not None:

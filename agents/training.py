@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -91,38 +92,72 @@ class RolloutVecEnv(DummyVecEnv):
 
 
 class TimedVecEnv(VecEnvWrapper):
-    """Pass-through VecEnv wrapper that adds up the wall time spent inside the wrapped env:
+    """Pass-through VecEnv wrapper that adds up the time spent inside the wrapped env:
     ``step`` (which includes the opponents' decisions and chance), ``reset`` and the
-    ``action_masks`` calls. ``env_seconds`` is the total."""
+    ``action_masks`` calls. ``env_seconds`` is the total wall time (``time.perf_counter``),
+    ``env_cpu_seconds`` the CPU time of this process in those calls (``time.process_time``;
+    with envs in other processes that is only the pipes' side of it, see
+    :meth:`worker_cpu_seconds`)."""
 
     def __init__(self, venv: VecEnv):
         super().__init__(venv)
         self.env_seconds = 0.0
+        self.env_cpu_seconds = 0.0
         self.env_steps = 0
 
-    def reset(self):
-        t = time.perf_counter()
-        obs = self.venv.reset()
+    def _add(self, t: float, c: float) -> None:
         self.env_seconds += time.perf_counter() - t
+        self.env_cpu_seconds += time.process_time() - c
+
+    def reset(self):
+        t, c = time.perf_counter(), time.process_time()
+        obs = self.venv.reset()
+        self._add(t, c)
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         self.venv.step_async(actions)
-        self.env_seconds += time.perf_counter() - t
+        self._add(t, c)
 
     def step_wait(self):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = self.venv.step_wait()
-        self.env_seconds += time.perf_counter() - t
+        self._add(t, c)
         self.env_steps += self.num_envs
         return out
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
-        self.env_seconds += time.perf_counter() - t
+        self._add(t, c)
         return out
+
+    def worker_cpu_seconds(self) -> float:
+        """CPU seconds (user + system) used so far by the env worker processes of a wrapped
+        ``SubprocVecEnv`` (read from ``/proc/PID/stat``; call before ``close``); 0.0 for
+        in-process envs, NaN where ``/proc`` cannot be read."""
+        procs = getattr(self.venv, "processes", None) or []
+        total = 0.0
+        for proc in procs:
+            try:
+                with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            except (OSError, ValueError, IndexError):
+                return float("nan")
+        return total
+
+
+def in_process_envs(venv: VecEnv) -> bool:
+    """True when the envs of ``venv`` (through VecEnv wrappers) live in this process (a
+    ``DummyVecEnv`` such as :class:`RolloutVecEnv`), which exact resume needs."""
+    v = venv
+    while not hasattr(v, "envs"):
+        v = getattr(v, "venv", None)
+        if v is None:
+            return False
+    return True
 
 
 def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: int, seed: int,
@@ -209,6 +244,9 @@ class SelfPlayCallback(BaseCallback):
         self._marks: dict[str, int] = {}
         self.best: dict[str, Any] | None = None
         self._scores: dict[str, list[float]] = {}
+        #: wall and CPU seconds of the periodic evaluations (inside ``model.learn``)
+        self.eval_seconds = 0.0
+        self.eval_cpu_seconds = 0.0
 
     def _on_training_start(self) -> None:
         self._t0 = time.perf_counter()
@@ -219,8 +257,11 @@ class SelfPlayCallback(BaseCallback):
             self._evaluate(0)  # the warm start: the first point of the curves, a candidate
 
     def _evaluate(self, steps: int) -> dict[str, float]:
+        t, c = time.perf_counter(), time.process_time()
         scores = evaluate_model(self.model, self.game, self.eval_opponents, self.eval_games,
                                 self.eval_seed, self.max_decisions)
+        self.eval_seconds += time.perf_counter() - t
+        self.eval_cpu_seconds += time.process_time() - c
         for name, s in scores.items():
             self.logger.record(f"eval/score_vs_{name}", s)
         wall = time.perf_counter() - self._t0
@@ -299,9 +340,12 @@ class SelfPlayCallback(BaseCallback):
 
         ckdir = self.run_dir / "checkpoints"
         self.pool.save(self.run_dir / "pool.json")
-        blob = capture_training_state(self.model, self.training_env, self.pool, self)
+        extra = {}
+        if in_process_envs(self.training_env):  # (--vec-env subproc: no exact resume)
+            extra[RESUME_MEMBER] = capture_training_state(self.model, self.training_env,
+                                                          self.pool, self)
         path = save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip", self.game,
-                          extra={RESUME_MEMBER: blob})
+                          extra=extra)
         old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
         for p in old[:-self.keep_checkpoints]:
             p.unlink(missing_ok=True)

@@ -81,6 +81,9 @@ def test_train_writes_model_config_metrics(trained):
     metrics = json.loads((trained / "metrics.json").read_text())
     assert metrics["timesteps"] == 256 and metrics["timesteps_per_second"] > 0
     assert 0 < metrics["env_time_share"] < 1
+    assert 0 < metrics["env_cpu_seconds"] < metrics["cpu_seconds"]  # process_time, in-process
+    assert metrics["env_worker_cpu_seconds"] == 0.0 and metrics["timesteps_per_cpu_second"] > 0
+    assert 0 < metrics["eval_seconds"] and 0 < metrics["eval_cpu_seconds"]
     assert set(metrics["final_scores"]) == {"random", "always-react"}
     assert metrics["warm_start"]["games"] == 4 and metrics["warm_start"]["samples"] > 0
     rows = (trained / "metrics.csv").read_text().splitlines()
@@ -199,6 +202,7 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--net-arch", "0"], "--net-arch needs one or more layer sizes >= 1"),
     (["--max-decisions", "0"], "--max-decisions must be >= 1"),
     (["--seed", "-1"], "--seed must be >= 0"),
+    (["--vec-env", "threads"], "--vec-env 'threads' is not one of dummy, subproc"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
