@@ -11,8 +11,9 @@ distribution objects — normalise the logits (``logits - logsumexp``), mask the
 normalise again (also without masks, as ``apply_masking(None)`` does), ``softmax``,
 ``torch.multinomial`` (the same draw from torch's generator) or arg-max, ``gather`` of the
 log-probability — so actions, values and log-probabilities are bitwise those of
-``MaskableActorCriticPolicy.forward`` and the random stream advances exactly as before (``tests/agents/test_fast_policy.py`` checks both, and that a short training run
-ends with identical weights).
+``MaskableActorCriticPolicy.forward`` and the random stream advances exactly as before
+(``tests/agents/test_fast_policy.py`` checks both, and that a short training run ends with
+identical weights).
 
 :func:`install_fast_forward` puts it on one policy object (an instance attribute: the class,
 the saved checkpoints and every other policy are untouched). Gradients are never taken through
