@@ -64,14 +64,45 @@ def test_reserve_baselines_in_the_change_loop() -> None:
     assert lab[make_agent("heuristic", g, 0).act(obs, mask)] == "reserve:play:Q"
 
 
-def test_heuristic_beats_random_in_the_duel() -> None:
-    g = game("duel")
-    score = 0.0
-    n = 16
-    for k in range(n):
+def _reserve_plays(g, bots, seed: int) -> dict[int, list[str]]:
+    """The labels each side chose at its ``reserve_play`` decisions in one game."""
+    s = g.new_initial_state()
+    rng = np.random.default_rng(seed)
+    out: dict[int, list[str]] = {0: [], 1: []}
+    while not s.is_terminal():
+        resolve_chance(s, rng)
+        if s.is_terminal():
+            break
+        p = s.current_player()
+        a = bots[p].act(g.observation(s, p), s.legal_action_mask())
+        if s.decision_name() == "reserve_play":
+            out[p].append(g.actions.labels[a])
+        s.apply_action(a)
+    return out
+
+
+def test_heuristic_beats_random_on_the_platoon_battle() -> None:
+    g = game("default")
+    wins = 0
+    for k in range(4):
         h, r = make_agent("heuristic", g, k), make_agent("random", g, k)
         bots = [h, r] if k % 2 == 0 else [r, h]
-        ret = _play(g, bots, seed=k)
-        me = ret[k % 2]
-        score += 1.0 if me > 0 else 0.5 if me == 0 else 0.0
-    assert score / n > 0.6
+        wins += _play(g, bots, seed=k)[k % 2] > 0
+    assert wins >= 3
+
+
+def test_reserve_policies_differ_on_the_platoon_battle() -> None:
+    """All three bots keep a Reserve on the default battle, so each reaches the change loop
+    with cards in hand and plays it its own way (AA-D4)."""
+    g = game("default")
+    plays = {}
+    for name in ("heuristic", "never-reserve", "always-reserve"):
+        got: list[str] = []
+        for k in range(2):
+            by_side = _reserve_plays(g, [make_agent(name, g, k), make_agent(name, g, k)], k)
+            got += by_side[0] + by_side[1]
+        plays[name] = got
+    never, always, heur = plays["never-reserve"], plays["always-reserve"], plays["heuristic"]
+    assert len(never) >= 4 and set(never) == {"reserve:stand"}
+    assert len(always) >= 4 and all(lab.startswith("reserve:play:") for lab in always)
+    assert "reserve:stand" in heur and any(lab.startswith("reserve:play:") for lab in heur)
