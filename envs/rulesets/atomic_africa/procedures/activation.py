@@ -1,0 +1,358 @@
+"""One Activation Phase: activation, In-transit figure, Targeting (AA-G7, AA-G8) and the
+Reaction sub-phase (AA-R1 … AA-R9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from envs.core.frames import DrawCard
+from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import Decision
+from ..state import AAState, PhaseData, Unit, key
+from .common import UnitContext
+from .declaration import Declaration
+from .resolution import Resolution
+
+
+def _legal_moves(state: AAState, u: Unit) -> list[int]:
+    """AA-G8 / AA-R7: hold, or an In-transit figure 1-4 increments in one of six
+    directions, on the table; a unit with too many suppression markers holds (AA-G15)."""
+    ids = state.game.ids
+    if u.suppression >= state.game.suppressed_no_move or u.confused:
+        return [ids.hold]
+    out = [ids.hold]
+    for d in range(len(ids.dirs)):
+        for n in range(1, 5):
+            x, y = state.destination(u, d, n)
+            if state.on_table(x, y):
+                out.append(ids.move(ids.dirs[d], n))
+    return sorted(out)
+
+
+def _apply_move(state: AAState, u: Unit, action: int, rules: tuple[str, ...]) -> None:
+    ids = state.game.ids
+    mv = ids.move_of(action)
+    ap = state.ap
+    if mv is None:
+        u.tx, u.ty = u.x, u.y
+        ap.moves[key(u.side, u.slot)] = [0, 0]
+        state.log("in_transit", rules, f"side {u.side} unit{u.slot} holds", u.side, unit=u.slot)
+        return
+    d, n = ids.dirs.index(mv[0]), mv[1]
+    u.tx, u.ty = state.destination(u, d, n)
+    ap.moves[key(u.side, u.slot)] = [d, n]
+    state.log("in_transit", rules, f"side {u.side} unit{u.slot} places its In-transit figure "
+              f"{mv[0]} {n} increment(s)", u.side, unit=u.slot, direction=mv[0], increments=n)
+
+
+def _legal_targets(state: AAState, u: Unit, exclude: list[int]) -> list[int]:
+    ids = state.game.ids
+    out = [ids.target0 + e.slot for e in state.alive_units(1 - u.side)
+           if e.slot not in exclude and state.sees(u, e)]
+    return out + [ids.target_none]
+
+
+def _why_target(state: AAState, u: Unit, action: int) -> Illegality:
+    ids = state.game.ids
+    k = action - ids.target0
+    if 0 <= k < ids.max_units:
+        e = state.units[1 - u.side][k]
+        if e is None or not e.alive:
+            return Illegality(("AA-G9",), f"there is no enemy unit{k}")
+        if not state.sees(u, e):
+            return Illegality(("AA-G9",), f"enemy unit{k} is out of line of sight")
+        return Illegality(("AA-R1",), f"enemy unit{k} is already a target")
+    return Illegality(("AA-G21",), "not a target choice")
+
+
+@register
+@dataclass(slots=True)
+class Activation(Frame):
+    """One Activation Phase: choose the unit, place its In-transit figure, Targeting (none,
+    one, or a second as Split Fire), then Reaction, Declaration and resolution."""
+
+    kind = "aa.activation"
+    auto_apply_forced = True
+    side: int
+    step: str = "choose"
+
+    def run(self, state: AAState) -> Step:
+        st = self.step
+        if st in ("choose", "move", "target1", "target2"):
+            return Wait(self.side, {"choose": Decision.ACTIVATION, "move": Decision.MANEUVER}
+                        .get(st, Decision.FIRE))
+        if st == "react":
+            self.step = "declare"
+            return Push(ReactionSubPhase())
+        if st == "declare":
+            self.step = "resolve"
+            return Push(Declaration())
+        if st == "resolve":
+            self.step = "end"
+            return Push(Resolution())
+        # end: units have acted; their orders are discarded (AA-G6, AA-G20)
+        ap = state.ap
+        for s, k, _ in ap.involved:
+            u = state.units[s][k]
+            u.acted = True
+            u.confused = False
+            u.tx = u.ty = None
+            state.discard_order(s, k)
+        state.ap = None
+        return Done()
+
+    def _unit(self, state: AAState) -> Unit:
+        return state.units[self.side][state.ap.unit]
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        if self.step == "choose":
+            return [ids.activate0 + u.slot for u in state.units[self.side]
+                    if state.eligible_to_activate(u)]
+        u = self._unit(state)
+        if self.step == "move":
+            return _legal_moves(state, u)
+        return _legal_targets(state, u, state.ap.targets)
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        ids = state.game.ids
+        if self.step == "choose":
+            k = action - ids.activate0
+            if 0 <= k < ids.max_units:
+                return Illegality(("AA-G7",), f"unit{k} is not eligible to activate (it has "
+                                  f"acted, has no order or is gone)")
+            return Illegality(("AA-G7",), "choose the unit to activate")
+        u = self._unit(state)
+        if self.step == "move":
+            if u.suppression >= state.game.suppressed_no_move:
+                return Illegality(("AA-G15",), "a unit with 3+ suppression markers may not move")
+            return Illegality(("AA-G8",), "the In-transit figure must stay on the table")
+        return _why_target(state, u, action)
+
+    def apply(self, state: AAState, action: int) -> None:
+        ids = state.game.ids
+        if self.step == "choose":
+            k = action - ids.activate0
+            state.ap = PhaseData(self.side, k, involved=[[self.side, k, 0]])
+            state.log("activate", ("AA-G7",), f"side {self.side} activates unit{k}", self.side,
+                      unit=k)
+            self.step = "move"
+            return None
+        u = self._unit(state)
+        if self.step == "move":
+            _apply_move(state, u, action, ("AA-G8",))
+            self.step = "target1"
+            return None
+        ap = state.ap
+        if action == ids.target_none:
+            if self.step == "target1":
+                state.log("targeting_skipped", ("AA-R3",), f"side {self.side} skips "
+                          f"Targeting", self.side)
+            self.step = "react"
+            return None
+        t = action - ids.target0
+        ap.targets.append(t)
+        ap.fire.append([self.side, u.slot, 1 - self.side, t, 0 if self.step == "target1" else 1])
+        state.log("target", ("AA-R2",) if self.step == "target1" else ("AA-R2", "AA-R9"),
+                  f"side {self.side} unit{u.slot} targets enemy unit{t}"
+                  + (" (Split Fire)" if self.step == "target2" else ""), self.side, target=t)
+        self.step = "target2" if self.step == "target1" else "react"
+        return None
+
+    def context(self, state: AAState, viewer: int) -> UnitContext:
+        sub = state.ap.unit if state.ap is not None and viewer == self.side else -1
+        return UnitContext(self.kind, self.side, self.run_decision(), sub)
+
+    def run_decision(self) -> str:
+        return {"choose": Decision.ACTIVATION, "move": Decision.MANEUVER}.get(
+            self.step, Decision.FIRE)
+
+
+@register
+@dataclass(slots=True)
+class ReactionSubPhase(Frame):
+    """AA-R1 … AA-R9. ``queue`` rows ``[side, unit, fired-on-by side, fired-on-by unit,
+    compulsory, cascaded]``; ``cur`` the row being played, ``step`` its stage."""
+
+    kind = "aa.reaction"
+    auto_apply_forced = True
+    queue: list[list[int]] = field(default_factory=list)
+    step: str = "start"
+    cur: int = 0
+
+    # the reacting side of the phase
+    def _rside(self, state: AAState) -> int:
+        return 1 - state.ap.side
+
+    def _row_unit(self, state: AAState) -> Unit:
+        r = self.queue[self.cur]
+        return state.units[r[0]][r[1]]
+
+    def run(self, state: AAState) -> Step:
+        ap = state.ap
+        if self.step == "done":
+            return Done()
+        if self.step == "start":
+            if ap.targets:
+                for t in ap.targets:  # AA-R2: targeted units must react
+                    self._enqueue(state, self._rside(state), t, ap.side, ap.unit, True, False)
+                self.step = "next"
+            else:
+                self.step = "voluntary"
+        if self.step == "voluntary":
+            if len(self._voluntary(state)) == 0:
+                state.log("no_reaction", ("AA-R3", "AA-R5"), f"side {self._rside(state)} has "
+                          f"no unit that may react", self._rside(state))
+                return Done()
+            return Wait(self._rside(state), Decision.REACTION)
+        if self.step == "next":
+            if self.cur >= len(self.queue):
+                return Done()
+            self.step = "order"
+        u = self._row_unit(state)
+        row = self.queue[self.cur]
+        if self.step == "order":
+            if state.order_card(u.side, u.slot) is not None:
+                self.step = "move"
+            elif state.eligible_reserve(u.side, u):
+                return Wait(u.side, Decision.RESERVE_ASSIGN)  # AA-R4
+            else:  # AA-R6: compulsory reaction, no eligible Reserve card: Confused
+                u.confused = True
+                self.step = "move"
+                state.log("confused", ("AA-R6", "AA-G18"), f"side {u.side} unit{u.slot} has no "
+                          f"eligible Reserve card and reacts Confused with the top card of "
+                          f"its deck", u.side, unit=u.slot)
+                state.reshuffle_if_empty(u.side)
+                if state.zones.size(f"deck:{u.side}"):
+                    return Push(DrawCard(f"deck:{u.side}", f"order:{u.side}:{u.slot}", u.side,
+                                         ("AA-R6",)))
+        if self.step == "move":
+            return Wait(u.side, Decision.MANEUVER)  # AA-R7 (auto when only hold)
+        if self.step == "extra":
+            if row[5] or u.confused:  # AA-G20 cascaded, AA-G18 confused: return fire only
+                self.step = "next"
+                self.cur += 1
+                return None
+            return Wait(u.side, Decision.FIRE)
+        return None
+
+    def _enqueue(self, state: AAState, side: int, unit: int, by_side: int, by_unit: int,
+                 compulsory: bool, cascaded: bool) -> None:
+        ap = state.ap
+        u = state.units[side][unit]
+        # AA-R8: the reactor always returns fire at the unit that fired on it
+        if u.acted or ap.is_involved(side, unit):
+            # AA-G20: each unit acts once per turn; the cascade stops here
+            state.log("no_reaction", ("AA-G20",), f"side {side} unit{unit} has already acted "
+                      f"this turn and does not react", side, unit=unit)
+            return
+        self.queue.append([side, unit, by_side, by_unit, int(compulsory), int(cascaded)])
+        ap.involved.append([side, unit, 2 if cascaded else 1])
+        ap.fire.append([side, unit, by_side, by_unit, 0])
+        state.log("reacts", ("AA-R2",) if compulsory else ("AA-R3",),
+                  f"side {side} unit{unit} reacts" + (" (compulsory)" if compulsory else ""),
+                  side, unit=unit, compulsory=compulsory, cascaded=cascaded)
+
+    def _voluntary(self, state: AAState) -> list[Unit]:
+        """AA-R3 / AA-R5 / AA-G20: units that may react voluntarily."""
+        ap = state.ap
+        a = state.units[ap.side][ap.unit]
+        out = []
+        for u in state.alive_units(self._rside(state)):
+            if u.acted or not state.sees(u, a):
+                continue
+            if state.order_card(u.side, u.slot) is None and not state.eligible_reserve(u.side, u):
+                continue
+            out.append(u)
+        return out
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        if self.step == "voluntary":
+            return [ids.react0 + u.slot for u in self._voluntary(state)] + [ids.react_none]
+        u = self._row_unit(state)
+        if self.step == "order":
+            return [ids.play0 + c for c in state.eligible_reserve(u.side, u)]
+        if self.step == "move":
+            return _legal_moves(state, u)
+        ap = state.ap
+        return _legal_targets(state, u, [ap.unit] if u.side != ap.side else [])
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        ids = state.game.ids
+        if self.step == "voluntary":
+            k = action - ids.react0
+            if 0 <= k < ids.max_units:
+                u = state.units[self._rside(state)][k]
+                if u is None or not u.alive:
+                    return Illegality(("AA-R3",), f"there is no unit{k}")
+                if u.acted:
+                    return Illegality(("AA-G20",), f"unit{k} has already acted this turn")
+                a = state.units[state.ap.side][state.ap.unit]
+                if not state.sees(u, a):
+                    return Illegality(("AA-R3",), f"unit{k} has no line of sight to the "
+                                      f"activating unit's Start Group or In-transit figure")
+                return Illegality(("AA-R5",), f"unit{k} has no order and the Reserve holds "
+                                  f"no eligible card")
+            return Illegality(("AA-R1",), "choose one unit to react, or none")
+        if self.step == "order":
+            return Illegality(("AA-R4", "AA-G5"), "the reactor takes an eligible card of its "
+                              "own Reserve")
+        u = self._row_unit(state)
+        if self.step == "move":
+            return Illegality(("AA-R7", "AA-G8"), "the In-transit figure must stay on the "
+                              "table")
+        return _why_target(state, u, action)
+
+    def apply(self, state: AAState, action: int) -> None:
+        ids = state.game.ids
+        ap = state.ap
+        if self.step == "voluntary":
+            if action == ids.react_none:
+                state.log("no_reaction", ("AA-R3",), f"side {self._rside(state)} does not "
+                          f"react", self._rside(state))
+                self.step = "done"
+                return None
+            self._enqueue(state, self._rside(state), action - ids.react0, ap.side, ap.unit,
+                          False, False)
+            self.step = "next"
+            return None
+        u = self._row_unit(state)
+        if self.step == "order":
+            c = action - ids.play0
+            state.zones.move(c, f"reserve:{u.side}", f"order:{u.side}:{u.slot}")
+            state.log("reserve_assign", ("AA-R4",), f"side {u.side} gives reacting unit"
+                      f"{u.slot} an order from its Reserve", u.side, unit=u.slot)
+            self.step = "move"
+            return None
+        if self.step == "move":
+            _apply_move(state, u, action, ("AA-R7",))
+            self.step = "extra"
+            return None
+        # extra target (Split Fire, AA-R8), whose unit reacts in turn (AA-R9)
+        if action != ids.target_none:
+            t = action - ids.target0
+            ap.fire.append([u.side, u.slot, 1 - u.side, t, 1])
+            state.log("target", ("AA-R8", "AA-R9"), f"side {u.side} unit{u.slot} also targets "
+                      f"enemy unit{t} (Split Fire)", u.side, target=t)
+            self._enqueue(state, 1 - u.side, t, u.side, u.slot, True, True)
+        self.step = "next"
+        self.cur += 1
+        return None
+
+    def run_decision(self) -> str:
+        return {"voluntary": Decision.REACTION, "order": Decision.RESERVE_ASSIGN,
+                "move": Decision.MANEUVER}.get(self.step, Decision.FIRE)
+
+    def context(self, state: AAState, viewer: int) -> UnitContext:
+        if self.step == "voluntary":
+            return UnitContext(self.kind, self._rside(state), Decision.REACTION, -1)
+        u = self._row_unit(state)
+        return UnitContext(self.kind, u.side, self.run_decision(),
+                           u.slot if viewer == u.side else -1)
+
+    def run_after_done(self) -> None:  # pragma: no cover - placeholder for clarity
+        return None

@@ -1,0 +1,161 @@
+"""The Clean-Up Phase: forced and voluntary splits, Morale sub-phase (C1 … C6, AA-G16,
+AA-G17).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from envs.core.frames import RollDice
+from envs.core.procedure import DecisionContext, Done, Frame, Push, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import Decision
+from ..cards import DIE_OFFSET, shifted
+from ..state import AAState, Unit
+
+
+def needs_split(u: Unit) -> bool:
+    """C1: infantry whose wounds would shift the Morale die below d4; a vehicle whose
+    Equipment die would go below d4 (AA-G17)."""
+    if u.vehicle:
+        return shifted(u.equipment, u.wounds) is None
+    return shifted(u.morale, u.wounds) is None
+
+
+def split_unit(state: AAState, u: Unit, rules: tuple[str, ...]) -> Unit | None:
+    """C2: split ``u`` into two groups as equal as possible, sharing markers and wounds (the
+    odd counter to the larger group by default); ``None`` when no unit slot is free."""
+    g = state.game
+    free = next((k for k in range(g.max_units_per_side) if state.units[u.side][k] is None
+                 or (not state.units[u.side][k].alive and
+                     state.zones.size(f"order:{u.side}:{k}") == 0)), None)
+    if free is None:
+        return None
+    big, small = (u.figures + 1) // 2, u.figures // 2
+    def share(n: int) -> tuple[int, int]:
+        hi, lo = (n + 1) // 2, n // 2
+        return (hi, lo) if g.split_extra_to == "larger" else (lo, hi)
+    wb, ws = share(u.wounds)
+    sb, ss = share(u.suppression)
+    x2 = min(max(u.x + 2.0, 0.0), g.width)
+    new = Unit(u.side, free, f"{u.name}/b", u.utype, u.attached, small, u.morale, u.equipment,
+               u.defense, x2, u.y, ws, ss, True, u.acted)
+    u.figures, u.wounds, u.suppression = big, wb, sb
+    state.units[u.side][free] = new
+    state.log("split", rules, f"side {u.side} unit{u.slot} splits into {big} and {small} "
+              f"figures (unit{u.slot}: {sb} markers, {wb} wounds; unit{free}: {ss} markers, "
+              f"{ws} wounds)", u.side, unit=u.slot, new=free, figures=[big, small],
+              markers=[sb, ss], wounds=[wb, ws])
+    return new
+
+
+def remove_unit(state: AAState, u: Unit, rules: tuple[str, ...], why: str) -> None:
+    u.alive = False
+    state.destroyed[u.side] += 1
+    state.discard_order(u.side, u.slot)
+    state.log("destroyed", rules, f"side {u.side} unit{u.slot} ({u.name}) is removed: {why}",
+              u.side, unit=u.slot)
+
+
+@register
+@dataclass(slots=True)
+class CleanUp(Frame):
+    """Clean-Up Phase: forced splits and removals (C1-C3, AA-G17), voluntary splits (C4),
+    the Morale Sub-phase (C6, AA-G16), discards (AA-G6)."""
+
+    kind = "aa.cleanup"
+    step: str = "forced"
+    side: int = 0
+    queue: list[list[int]] = field(default_factory=list)
+
+    def run(self, state: AAState) -> Step:
+        g = state.game
+        if self.step == "forced":
+            self.forced(state)
+            self.step = "voluntary"
+        if self.step == "voluntary":
+            while self.side < 2:
+                if g.voluntary_splits and self._splittable(state, self.side):
+                    return Wait(self.side, Decision.CLEANUP)
+                self.side += 1
+            self.step = "morale"
+            self.queue = [[u.side, u.slot] for s in (0, 1) for u in state.alive_units(s)
+                          if u.suppression > 0]
+        if self.step == "morale":
+            if self.queue:
+                s, k = self.queue[0]
+                u = state.units[s][k]
+                die = u.morale if u.vehicle else (shifted(u.morale, u.wounds) or 4)
+                return Push(RollDice(1, f"side {s} unit{k} morale", ("C6", "AA-G16"), s, die,
+                                     DIE_OFFSET[die]))
+            # AA-G6: unused orders and the Reserve are discarded; a new turn begins
+            for s in (0, 1):
+                for k in range(g.max_units_per_side):
+                    state.discard_order(s, k)
+                    u = state.units[s][k]
+                    if u is not None:
+                        u.acted = False
+                        u.vehicle_marked = False
+                state.zones.move_all(f"reserve:{s}", f"discard:{s}")
+            state.log("cleanup_end", ("AA-G6",), "orders and Reserves are discarded", None)
+            return Done()
+        return Done()
+
+    def forced(self, state: AAState) -> None:
+        """C1-C3, AA-G17: until no unit is below d4."""
+        g = state.game
+        changed = True
+        while changed:
+            changed = False
+            for s in (0, 1):
+                for u in list(state.alive_units(s)):
+                    if not needs_split(u):
+                        continue
+                    changed = True
+                    if u.vehicle:
+                        remove_unit(state, u, ("AA-G17",), "Equipment shifted below d4")
+                    elif u.figures < 2 * g.min_unit_figures:
+                        remove_unit(state, u, ("C1", "C3"), f"Morale below d4 and fewer than "
+                                    f"{2 * g.min_unit_figures} figures")
+                    elif split_unit(state, u, ("C1", "C2")) is None:
+                        remove_unit(state, u, ("C1",), "Morale below d4 and no free unit slot")
+
+    def _splittable(self, state: AAState, side: int) -> list[Unit]:
+        g = state.game
+        if all(state.units[side][k] is not None and (state.units[side][k].alive or
+               state.zones.size(f"order:{side}:{k}")) for k in range(g.max_units_per_side)):
+            return []
+        return [u for u in state.alive_units(side) if not u.vehicle
+                and u.figures >= 2 * g.min_unit_figures]
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        return [ids.split0 + u.slot for u in self._splittable(state, self.side)] + [
+            ids.split_done]
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        return Illegality(("C3", "C4"), "only a unit of six or more figures may split, into a "
+                          "free unit slot")
+
+    def apply(self, state: AAState, action: int) -> None:
+        ids = state.game.ids
+        if action == ids.split_done:
+            self.side += 1
+            return None
+        split_unit(state, state.units[self.side][action - ids.split0], ("C4", "C2"))
+        return None
+
+    def on_child_done(self, state: AAState, child: Frame) -> None:
+        g = state.game
+        s, k = self.queue.pop(0)
+        u = state.units[s][k]
+        v = child.values[0]
+        n = 2 if v >= g.rally_two else 1 if v >= g.rally_one else 0
+        n = min(n, u.suppression)
+        u.suppression -= n
+        state.log("morale", ("C6", "AA-G16"), f"side {s} unit{k} Morale roll {v}: {n} "
+                  f"marker(s) removed", s, unit=k, roll=v, removed=n)
+
+    def context(self, state: AAState, viewer: int) -> DecisionContext:
+        return DecisionContext(self.kind, self.side, Decision.CLEANUP)

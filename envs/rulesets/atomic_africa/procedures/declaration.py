@@ -1,0 +1,227 @@
+"""The Declaration sub-phase: reveal, special actions, the change loop and the Joker
+(AA-D1 … AA-D8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from envs.core.frames import HiddenCommit
+from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import Decision
+from ..cards import CARD_NAMES, EXPERIENCE, FACE_CARDS, JOKER, MENU, ORDER_KINDS, POSTURES, VEHICLE_SPECIALS, is_face
+from ..state import AAState, Unit, key
+from .common import Contest, UnitContext
+
+
+def _denomination_rank(card: int) -> int:
+    """AA-D3: Jacks, then Queens, then Kings; Jokers after Kings (AA-G13)."""
+    return {FACE_CARDS[0]: 0, FACE_CARDS[1]: 1, FACE_CARDS[2]: 2, JOKER: 3}[card]
+
+
+def _menu(state: AAState, u: Unit, card: int) -> list[str]:
+    opts = list(ORDER_KINDS) if card == JOKER else list(MENU[card])
+    if u.vehicle:
+        opts = [o for o in opts if o == "basic" or o in VEHICLE_SPECIALS]
+    return opts
+
+
+@register
+@dataclass(slots=True)
+class ChangeCommit(HiddenCommit):
+    """AA-D4/AA-D5 (AA-G11): one round of the change loop as a hidden commitment: each side
+    asked plays a Reserve card face down (``reserve:play:<card>``) or stands; a frozen side
+    may only stand (AA-D8)."""
+
+    kind = "aa.change_commit"
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        i = self._next()
+        side = self.sides[i]
+        if state.ap.frozen[side]:
+            return [ids.stand]
+        u = state.units[side][_principal(state, side)]
+        return [ids.play0 + c for c in state.eligible_reserve(side, u)] + [ids.stand]
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        side = self.sides[self._next()]
+        if state.ap.frozen[side]:
+            return Illegality(("AA-D8",), "a revealed Joker has frozen this side's orders for "
+                              "the rest of the Activation Phase")
+        return Illegality(("AA-D4", "AA-G5"), "only an eligible card of the side's own "
+                          "Reserve may be played")
+
+
+def _principal(state: AAState, side: int) -> int:
+    """The unit whose order a side may change in the loop: the activating unit, or the first
+    (not Confused) reacting unit of the reacting side; -1 when none."""
+    ap = state.ap
+    if side == ap.side:
+        return ap.unit
+    for s, k, role in ap.involved:
+        if s == side and role == 1 and not state.units[s][k].confused:
+            return k
+    return -1
+
+
+@register
+@dataclass(slots=True)
+class Declaration(Frame):
+    """AA-D1 … AA-D8: reveal, announce special actions in order, then the change loop."""
+
+    kind = "aa.declaration"
+    auto_apply_forced = True
+    step: str = "reveal"
+    queue: list[list[int]] = field(default_factory=list)  # [side, unit, card]
+    joker_posture: bool = False
+    rounds: int = 0
+
+    def run(self, state: AAState) -> Step:
+        ap = state.ap
+        if self.step == "reveal":
+            shown = []
+            for s, k, _ in ap.involved:
+                c = state.reveal(s, k)
+                if c is not None:
+                    shown.append(f"side {s} unit{k} {CARD_NAMES[c]}")
+                    self._revealed(state, s, k, c)
+            state.log("reveal", ("AA-D1",), "orders revealed: " + (", ".join(shown) or "none"),
+                      None, cards=[[s, k, state.order_card(s, k)] for s, k, _ in ap.involved])
+            self.step = "order"
+        if self.step == "order":
+            return self._order(state)
+        if self.step == "announce":
+            if self.queue:
+                return Wait(self.queue[0][0], Decision.DECLARATION)
+            self.step = "change"
+        if self.step == "change":
+            sides = tuple(s for s in (ap.side, 1 - ap.side)
+                          if _principal(state, s) >= 0
+                          and state.order_card(s, _principal(state, s)) is not None
+                          and (state.eligible_reserve(s, state.units[s][_principal(state, s)])
+                               or (ap.frozen[s] and state.zones.size(f"reserve:{s}"))))
+            if not sides or all(ap.frozen[s] for s in sides) and self.rounds > 0:
+                state.log("declaration_end", ("AA-D7",), "the orders stand", None)
+                return Done()
+            self.rounds += 1
+            return Push(ChangeCommit(sides, (), Decision.RESERVE_PLAY, ("AA-D4", "AA-D5")))
+        return Done()
+
+    def _revealed(self, state: AAState, s: int, k: int, c: int) -> None:
+        """A freshly revealed card: a face card or Joker announces (AA-D2), a Joker freezes
+        the opponent (AA-D8, AA-G13). Confused units play any card as basic (AA-G18)."""
+        ap = state.ap
+        u = state.units[s][k]
+        ap.special.pop(key(s, k), None)
+        ap.posture.pop(key(s, k), None)
+        if u.confused:
+            return
+        if c == JOKER:
+            ap.frozen[1 - s] = True
+            state.log("joker", ("AA-D8",), f"side {s} reveals a Joker: side {1 - s}'s orders "
+                      f"are frozen for this Activation Phase", s, unit=k)
+        if c == JOKER or is_face(c):
+            self.queue.append([s, k, c])
+
+    def _order(self, state: AAState) -> Step:
+        """AA-D3, AA-G10: sort the announcements; a cross-side tie of denomination and
+        Experience is settled by a die-roll contest (the higher roller declares last)."""
+        g = state.game
+        q = self.queue
+        exp = [EXPERIENCE.index(g.experience[s]) for s in (0, 1)]
+        ties = any(a[0] != b[0] and _denomination_rank(a[2]) == _denomination_rank(b[2])
+                   and exp[a[0]] == exp[b[0]] for i, a in enumerate(q) for b in q[i + 1:])
+        if ties:
+            self.step = "contest"
+            return Push(Contest("declaration order", ("AA-D3", "AA-G10")))
+        self._sort(state, None)
+        return None
+
+    def _sort(self, state: AAState, winner: int | None) -> None:
+        g = state.game
+        exp = [EXPERIENCE.index(g.experience[s]) for s in (0, 1)]
+        self.queue.sort(key=lambda r: (_denomination_rank(r[2]), exp[r[0]],
+                                       0 if winner is None else int(r[0] == winner), r[0],
+                                       r[1]))
+        if len(self.queue) > 1:
+            state.log("declaration_order", ("AA-D3",), "declaration order: " + ", ".join(
+                f"side {s} unit{k} {CARD_NAMES[c]}" for s, k, c in self.queue), None)
+        self.step = "announce"
+
+    def on_child_done(self, state: AAState, child: Frame) -> None:
+        if isinstance(child, Contest):
+            self._sort(state, child.winner)
+        elif isinstance(child, ChangeCommit):
+            self._after_commit(state, child)
+
+    def _after_commit(self, state: AAState, child: ChangeCommit) -> None:
+        ids = state.game.ids
+        ap = state.ap
+        played = False
+        for s, a in zip(child.sides, child.choices):
+            if a == ids.stand:
+                continue
+            played = True
+            k = _principal(state, s)
+            c = a - ids.play0
+            state.discard_order(s, k)  # AA-D6: the new card totally replaces the old
+            state.zones.move(c, f"reserve:{s}", f"order:{s}:{k}")
+            state.reveal(s, k)
+            state.log("order_replaced", ("AA-D5", "AA-D6"), f"side {s} replaces unit{k}'s "
+                      f"order with {CARD_NAMES[c]} from its Reserve", s, unit=k, card=c)
+        for s, a in zip(child.sides, child.choices):  # reveal effects after both flips
+            if a != ids.stand:
+                k = _principal(state, s)
+                self._revealed(state, s, k, a - ids.play0)
+        if played:
+            self.step = "order"  # AA-D7: new face cards announce, then another round
+        else:
+            state.log("declaration_end", ("AA-D7",), "both sides stand", None)
+            self.step = "done"
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        s, k, c = self.queue[0]
+        if self.joker_posture:
+            return [ids.posture0 + i for i in range(len(POSTURES))]
+        u = state.units[s][k]
+        return sorted(ids.special0 + ORDER_KINDS.index(o) for o in _menu(state, u, c))
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        s, k, c = self.queue[0]
+        if self.joker_posture:
+            return Illegality(("AA-D8", "AA-G22"), "the Joker's owner names a posture")
+        if c != JOKER and state.game.actions.labels[action] == "special:basic":
+            return Illegality(("AA-D2",), "a revealed face card must announce a special action")
+        return Illegality(("AA-D2", "AA-G12"), f"not a special action of the "
+                          f"{CARD_NAMES[c]} (or not allowed to a vehicle)")
+
+    def apply(self, state: AAState, action: int) -> None:
+        ids = state.game.ids
+        ap = state.ap
+        s, k, c = self.queue[0]
+        if self.joker_posture:
+            p = POSTURES[action - ids.posture0]
+            ap.posture[key(s, k)] = p
+            state.log("posture", ("AA-D8", "AA-G22"), f"side {s} unit{k} takes the {p} "
+                      f"posture", s, unit=k, posture=p)
+            self.joker_posture = False
+            self.queue.pop(0)
+            return None
+        o = ORDER_KINDS[action - ids.special0]
+        ap.special[key(s, k)] = o
+        state.log("special", ("AA-D8",) if c == JOKER else ("AA-D2",),
+                  f"side {s} unit{k} announces {o}" + (" (Joker)" if c == JOKER else ""), s,
+                  unit=k, special=o)
+        if c == JOKER:
+            self.joker_posture = True
+        else:
+            self.queue.pop(0)
+        return None
+
+    def context(self, state: AAState, viewer: int) -> UnitContext:
+        s, k, _ = self.queue[0]
+        return UnitContext(self.kind, s, Decision.DECLARATION, k)

@@ -1,0 +1,136 @@
+"""The turn, the Orders Phase (AA-G4) and the alternation of Activation Phases (AA-G7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from envs.core.frames import DrawCard
+from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import Decision
+from ..state import AAState
+from .common import Contest, UnitContext
+from .activation import Activation
+from .cleanup import CleanUp
+
+
+@register
+@dataclass(slots=True)
+class Turn(Frame):
+    """One game turn: Orders Phase (both sides), the first-activation contest (AA-G7), the
+    Activation Phases, the Clean-Up Phase; then the next turn or the end (AA-G23)."""
+
+    kind = "aa.turn"
+    step: str = "orders"
+
+    def run(self, state: AAState) -> Step:
+        if self.step == "orders":
+            self.step = "first"
+            state.log("turn", ("AA-G23",), f"turn {state.turn} begins", None, turn=state.turn)
+            return Push(OrdersPhase(1), OrdersPhase(0))
+        if self.step == "first":
+            self.step = "activations"
+            return Push(Contest("who activates first", ("AA-G7",)))
+        if self.step == "activations":
+            self.step = "cleanup"
+            return Push(ActivationPhases(state.first))
+        if self.step == "cleanup":
+            self.step = "end"
+            return Push(CleanUp())
+        # end of turn
+        if state.game_over() or state.turn >= state.game.turns:
+            sc = state.scores()
+            state.log("game_end", ("AA-G23",), f"the game ends after turn {state.turn}: "
+                      f"scores {sc[0]}-{sc[1]}", None, scores=sc)
+            return Done()
+        state.turn += 1
+        self.step = "orders"
+        return None
+
+    def on_child_done(self, state: AAState, child: Frame) -> None:
+        if isinstance(child, Contest):
+            state.first = child.winner
+
+
+@register
+@dataclass(slots=True)
+class OrdersPhase(Frame):
+    """Orders Phase of one side: draw the cards (AA-G4) from its own deck (chance over the
+    cards left, AA-G6 reshuffle), then give each unit a face-down card or none; the cards
+    kept form the hidden Reserve."""
+
+    kind = "aa.orders"
+    side: int
+    step: str = "start"
+    to_draw: int = 0
+    cursor: int = 0
+
+    def run(self, state: AAState) -> Step:
+        s = self.side
+        if self.step == "start":
+            g = state.game
+            n = sum(1 for u in state.alive_units(s) if not u.attached) * g.cards_per_unit
+            if g.experience_draw_bonus:
+                n += g.draw_bonus[s]
+            self.to_draw = n
+            self.step = "draw"
+            state.log("orders_phase", ("AA-G4",), f"side {s} draws {n} cards", s, cards=n)
+        if self.step == "draw":
+            if self.to_draw > 0:
+                state.reshuffle_if_empty(s)
+                if state.zones.size(f"deck:{s}") > 0:
+                    self.to_draw -= 1
+                    return Push(DrawCard(f"deck:{s}", f"reserve:{s}", s, ("AA-G4",)))
+                self.to_draw = 0
+            self.step = "assign"
+        # assign: the next alive unit without an order, while the hand has cards
+        if state.zones.size(f"reserve:{s}") == 0:
+            return Done()
+        U = state.game.max_units_per_side
+        while self.cursor < U:
+            u = state.units[s][self.cursor]
+            if u is not None and u.alive and state.order_card(s, u.slot) is None:
+                return Wait(s, Decision.ORDERS)
+            self.cursor += 1
+        return Done()
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        cards = sorted(set(state.zones[f"reserve:{self.side}"].cards))
+        return [ids.assign0 + c for c in cards] + [ids.assign_none]
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        return Illegality(("AA-G4",), "only a card of the side's own hand can be given")
+
+    def apply(self, state: AAState, action: int) -> None:
+        ids = state.game.ids
+        s, k = self.side, self.cursor
+        if action != ids.assign_none:
+            state.zones.move(action - ids.assign0, f"reserve:{s}", f"order:{s}:{k}")
+            state.log("order_assigned", ("AA-G4",), f"side {s} gives unit{k} a face-down "
+                      f"order", s, unit=k)
+        self.cursor += 1
+        return None
+
+    def context(self, state: AAState, viewer: int) -> UnitContext:
+        return UnitContext(self.kind, self.side, Decision.ORDERS,
+                           self.cursor if viewer == self.side else -1)
+
+
+@register
+@dataclass(slots=True)
+class ActivationPhases(Frame):
+    """AA-G7: the sides alternate Activation Phases until no unit is eligible; a side with no
+    eligible unit passes and the other keeps activating."""
+
+    kind = "aa.activations"
+    next_side: int
+
+    def run(self, state: AAState) -> Step:
+        for s in (self.next_side, 1 - self.next_side):
+            if any(state.eligible_to_activate(u) for u in state.units[s]):
+                self.next_side = 1 - s
+                return Push(Activation(s))
+        return Done()
