@@ -158,7 +158,7 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
         for dtype, counts in by_type.items():
             total = sum(counts.values())
             for label, c in sorted(counts.items(), key=lambda kv: -kv[1]):
-                if not label.startswith("react:"):
+                if not label.startswith(("react:", "reserve:")):  # reserve: Atomic Africa
                     continue
                 out = result.reaction_outcomes.get(n, {}).get(label)
                 won = f"{out['score']:.3f} ({out['games']})" if out else "-"
@@ -170,7 +170,8 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
          pair_rows),
         ("Plackett-Luce ratings (mu, mu ± 1.96 sigma)", ["agent", "rating", "95% CI"],
          rating_rows),
-        ("Reactions taken (share of that decision type; score of games where taken)",
+        ("Reactions and Reserve plays taken (share of that decision type; score of games "
+         "where taken)",
          ["agent", "decision", "reaction", "count", "share", "score (games)"], react_rows),
     ]
     try:

@@ -20,6 +20,10 @@ def test_train_and_evaluate_atomic_africa(tmp_path: Path) -> None:
     assert "stand-and-fire" not in p.stdout
     model = run_dir / "final_model.zip"
     assert model.is_file()
+    # the ruleset's own warm-start opponents (train.AA_DEFAULTS); the budget given wins
+    saved = json.loads((run_dir / "config.json").read_text())["args"]
+    assert saved["bc_opponents"] == ["heuristic", "random", "never-reserve", "always-reserve"]
+    assert saved["total_timesteps"] == 128
     out = tmp_path / "eval.json"
     q = run("evaluate.py", "--ruleset", "atomic_africa", "--scenario", "duel", "--agents",
             str(model), "never-reserve", "always-reserve", "--games", "2", "--seed", "0",

@@ -1,13 +1,14 @@
 """The procedures (frames) of Atomic Africa, one module per phase:
 
-| module | frames | rules |
-|---|---|---|
-| :mod:`.common` | ``UnitContext``, ``Contest`` (die-roll contest, rerolled on ties) | AA-G7, AA-G10, AA-D3 |
-| :mod:`.turn` | ``Turn``, ``OrdersPhase``, ``ActivationPhases`` | AA-G4, AA-G7, AA-G23 |
-| :mod:`.activation` | ``Activation``, ``ReactionSubPhase`` | AA-G7, AA-G8, AA-R1 … AA-R9 |
-| :mod:`.declaration` | ``Declaration``, ``ChangeCommit`` | AA-D1 … AA-D8 |
-| :mod:`.resolution` | ``Resolution``, ``final_order``, ``posture_of`` | AA-G8, AA-G14, AA-G15, AA-G21 |
-| :mod:`.cleanup` | ``CleanUp``, ``needs_split``, ``split_unit``, ``remove_unit`` | C1 … C6, AA-G16, AA-G17 |
+* :mod:`.common`: ``UnitContext``, ``Contest`` (a die-roll contest, rerolled on ties;
+  AA-G7, AA-G10, AA-D3);
+* :mod:`.turn`: ``Turn``, ``OrdersPhase``, ``ActivationPhases`` (AA-G4, AA-G7, AA-G23);
+* :mod:`.activation`: ``Activation``, ``ReactionSubPhase`` (AA-G7, AA-G8, AA-R1 … AA-R9);
+* :mod:`.declaration`: ``Declaration``, ``ChangeCommit`` (AA-D1 … AA-D8);
+* :mod:`.resolution`: ``Resolution``, ``final_order``, ``posture_of`` (AA-G8, AA-G14,
+  AA-G15, AA-G21);
+* :mod:`.cleanup`: ``CleanUp``, ``needs_split``, ``split_unit``, ``remove_unit`` (C1 … C6,
+  AA-G16, AA-G17).
 
 Every frame is a registered ``@dataclass(slots=True)`` of :mod:`envs.core.procedure` (importing
 this package registers them all, so a state's JSON can be read back); the data they share

@@ -11,7 +11,8 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import Decision
-from ..cards import CARD_NAMES, EXPERIENCE, FACE_CARDS, JOKER, MENU, ORDER_KINDS, POSTURES, VEHICLE_SPECIALS, is_face
+from ..cards import (CARD_NAMES, EXPERIENCE, FACE_CARDS, JOKER, MENU, ORDER_KINDS, POSTURES,
+                     VEHICLE_SPECIALS, is_face)
 from ..state import AAState, Unit, key
 from .common import Contest, UnitContext
 
