@@ -130,14 +130,24 @@ class Args:
     checkpoint_freq: int = 20_000
     """timesteps between checkpoints, each taken at the next rollout boundary once that many
     have passed (the last 3 are kept)"""
-    eval_freq: int = 25_000
-    """timesteps between evaluations (0: only at the end); each evaluated policy (also the
-    warm start at 0 timesteps) is a candidate for final_model.zip"""
+    eval_freq: int = 20_480
+    """timesteps between evaluations (0: only at the end), each at the first rollout boundary
+    after a multiple of it, none while the actor is frozen (--critic-warmup); each evaluated
+    policy (also the warm start at 0 timesteps, and the last) is a candidate for
+    final_model.zip"""
     eval_games: int = 60
     """games per evaluation opponent (both seatings, common random numbers); also the
     checkpoint selection's evaluation"""
     eval_agents: list[str] = field(default_factory=lambda: _panel())
     """opponents of the periodic evaluation (default: the whole bot panel)"""
+    eval_extra_games: int = 60
+    """more games (a second tournament seed) at every evaluation against each opponent the
+    first eval_games scored below eval_extra_below against, so that the bots that decide the
+    checkpoint selection are measured over eval_games + eval_extra_games games (0: none)"""
+    eval_extra_below: float = 0.9
+    """score of the first eval_games below which an opponent gets the eval_extra_games"""
+    keep_candidates: bool = False
+    """also keep every evaluated policy as run_dir/candidates/model_<timesteps>.zip"""
     select_best: bool = True
     """final_model.zip is the evaluated policy with the best worst-case score over eval_agents
     (ties: the better mean, then the later); the last weights are DIR/last_model.zip"""
@@ -189,7 +199,8 @@ AA_DEFAULTS: dict[str, Any] = {
 #: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
-             "eval_games", "eval_agents", "checkpoint_freq", "snapshot_freq", "run_dir",
+             "eval_games", "eval_agents", "eval_extra_games", "eval_extra_below",
+             "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
              "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address"}
 BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
@@ -275,6 +286,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.n_steps >= 2, "--n-steps must be >= 2"),
               (args.batch_size >= 2, "--batch-size must be >= 2"),
               (args.eval_games >= 0, "--eval-games must be >= 0"),
+              (args.eval_extra_games >= 0, "--eval-extra-games must be >= 0"),
+              (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
               (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
                "--snapshot-freq and --checkpoint-freq must be >= 1"),
               (args.eval_freq >= 0, "--eval-freq must be >= 0"),
@@ -401,7 +414,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
                          "or --overwrite to start afresh")
     elif args.overwrite:  # start afresh: drop the previous run's checkpoints, pool and metrics
-        for sub in ("checkpoints", "snapshots"):
+        for sub in ("checkpoints", "snapshots", "candidates"):
             shutil.rmtree(run_dir / sub, ignore_errors=True)
         for name in ("pool.json", "metrics.csv", "metrics.json", "final_model.zip",
                      "best_model.zip", "last_model.zip", "learning_curves.png"):
@@ -446,7 +459,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 
     # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
     import torch
-    from agents.training import SelfPlayCallback, TimedVecEnv, evaluate_model, make_vec_env
+    from agents.training import SelfPlayCallback, TimedVecEnv, make_vec_env
     from sb3_contrib import MaskablePPO
 
     random.seed(args.seed)
@@ -536,7 +549,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         run_dir=run_dir, pool=pool, game=game, eval_opponents=eval_opponents,
         snapshot_freq=args.snapshot_freq, checkpoint_freq=args.checkpoint_freq,
         eval_freq=args.eval_freq, eval_games=args.eval_games, eval_seed=args.seed + 1,
-        keep_checkpoints=KEEP_CHECKPOINTS, max_decisions=args.max_decisions, timed_env=venv)
+        keep_checkpoints=KEEP_CHECKPOINTS, max_decisions=args.max_decisions, timed_env=venv,
+        eval_after=args.critic_warmup, extra_games=args.eval_extra_games,
+        extra_below=args.eval_extra_below,
+        candidates_dir=run_dir / "candidates" if args.keep_candidates else None)
     if args.resume and resume_state is not None:  # exact resume (agents/resume.py)
         from agents.resume import restore_training_state
 
@@ -586,8 +602,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 
     # -- final artefacts -----------------------------------------------------------------------
     callback.save_checkpoint(model.num_timesteps)
-    scores = evaluate_model(model, game, eval_opponents, args.eval_games, args.seed + 1,
-                            args.max_decisions) if args.eval_games else {}
+    scores = callback.scores(model) if args.eval_games else {}
     atomic_save_model(model, run_dir / "last_model.zip", game)
     callback.consider(model.num_timesteps, scores)  # the last weights are a candidate too
     selected = callback.best if args.select_best and callback.best else None
@@ -636,10 +651,12 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
           + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")
           + f"); periodic evaluations {callback.eval_seconds:.1f} s of the wall time")
     for name, s in scores.items():
-        print(f"final score vs {name}: {s:.3f} over {args.eval_games} games")
+        print(f"final score vs {name}: {s:.3f}")
     if selected is not None:
         print(f"kept the policy of {selected['timesteps']} timesteps (worst-case score "
-              f"{selected['worst']:.3f} over {args.eval_games} games per opponent) as "
+              f"{selected['worst']:.3f}; {args.eval_games} games per opponent, "
+              f"{args.eval_games + args.eval_extra_games} against those below "
+              f"{args.eval_extra_below}) as "
               f"final_model.zip; the last weights are last_model.zip")
     print(f"wrote {run_dir / 'final_model.zip'}")
     return 0

@@ -205,15 +205,22 @@ class InterruptCallback(BaseCallback):
         return self.stopped_at is None
 
 
+#: offset of the tournament seed of the extra selection games (disjoint from eval_seed's)
+EXTRA_SEED_OFFSET = 1_000_003
+
+
 class SelfPlayCallback(BaseCallback):
     """Every ``snapshot_freq`` timesteps adds a snapshot to the pool, at the first rollout
     boundary (after the PPO update) after every ``checkpoint_freq`` timesteps writes
     ``run_dir/checkpoints/ckpt_<timesteps>.zip`` with the resume state inside (every generator
     and env state, :mod:`agents.resume`; only at a boundary is the rollout buffer empty, so
     only there is resuming exact) and ``run_dir/pool.json`` (atomically, keeping the last
-    ``keep_checkpoints``), every ``eval_freq`` (0: never) plays
-    ``eval_games`` against each evaluation opponent, logs ``eval/score_vs_<name>`` to
-    TensorBoard and appends a row to ``run_dir/metrics.csv``.
+    ``keep_checkpoints``), at the first rollout boundary after every ``eval_freq`` timesteps
+    (0: never; none before ``eval_after``) plays ``eval_games`` against each evaluation
+    opponent and ``extra_games`` more against those it scored below ``extra_below`` against
+    (:meth:`scores`), logs ``eval/score_vs_<name>`` to TensorBoard and appends a row to
+    ``run_dir/metrics.csv``; with ``candidates_dir``, every evaluated policy is also kept there
+    as ``model_<timesteps>.zip``.
 
     Checkpoint selection: every evaluated policy (the warm start at 0 timesteps, the periodic
     ones, and whatever ``train.py`` passes to :meth:`consider`) is a candidate; the one with the
@@ -225,8 +232,14 @@ class SelfPlayCallback(BaseCallback):
     def __init__(self, run_dir: Path, pool: OpponentPool, game: Game,
                  eval_opponents: Mapping[str, Any], snapshot_freq: int, checkpoint_freq: int,
                  eval_freq: int, eval_games: int, eval_seed: int, keep_checkpoints: int = 3,
-                 max_decisions: int | None = None, timed_env: TimedVecEnv | None = None):
+                 max_decisions: int | None = None, timed_env: TimedVecEnv | None = None,
+                 eval_after: int = 0, extra_games: int = 0, extra_below: float = 1.0,
+                 candidates_dir: Path | None = None):
         super().__init__(verbose=0)
+        self.eval_after = eval_after
+        self.extra_games = extra_games
+        self.extra_below = extra_below
+        self.candidates_dir = None if candidates_dir is None else Path(candidates_dir)
         self.run_dir = Path(run_dir)
         self.pool = pool
         self.game = game
@@ -256,10 +269,26 @@ class SelfPlayCallback(BaseCallback):
         if self.eval_games and self.eval_freq and self.num_timesteps == 0:
             self._evaluate(0)  # the warm start: the first point of the curves, a candidate
 
+    def scores(self, model: Any = None) -> dict[str, float]:
+        """The selection evaluation of ``model`` (default: the learner): ``eval_games`` games
+        against each evaluation opponent, then ``extra_games`` more (on the disjoint tournament
+        seed ``eval_seed + EXTRA_SEED_OFFSET``) against each opponent it scored below
+        ``extra_below`` against; a score is over all the games played against that opponent."""
+        model = self.model if model is None else model
+        scores = evaluate_model(model, self.game, self.eval_opponents, self.eval_games,
+                                self.eval_seed, self.max_decisions)
+        hard = {n: o for n, o in self.eval_opponents.items() if scores[n] < self.extra_below}
+        if self.extra_games > 0 and hard:
+            more = evaluate_model(model, self.game, hard, self.extra_games,
+                                  self.eval_seed + EXTRA_SEED_OFFSET, self.max_decisions)
+            n0, n1 = self.eval_games, self.extra_games
+            for n, s in more.items():
+                scores[n] = (scores[n] * n0 + s * n1) / (n0 + n1)
+        return scores
+
     def _evaluate(self, steps: int) -> dict[str, float]:
         t, c = time.perf_counter(), time.process_time()
-        scores = evaluate_model(self.model, self.game, self.eval_opponents, self.eval_games,
-                                self.eval_seed, self.max_decisions)
+        scores = self.scores()
         self.eval_seconds += time.perf_counter() - t
         self.eval_cpu_seconds += time.process_time() - c
         for name, s in scores.items():
@@ -275,6 +304,9 @@ class SelfPlayCallback(BaseCallback):
         later wins). True when it was kept."""
         if not scores:
             return False
+        if self.candidates_dir is not None:
+            atomic_save_model(self.model, self.candidates_dir / f"model_{int(steps):010d}.zip",
+                              self.game)
         worst, mean = min(scores.values()), sum(scores.values()) / len(scores)
         if self.best is not None and (worst, mean) < (self.best["worst"], self.best["mean"]):
             return False
@@ -302,9 +334,6 @@ class SelfPlayCallback(BaseCallback):
         if self._due("snap", self.snapshot_freq):
             self.pool.add_snapshot(self.model, steps)
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
-        if self.eval_games and self._due("eval", self.eval_freq) \
-                and steps < getattr(self.model, "_total_timesteps", steps + 1):
-            self._evaluate(steps)  # (not at the last step: train.py evaluates the end)
         return True
 
     def _tally_episodes(self) -> None:
@@ -319,10 +348,15 @@ class SelfPlayCallback(BaseCallback):
             self._scores.setdefault(key, []).append(score)
 
     def _on_rollout_start(self) -> None:
-        """The rollout boundary (the previous update is done, the buffer empty): checkpoint
-        when one is due."""
-        if self.num_timesteps > self._steps0 and self._due("ckpt", self.checkpoint_freq):
-            self.save_checkpoint(self.num_timesteps)
+        """The rollout boundary (the previous update is done, the buffer empty): evaluate when
+        an evaluation is due (so an evaluated policy is exactly the checkpoint of the same
+        timestep; not before ``eval_after``: the actor was still frozen, the policy the warm
+        start's), then checkpoint when one is due."""
+        steps = self.num_timesteps
+        if self.eval_games and self._due("eval", self.eval_freq) and steps >= self.eval_after:
+            self._evaluate(steps)  # (the end is not a boundary here: train.py evaluates it)
+        if steps > self._steps0 and self._due("ckpt", self.checkpoint_freq):
+            self.save_checkpoint(steps)
 
     def _on_rollout_end(self) -> None:
         """TensorBoard ``selfplay/win_rate_vs_<opponent>`` (draws count half) over the

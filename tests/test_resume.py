@@ -16,7 +16,7 @@ import pytest
 from tests.test_scripts import LAUNCH, ROOT, TOY_POOL
 
 TINY_TB = ["--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--n-epochs", "2", "--net-arch", "32",
-           "--eval-games", "2", "--no-progress-bar", "--tensorboard"]
+           "--eval-games", "2", "--eval-extra-games", "2", "--no-progress-bar", "--tensorboard"]
 
 
 def _train(*args: str) -> subprocess.CompletedProcess:
@@ -37,7 +37,7 @@ def test_resume_falls_back_and_logs_each_step_once(tmp_path):
     run_dir = tmp_path / "run"
     common = ["--ruleset", "toy", "--seed", "5", "--run-dir", str(run_dir),
               "--checkpoint-freq", "128", "--snapshot-freq", "128", "--eval-freq", "128",
-              *TINY_TB, *TOY_POOL]
+              "--critic-warmup", "64", *TINY_TB, *TOY_POOL]
     r = _train("--total-timesteps", "256", *common)
     assert r.returncode == 0, r.stderr
     ck = run_dir / "checkpoints"
@@ -79,7 +79,8 @@ def test_resume_when_no_checkpoint_loads_is_one_line(tmp_path):
 
 
 EXACT = ["--ruleset", "toy", "--seed", "4", "--n-envs", "2", "--n-steps", "64", "--batch-size",
-         "64", "--n-epochs", "2", "--net-arch", "32", "--eval-games", "4", "--eval-freq", "256",
+         "64", "--n-epochs", "2", "--net-arch", "32", "--eval-games", "4", "--eval-extra-games",
+         "4", "--critic-warmup", "256", "--eval-freq", "256",
          "--checkpoint-freq", "256", "--snapshot-freq", "128", "--total-timesteps", "1280",
          "--torch-threads", "1", "--no-progress-bar", "--no-tensorboard", *TOY_POOL]
 #: metrics.csv columns that are not wall-clock measurements

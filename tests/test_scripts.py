@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = ("import runpy, sys, tests.conftest; script = sys.argv.pop(1); sys.argv[0] = script; "
           "runpy.run_path(script, run_name='__main__')")
 TINY = ["--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--n-epochs", "2",
-        "--net-arch", "32", "--eval-games", "2", "--no-progress-bar", "--no-tensorboard"]
+        "--net-arch", "32", "--eval-games", "2", "--eval-extra-games", "2", "--no-progress-bar",
+        "--no-tensorboard"]
 TOY_POOL = ["--pool-bots", "random", "never-react", "always-react",
             "--eval-agents", "random", "always-react", "--bc-games", "0"]
 
@@ -63,7 +64,8 @@ def trained(tmp_path_factory) -> Path:
     run_dir = tmp_path_factory.mktemp("train") / "run"
     r = run("train.py", "--ruleset", "toy", "--total-timesteps", "256", "--seed", "1",
             "--run-dir", str(run_dir), "--checkpoint-freq", "128", "--snapshot-freq", "64",
-            "--eval-freq", "128", *TINY, *TOY_POOL, "--bc-games", "4", "--bc-teacher",
+            "--eval-freq", "128", "--critic-warmup", "64", *TINY, *TOY_POOL, "--bc-games", "4",
+            "--keep-candidates", "--bc-teacher",
             "always-react", "--bc-opponents", "random", "never-react", "--bc-epochs", "2")
     assert r.returncode == 0, r.stderr
     assert "timesteps/s" in r.stdout and "env.step share" in r.stdout
@@ -97,6 +99,12 @@ def test_train_writes_model_config_metrics(trained):
     assert (sel["worst"], sel["timesteps"]) == (max(cands)[0], max(cands)[2])
     assert sel["worst"] == min(sel["scores"].values())
     assert MaskablePPO.load(trained / "final_model.zip").num_timesteps == sel["timesteps"]
+    # every evaluated policy is kept (--keep-candidates); final_model.zip is the selected one
+    assert sorted(p.name for p in (trained / "candidates").iterdir()) == [
+        "model_0000000000.zip", "model_0000000128.zip", "model_0000000256.zip"]
+    kept = trained / "candidates" / f"model_{sel['timesteps']:010d}.zip"
+    with zipfile.ZipFile(trained / "final_model.zip") as a, zipfile.ZipFile(kept) as b:
+        assert a.read("policy.pth") == b.read("policy.pth")
     assert (trained / "learning_curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert set(metrics["league_win_rates"]) >= {"random", "never-react", "always-react"}
     assert sorted(p.name for p in (trained / "checkpoints").iterdir()) == [
