@@ -130,7 +130,7 @@ class Args:
     checkpoint_freq: int = 20_000
     """timesteps between checkpoints, each taken at the next rollout boundary once that many
     have passed (the last 3 are kept)"""
-    eval_freq: int = 20_480
+    eval_freq: int = 40_960
     """timesteps between evaluations (0: only at the end), each at the first rollout boundary
     after a multiple of it, none while the actor is frozen (--critic-warmup); each evaluated
     policy (also the warm start at 0 timesteps, and the last) is a candidate for
