@@ -22,7 +22,7 @@ def exact_values(state) -> dict[str, float]:
     """Exact expected return of the deciding side after each legal action when both sides play
     uniformly at random: value iteration over the toy's reachable states (attack/miss loops
     make the graph cyclic), iterated to a fixed point (change < 1e-14)."""
-    key = lambda s: json.dumps(s._to_dict(), sort_keys=True)  # noqa: E731
+    key = lambda s: json.dumps(s.to_dict()["state"], sort_keys=True)  # noqa: E731
     nodes, edges, todo = {}, {}, [state.clone()]
     while todo:
         s = todo.pop()

@@ -1,5 +1,7 @@
 """The player-turn cycle (ACW-PD-12): the five phases of each player-turn in order, the turn count
-(ACW-PD-35) and the army-break check after both sides have moved (ACW-PD-36)."""
+(ACW-PD-35) and the army-break check after both sides have moved (ACW-PD-36). The turn passes
+from side to side by the core :class:`envs.core.activation.AlternatingTurns`; the end of the game
+(army break, victory points, rewards) is at the end of this module."""
 
 from __future__ import annotations
 
@@ -7,17 +9,18 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from envs.core.activation import AlternatingTurns
 from envs.core.procedure import Frame, Push, Step, register
 from envs.core.protocol import TERMINAL
 
+from .. import queries
+from ..actions import ACWDecision
 from .command import CommandPhase
 from .context import SIDE_NAMES
 from .end_phase import EndPhase
 from .maneuver import ManeuverPhase
 from .melee import MeleePhase
 from .ranged_combat import RangedCombatPhase
-from .. import queries
-from ..actions import ACWDecision
 
 __all__ = ["PlayerTurnCycle", "TurnStep"]
 
@@ -75,21 +78,24 @@ class PlayerTurnCycle(Frame):
             state.log("phase", ("ACW-PD-12", "ACW-PD-27"), f"turn {state.turn}: "
                       f"{SIDE_NAMES[side]} Phase 5, End", side, phase=5, turn=state.turn)
             return Push(EndPhase())
-        # the end of a player-turn
-        second = side != state.first
-        state.pt += 1
+        # the end of a player-turn: the core order of alternating player-turns passes the turn
+        # to the other side and says whether that closed a game turn (the state keeps the
+        # active side, the game turn and the player-turn count, which every query reads)
+        order = AlternatingTurns(2, state.first, side, state.turn, state.pt)
+        game_turn_closed = order.end_player_turn()
+        state.pt = order.player_turn
         state.broke_pt = []
-        if second:
+        if game_turn_closed:
             if state.game.objectives_score == "each_turn":
                 bank_objectives(state)
             if army_break(state):
                 return None
-            state.turn += 1
+            state.turn = order.turn
             if state.turn > state.game.turns:
                 state.log("time", ("ACW-PD-35",), f"{state.game.turns} game turns played")
                 end_game(state, "turn limit")
                 return None
-        state.active = 1 - side
+        state.active = order.active
         self.step = TurnStep.P1
         return None
 
