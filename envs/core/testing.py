@@ -278,10 +278,7 @@ def _check_chance_node(ctx: _Ctx, g: Game, s: State,
         pass
     else:
         raise ctx.fail(s, "legal_action_mask() at a chance node did not raise InvalidStateError")
-    cls = type(s)
-    if labelled is None or _overrides(cls, "action_to_string") or _overrides(
-            cls, "string_to_action"):
-        labelled = set()
+    labelled = _label_memo(type(s), labelled)
     for o in ids:
         if o in labelled:
             continue
@@ -321,11 +318,8 @@ def _check_decision_node(ctx: _Ctx, g: Game, s: State, p: int, crng: np.random.G
     on = np.flatnonzero(mask).tolist()
     if on != legal:
         raise ctx.fail(s, f"legal_action_mask() {on} disagrees with legal_actions() {legal}")
-    cls = type(s)
-    if labelled is None or _overrides(cls, "action_to_string") or _overrides(
-            cls, "string_to_action"):
-        labelled = set()
-    check_why = _overrides(cls, "why_illegal")
+    labelled = _label_memo(type(s), labelled)
+    check_why = _overrides(type(s), "why_illegal")
     for a in legal:
         if a not in labelled:
             lab = s.action_to_string(a)
@@ -356,6 +350,16 @@ def _check_decision_node(ctx: _Ctx, g: Game, s: State, p: int, crng: np.random.G
                 raise ctx.fail(s, f"why_illegal({g.actions.labels[a]!r}) rules {w.rules!r} must "
                                   f"be non-empty strings")
     return legal
+
+
+def _label_memo(cls: type, labelled: set[int] | None) -> set[int]:
+    """The set of ids whose label round trip need not be checked again: ``labelled`` while
+    state class ``cls`` keeps the protocol's own ``action_to_string`` / ``string_to_action``
+    (labels from the game's fixed catalogues), else a fresh empty set (check every id)."""
+    if labelled is None or _overrides(cls, "action_to_string") \
+            or _overrides(cls, "string_to_action"):
+        return set()
+    return labelled
 
 
 def _overrides(cls: type, name: str) -> bool:
