@@ -79,6 +79,8 @@ def _masking_parser() -> _Parser:
     p.add_argument("--eval-games", type=int, default=d.eval_games)
     p.add_argument("--opponent", default=d.opponent, help="training opponent")
     p.add_argument("--eval-opponent", default=d.eval_opponent)
+    p.add_argument("--also-eval", nargs="+", default=[], metavar="AGENT",
+                   help="further evaluation opponents, scored at the same checkpoints")
     p.add_argument("--eval-seed", type=int, default=d.eval_seed)
     p.add_argument("--n-steps", type=int, default=d.n_steps)
     p.add_argument("--batch-size", type=int, default=d.batch_size)
@@ -118,12 +120,12 @@ def masking_main(argv: list[str]) -> int:
         cfg = MaskingConfig(ruleset=ns.ruleset, scenario=ns.scenario, timesteps=ns.timesteps,
                             seeds=ns.seeds, eval_every=ns.eval_every, eval_games=ns.eval_games,
                             opponent=ns.opponent, eval_opponent=ns.eval_opponent,
-                            eval_seed=ns.eval_seed, n_steps=ns.n_steps,
+                            also_eval=list(ns.also_eval), eval_seed=ns.eval_seed, n_steps=ns.n_steps,
                             batch_size=ns.batch_size, n_epochs=ns.n_epochs)
         try:
             _check_outputs(ns.json, ns.plot)
             game = load_game(cfg.ruleset, cfg.scenario, cfg.params)
-            for a in (cfg.opponent, cfg.eval_opponent):
+            for a in (cfg.opponent, cfg.eval_opponent, *cfg.also_eval):
                 make_agent(a, game, 0)
         except (RiposteError, AgentError, OSError) as exc:
             return fail(str(exc) or type(exc).__name__)
@@ -142,6 +144,12 @@ def masking_main(argv: list[str]) -> int:
                       f"[{rm['ci95'][0]:.3f}, {rm['ci95'][1]:.3f}]".rjust(35)
                       + f"  {rp['mean_score']:.3f} [{rp['ci95'][0]:.3f}, {rp['ci95'][1]:.3f}]"
                       .rjust(26) + f"  {rp['mean_illegal_rate']:>15.2f}")
+            for other, by_method in doc["summary_others"].items():
+                print(f"against {other}:")
+                for rm, rp in zip(by_method["mask"], by_method["penalty"]):
+                    print(f"{rm['timesteps']:>9}  mask {rm['mean_score']:.3f} "
+                          f"[{rm['ci95'][0]:.3f}, {rm['ci95'][1]:.3f}]  penalty "
+                          f"{rp['mean_score']:.3f} [{rp['ci95'][0]:.3f}, {rp['ci95'][1]:.3f}]")
         return _write_outputs(ns, doc, lambda out: plot(doc, out))
 
     return _run(parse, body, argv)

@@ -42,6 +42,8 @@ class MaskingConfig:
         eval_games: games per evaluation (even: both seats equally often).
         opponent: the training opponent (built-in agent name).
         eval_opponent: the opponent of the learning curves.
+        also_eval: further evaluation opponents (built-in names), scored at the same
+            checkpoints on the same chance seeds; a point keeps them under ``"others"``.
         eval_seed: seed of the evaluation games' chance (same for every run and checkpoint).
         n_steps, batch_size, n_epochs, learning_rate, gamma, ent_coef, net_arch: PPO settings,
             identical for both methods.
@@ -57,6 +59,7 @@ class MaskingConfig:
     eval_games: int = 20
     opponent: str = "heuristic"
     eval_opponent: str = "heuristic"
+    also_eval: list[str] = field(default_factory=list)
     eval_seed: int = 12345
     n_steps: int = 512
     batch_size: int = 128
@@ -170,6 +173,8 @@ def run(cfg: MaskingConfig, show_progress: bool = True,
             model = make_model(cfg, method, seed)
             eval_opp = make_agent(cfg.eval_opponent, game, seed=seed)
             envs = [_env(cfg, eval_opp, seat=s) for s in (0, 1)]
+            other_envs = {name: [_env(cfg, make_agent(name, game, seed=seed), seat=s)
+                                 for s in (0, 1)] for name in cfg.also_eval}
             points = []
             done = 0
             t_run = time.perf_counter()
@@ -179,6 +184,10 @@ def run(cfg: MaskingConfig, show_progress: bool = True,
                     bar.update(c - done)
                     done = c
                 pt = evaluate(model, method == "mask", cfg, envs, cfg.eval_games)
+                if other_envs:
+                    pt["others"] = {name: evaluate(model, method == "mask", cfg, oenvs,
+                                                   cfg.eval_games)
+                                    for name, oenvs in other_envs.items()}
                 pt.update(timesteps=c, seconds=round(time.perf_counter() - t_run, 2))
                 points.append(pt)
                 bar.set_postfix_str(f"{method} seed {seed} @ {c}: {pt['score']:.2f}")
@@ -189,27 +198,43 @@ def run(cfg: MaskingConfig, show_progress: bool = True,
     return _document(cfg, curves, checkpoints, t0, complete=True)
 
 
-def _document(cfg: MaskingConfig, curves: dict[str, dict[str, list[dict[str, Any]]]],
-              checkpoints: list[int], t0: float, complete: bool) -> dict[str, Any]:
+def _summary(cfg: MaskingConfig, curves: dict[str, dict[str, list[dict[str, Any]]]],
+             checkpoints: list[int], opponent: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Per method and checkpoint: the mean score over the finished seeds with a 95% interval
+    and the mean share of games lost to an illegal action, against ``cfg.eval_opponent``
+    (``opponent`` None) or the ``also_eval`` opponent ``opponent``."""
+    def point(method: str, seed: int, index: int) -> dict[str, Any]:
+        pt = curves[method][str(seed)][index]
+        return pt if opponent is None else pt["others"][opponent]
+
     summary: dict[str, list[dict[str, Any]]] = {}
     for method in METHODS:
         done = [s for s in cfg.seeds if str(s) in curves[method]]
         rows = []
-        for j, c in enumerate(checkpoints if done else []):
-            scores = [curves[method][str(s)][j]["score"] for s in done]
-            ill = [curves[method][str(s)][j]["illegal"] / cfg.eval_games for s in done]
+        for index, timesteps in enumerate(checkpoints if done else []):
+            scores = [point(method, s, index)["score"] for s in done]
+            ill = [point(method, s, index)["illegal"] / cfg.eval_games for s in done]
             m, lo, hi = mean_ci95(scores)
-            rows.append({"timesteps": c, "seeds": len(done), "mean_score": m, "ci95": [lo, hi],
-                         "mean_illegal_rate": float(np.mean(ill))})
+            rows.append({"timesteps": timesteps, "seeds": len(done), "mean_score": m,
+                         "ci95": [lo, hi], "mean_illegal_rate": float(np.mean(ill))})
         summary[method] = rows
+    return summary
+
+
+def _document(cfg: MaskingConfig, curves: dict[str, dict[str, list[dict[str, Any]]]],
+              checkpoints: list[int], t0: float, complete: bool) -> dict[str, Any]:
     return {"kind": "masking_vs_penalty", "commit": git_commit(), "params": asdict(cfg),
-            "seeds": list(cfg.seeds), "curves": curves, "summary": summary,
+            "seeds": list(cfg.seeds), "curves": curves,
+            "summary": _summary(cfg, curves, checkpoints, None),
+            "summary_others": {name: _summary(cfg, curves, checkpoints, name)
+                               for name in cfg.also_eval},
             "seconds": round(time.perf_counter() - t0, 1), "complete": complete}
 
 
 def plot(doc: dict[str, Any], path: str) -> None:
     """Learning curves (score against the evaluation opponent; one thin line per seed, the mean
-    over seeds thick) and the share of evaluation games ended by an illegal action."""
+    over seeds thick; the ``also_eval`` opponents' means dashed or dotted) and the share of
+    evaluation games ended by an illegal action."""
     plt = pyplot()
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     colors = {"mask": "tab:blue", "penalty": "tab:red"}
@@ -226,9 +251,14 @@ def plot(doc: dict[str, Any], path: str) -> None:
                 label=names[method])
         ax2.plot(xs, [r["mean_illegal_rate"] for r in rows], color=colors[method], lw=2.5,
                  label=names[method])
+        for style, (other, by_method) in zip(("--", ":", "-."),
+                                             doc.get("summary_others", {}).items()):
+            rows = by_method[method]
+            ax.plot([r["timesteps"] for r in rows], [r["mean_score"] for r in rows],
+                    color=colors[method], lw=2, ls=style, label=f"{names[method]} vs {other}")
     p = doc["params"]
     ax.axhline(0.5, color="grey", ls=":", lw=1)
-    ax.set(xlabel="timesteps", ylabel=f"score vs {p['eval_opponent']}", ylim=(-0.02, 1.02),
+    ax.set(xlabel="timesteps", ylabel=f"score vs {p['eval_opponent']} (solid)", ylim=(-0.02, 1.02),
            title=f"{p['ruleset']} / {p['scenario'] or 'default'}: {len(doc['seeds'])} seeds")
     ax2.set(xlabel="timesteps", ylabel="evaluation games lost to an illegal action",
             ylim=(-0.02, 1.02))

@@ -142,3 +142,31 @@ def test_masking_tiny_run(tmp_path):
 def test_masking_bad_input(capsys):
     assert evaluate.main(["masking", "--timesteps", "0"]) == 2
     assert "--timesteps must be >= 1" in capsys.readouterr().err
+
+
+def test_masking_also_eval_scores_further_opponents(tmp_path):
+    out = tmp_path / "m.json"
+    rc = evaluate.main(["masking", "--ruleset", "toy", "--timesteps", "32", "--seeds", "0",
+                        "--eval-every", "32", "--eval-games", "4", "--n-steps", "32",
+                        "--batch-size", "16", "--n-epochs", "1", "--opponent", "random",
+                        "--eval-opponent", "random", "--also-eval", "never-react",
+                        "--json", str(out), "--quiet"])
+    assert rc == 0
+    doc = json.loads(out.read_text())
+    assert doc["params"]["also_eval"] == ["never-react"]
+    for method in ("mask", "penalty"):
+        for p in doc["curves"][method]["0"]:
+            other = p["others"]["never-react"]
+            assert other["wins"] + other["draws"] + other["losses"] == 4
+        rows = doc["summary_others"]["never-react"][method]
+        assert [r["timesteps"] for r in rows] == [0, 32]
+        assert rows[0]["mean_score"] == doc["curves"][method]["0"][0]["others"]["never-react"]["score"]
+
+
+def test_masking_also_eval_unknown_agent_is_one_line(tmp_path, capsys):
+    rc = evaluate.main(["masking", "--ruleset", "toy", "--timesteps", "32", "--seeds", "0",
+                        "--opponent", "random", "--eval-opponent", "random",
+                        "--also-eval", "no-such-bot", "--quiet"])
+    assert rc == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no-such-bot" in err[0]
