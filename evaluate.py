@@ -201,8 +201,9 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
 
 
 def exploit_command(argv: list[str]) -> int:
-    """``evaluate.py exploit MODEL [--timesteps N] [--seed S] [--games G] [--json OUT]``: train
-    a fresh MaskablePPO best response against the frozen MODEL (both seats, the same env and
+    """``evaluate.py exploit MODEL [--timesteps N] [--seed S] [--games G] [--init target|scratch]
+    [--json OUT]``: train a fresh MaskablePPO best response (by default starting from a copy of
+    MODEL's network) against the frozen MODEL (both seats, the same env and
     reward as train.py), then play ``--games`` games best response vs MODEL (seats swapped,
     common chance seeds) and report the best response's score with its Wilson 95% interval and
     decision statistics (see :mod:`agents.exploit`). Exit 2 with one ``error:`` line for a
@@ -218,6 +219,9 @@ def exploit_command(argv: list[str]) -> int:
     p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
     p.add_argument("--json", default=None, help="write the result JSON here (atomically)")
     p.add_argument("--progress-bar", action="store_true", help="show a training progress bar")
+    p.add_argument("--init", choices=("target", "scratch"), default="target",
+                   help="the best response starts as a copy of MODEL's network (target, the "
+                        "default) or from random weights (scratch)")
     p.add_argument("--trust-checkpoint", action="store_true",
                    help="load MODEL by unpickling when it has no Riposte config (can run code)")
     try:
@@ -258,10 +262,11 @@ def exploit_command(argv: list[str]) -> int:
 
     torch.set_num_threads(1)
     print(f"training a best response to {ns.model} for {ns.timesteps} timesteps "
-          f"(seed {ns.seed})", flush=True)
+          f"(seed {ns.seed}, starting from {'its weights' if ns.init == 'target' else 'scratch'})",
+          flush=True)
     res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
                   games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar,
-                  trust_checkpoint=ns.trust_checkpoint)
+                  trust_checkpoint=ns.trust_checkpoint, init=ns.init)
     doc = res.to_dict()
     print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
           f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "
