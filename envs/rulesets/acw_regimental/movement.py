@@ -60,25 +60,25 @@ class Terrain:
         self._woods = tuple((*box, poly) for poly, box in zip(self.areas, self.area_boxes))
 
     # -- point tests ------------------------------------------------------------------------
-    def in_woods(self, p: Vec) -> bool:
-        """Whether point ``p`` lies in (or on the edge of) a woods/rough area (ACW-PD-20)."""
-        x, y = p
+    def in_woods(self, point: Vec) -> bool:
+        """Whether ``point`` lies in (or on the edge of) a woods/rough area (ACW-PD-20)."""
+        x, y = point
         for x0, y0, x1, y1, poly in self._woods:
-            if x0 <= x <= x1 and y0 <= y <= y1 and polygon_contains(poly, p):
+            if x0 <= x <= x1 and y0 <= y <= y1 and polygon_contains(poly, point):
                 return True
         return False
 
-    def on_road(self, p: Vec, tol: float = 1.0) -> bool:
-        """Whether ``p`` is within ``tol`` inches of a road (ACW-PD-19 road rate)."""
+    def on_road(self, point: Vec, tol: float = 1.0) -> bool:
+        """Whether ``point`` is within ``tol`` inches of a road (ACW-PD-19 road rate)."""
         for a, b in self.roads:
-            if point_segment_distance(p, a, b) <= tol:
+            if point_segment_distance(point, a, b) <= tol:
                 return True
         return False
 
-    def on_crest(self, p: Vec, tol: float = 1.5) -> bool:
-        """Higher ground: within ``tol`` inches of a crest line (ACW-PD-20, PD-26)."""
+    def on_crest(self, point: Vec, tol: float = 1.5) -> bool:
+        """Higher ground: ``point`` within ``tol`` inches of a crest line (ACW-PD-20, PD-26)."""
         for a, b in self.crests:
-            if point_segment_distance(p, a, b) <= tol:
+            if point_segment_distance(point, a, b) <= tol:
                 return True
         return False
 
@@ -105,43 +105,43 @@ class Terrain:
                 return False
         return True
 
-    def disc_clear(self, c: Vec, r: float) -> bool:
-        """Whether the disc of radius ``r`` (inches) about ``c`` keeps more than 1e-6" clear of
-        the bounding box of every woods area and linear obstacle, so no point in it is in woods
-        and no segment inside it crosses an obstacle (an exact shortcut for path scans)."""
-        x, y = c
-        r += 1e-6
+    def disc_clear(self, centre: Vec, radius: float) -> bool:
+        """Whether the disc of ``radius`` (inches) about ``centre`` keeps more than 1e-6" clear
+        of the bounding box of every woods area and linear obstacle, so no point in it is in
+        woods and no segment inside it crosses an obstacle (an exact shortcut for path scans)."""
+        x, y = centre
+        radius += 1e-6
         for x0, y0, x1, y1 in self._boxes:
             dx = x0 - x if x < x0 else (x - x1 if x > x1 else 0.0)
             dy = y0 - y if y < y0 else (y - y1 if y > y1 else 0.0)
-            if dx * dx + dy * dy <= r * r:
+            if dx * dx + dy * dy <= radius * radius:
                 return False
         return True
 
-    def obstacles_crossed(self, a: Vec, b: Vec) -> int:
-        """Linear obstacles crossed by the segment ``a``-``b`` (ACW-PD-20: 3" each)."""
+    def obstacles_crossed(self, start: Vec, end: Vec) -> int:
+        """Linear obstacles crossed by the segment ``start``-``end`` (ACW-PD-20: 3" each)."""
         n = 0
         for (p, q), _ in self.obstacles:
-            if segments_intersect(a, b, p, q):
+            if segments_intersect(start, end, p, q):
                 n += 1
         return n
 
     # -- fire --------------------------------------------------------------------------------
-    def blocks_los(self, a: Vec, b: Vec) -> bool:
-        """Terrain LOS between two unit centres (ACW-PD-17): woods block, except that a unit
-        whose centre is up to 2" inside a wood (measured along the sight line) sees and is
-        seen from outside it (both ends in the same wood: visible); a crest blocks unless one
-        end is on it."""
+    def blocks_los(self, start: Vec, end: Vec) -> bool:
+        """Terrain LOS between two unit centres ``start`` and ``end`` (ACW-PD-17): woods block,
+        except that a unit whose centre is up to 2" inside a wood (measured along the sight
+        line) sees and is seen from outside it (both ends in the same wood: visible); a crest
+        blocks unless one end is on it."""
         # the sight line's bounding box (min/max written out: the same comparisons)
-        xlo, xhi = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])
-        ylo, yhi = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
+        xlo, xhi = (start[0], end[0]) if start[0] < end[0] else (end[0], start[0])
+        ylo, yhi = (start[1], end[1]) if start[1] < end[1] else (end[1], start[1])
         for x0, y0, x1, y1, poly in self._woods:
             if xhi < x0 or xlo > x1 or yhi < y0 or ylo > y1:
                 continue
-            ina, inb = polygon_contains(poly, a), polygon_contains(poly, b)
+            ina, inb = polygon_contains(poly, start), polygon_contains(poly, end)
             if ina or inb:
                 if ina != inb:  # ACW-PD-17: more than 2" inside the wood blocks
-                    p, q = (a, b) if ina else (b, a)
+                    p, q = (start, end) if ina else (end, start)
                     L = math.hypot(q[0] - p[0], q[1] - p[1])
                     if L > WOODS_SEE_OUT and polygon_contains(
                             poly, (p[0] + (q[0] - p[0]) * WOODS_SEE_OUT / L,
@@ -150,11 +150,12 @@ class Terrain:
                 continue
             n = len(poly)
             for i in range(n):
-                if segments_intersect(a, b, poly[i], poly[(i + 1) % n]):
+                if segments_intersect(start, end, poly[i], poly[(i + 1) % n]):
                     return True
         for p, q in self.crests:
-            if segments_intersect(a, b, p, q):
-                if point_segment_distance(a, p, q) > 1.0 and point_segment_distance(b, p, q) > 1.0:
+            if segments_intersect(start, end, p, q):
+                if (point_segment_distance(start, p, q) > 1.0
+                        and point_segment_distance(end, p, q) > 1.0):
                     return True
         return False
 
@@ -203,16 +204,17 @@ class Terrain:
                     return True
         return False
 
-    def open_between(self, a: Vec, b: Vec) -> bool:
-        """Open ground between two points (ACW-PD-34): no woods/rough, no linear obstacle."""
-        if self.obstacles_crossed(a, b):
+    def open_between(self, start: Vec, end: Vec) -> bool:
+        """Open ground between the points ``start`` and ``end`` (ACW-PD-34): no woods/rough, no
+        linear obstacle."""
+        if self.obstacles_crossed(start, end):
             return False
         for poly in self.areas:
-            if polygon_contains(poly, a) or polygon_contains(poly, b):
+            if polygon_contains(poly, start) or polygon_contains(poly, end):
                 return False
             n = len(poly)
             for i in range(n):
-                if segments_intersect(a, b, poly[i], poly[(i + 1) % n]):
+                if segments_intersect(start, end, poly[i], poly[(i + 1) % n]):
                     return False
         return True
 
@@ -250,19 +252,20 @@ def footprint_points(fp: Footprint) -> tuple[Vec, ...]:
             (0.5 * (rrx + rlx), 0.5 * (rry + rly)))
 
 
-def points_in_arc(x: float, y: float, c: float, s: float, hw: float,
+def points_in_arc(x: float, y: float, cos_heading: float, sin_heading: float, hw: float,
                   pts: Sequence[Vec]) -> bool:
     """Whether some point of ``pts`` lies in the forward arc (ACW-PD-16, I-9) of a footprint
-    with front-edge centre ``(x, y)``, ``c``/``s`` the cos/sin of its heading and ``hw`` half
-    its frontage: exactly :func:`~envs.core.geometry.in_forward_arc` on each point (same float
-    operations), without building the footprint or recomputing cos/sin per point."""
+    with front-edge centre ``(x, y)``, ``cos_heading``/``sin_heading`` the cos/sin of its
+    heading and ``hw`` half its frontage: exactly :func:`~envs.core.geometry.in_forward_arc`
+    on each point (same float operations), without building the footprint or recomputing
+    cos/sin per point."""
     for px, py in pts:
         dx = px - x
         dy = py - y
-        ly = dx * c + dy * s
+        ly = dx * cos_heading + dy * sin_heading
         if ly < -EPS:
             continue
-        lx = dx * s - dy * c
+        lx = dx * sin_heading - dy * cos_heading
         if (lx if lx >= 0.0 else -lx) <= hw + ly + EPS:
             return True
     return False
@@ -275,10 +278,10 @@ def partly_in_arc(arc_of: Footprint, other: Footprint) -> bool:
                          footprint_points(other))
 
 
-def segment_hits_footprint(a: Vec, b: Vec, fp: Footprint) -> bool:
+def segment_hits_footprint(start: Vec, end: Vec, fp: Footprint) -> bool:
     cs = fp.corners()
     for i in range(4):
-        if segments_intersect(a, b, cs[i], cs[(i + 1) % 4]):
+        if segments_intersect(start, end, cs[i], cs[(i + 1) % 4]):
             return True
     return False
 

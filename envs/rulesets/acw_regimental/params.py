@@ -231,12 +231,14 @@ def _collinear(points: list[Pt]) -> bool:
                for px, py in points[2:])
 
 
-def _clip_to_table(a: Pt, b: Pt, w: float, d: float) -> tuple[Pt, Pt] | None:
-    """The part of segment ``ab`` inside the closed table ``[0, w] x [0, d]`` (Liang-Barsky),
-    or None when the segment misses it."""
+def _clip_to_table(start: Pt, end: Pt, table_width: float,
+                   table_depth: float) -> tuple[Pt, Pt] | None:
+    """The part of segment ``start``-``end`` inside the closed table ``[0, table_width] x
+    [0, table_depth]`` (inches; Liang-Barsky), or None when the segment misses it."""
     t0, t1 = 0.0, 1.0
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for pk, qk in ((-dx, a[0]), (dx, w - a[0]), (-dy, a[1]), (dy, d - a[1])):
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    for pk, qk in ((-dx, start[0]), (dx, table_width - start[0]), (-dy, start[1]),
+                   (dy, table_depth - start[1])):
         if pk == 0.0:
             if qk < 0.0:
                 return None
@@ -248,43 +250,44 @@ def _clip_to_table(a: Pt, b: Pt, w: float, d: float) -> tuple[Pt, Pt] | None:
             t1 = min(t1, r)
         if t0 > t1:
             return None
-    return ((a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy))
+    return ((start[0] + t0 * dx, start[1] + t0 * dy), (start[0] + t1 * dx, start[1] + t1 * dy))
 
 
-def _strictly_inside(p: Pt, w: float, d: float) -> bool:
-    return 0.0 < p[0] < w and 0.0 < p[1] < d
+def _strictly_inside(point: Pt, table_width: float, table_depth: float) -> bool:
+    return 0.0 < point[0] < table_width and 0.0 < point[1] < table_depth
 
 
-def _point_in_polygon(p: Pt, poly: list[Pt]) -> bool:
+def _point_in_polygon(point: Pt, poly: list[Pt]) -> bool:
     inside = False
     n = len(poly)
     for i in range(n):
         (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > p[1]) != (y2 > p[1]):
-            if p[0] < x1 + (p[1] - y1) * (x2 - x1) / (y2 - y1):
+        if (y1 > point[1]) != (y2 > point[1]):
+            if point[0] < x1 + (point[1] - y1) * (x2 - x1) / (y2 - y1):
                 inside = not inside
     return inside
 
 
-def _area_on_table(poly: list[Pt], w: float, d: float) -> bool:
-    """Whether the area ``poly`` covers some of the table's interior (touching an edge from
-    outside does not count)."""
-    if any(_strictly_inside(p, w, d) for p in poly):
+def _area_on_table(poly: list[Pt], table_width: float, table_depth: float) -> bool:
+    """Whether the area ``poly`` covers some of the interior of the table ``table_width`` x
+    ``table_depth`` inches (touching an edge from outside does not count)."""
+    if any(_strictly_inside(p, table_width, table_depth) for p in poly):
         return True
     n = len(poly)
     for i in range(n):
-        seg = _clip_to_table(poly[i], poly[(i + 1) % n], w, d)
+        seg = _clip_to_table(poly[i], poly[(i + 1) % n], table_width, table_depth)
         if seg is not None:
             mid = (0.5 * (seg[0][0] + seg[1][0]), 0.5 * (seg[0][1] + seg[1][1]))
-            if _strictly_inside(mid, w, d):
+            if _strictly_inside(mid, table_width, table_depth):
                 return True
     # no vertex and no edge inside: the table is either wholly inside the area or wholly out
-    return _point_in_polygon((0.5 * w, 0.5 * d), poly)
+    return _point_in_polygon((0.5 * table_width, 0.5 * table_depth), poly)
 
 
-def _line_on_table(points: list[Pt], w: float, d: float) -> bool:
-    """Whether the polyline touches the (closed) table."""
-    return any(_clip_to_table(points[i], points[i + 1], w, d) is not None
+def _line_on_table(points: list[Pt], table_width: float, table_depth: float) -> bool:
+    """Whether the polyline ``points`` touches the (closed) table ``table_width`` x
+    ``table_depth`` inches."""
+    return any(_clip_to_table(points[i], points[i + 1], table_width, table_depth) is not None
                for i in range(len(points) - 1))
 
 
@@ -404,6 +407,6 @@ def load_scenario(scenario: str | Path | None, max_units: int,
     return (path.stem if path.parent == SCENARIO_DIR else str(path)), spec
 
 
-def scenario_unit_weapon(u: UnitSpec) -> str:
-    return u.weapon or DEFAULT_WEAPON[u.kind]
+def scenario_unit_weapon(unit: UnitSpec) -> str:
+    return unit.weapon or DEFAULT_WEAPON[unit.kind]
 

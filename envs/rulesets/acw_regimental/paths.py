@@ -18,8 +18,8 @@ def _fp_list(fp: Footprint) -> list[float]:
     return [fp.x, fp.y, fp.heading, fp.width, fp.depth]
 
 
-def _fp(v: list[float]) -> Footprint:
-    return Footprint(v[0], v[1], v[2], v[3], v[4])
+def _fp(fields: list[float]) -> Footprint:
+    return Footprint(fields[0], fields[1], fields[2], fields[3], fields[4])
 
 
 _PATH_MEMO: list = [None, None]  # [spec, path_fn(spec)] of the latest call
@@ -42,10 +42,11 @@ def path_fn(spec: list, fp0: Footprint | None = None):
     return f
 
 
-def _same_fp(v: list[float], fp: Footprint) -> bool:
-    """Whether ``v`` lists exactly the fields of ``fp`` (``_fp(v)`` would equal ``fp``)."""
-    return (v[0] == fp.x and v[1] == fp.y and v[2] == fp.heading and v[3] == fp.width
-            and v[4] == fp.depth)
+def _same_fp(fields: list[float], fp: Footprint) -> bool:
+    """Whether ``fields`` lists exactly the fields of ``fp`` (``_fp(fields)`` would equal
+    ``fp``)."""
+    return (fields[0] == fp.x and fields[1] == fp.y and fields[2] == fp.heading
+            and fields[3] == fp.width and fields[4] == fp.depth)
 
 
 def _path_fn(spec: list, fp0: Footprint | None = None):
