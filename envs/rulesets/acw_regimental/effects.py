@@ -139,8 +139,8 @@ def evade(state: Any, defender: Unit, dist: float) -> None:
     enemies = [e.fp for e in state.alive(1 - side)]
     fp0 = defender.fp
 
-    def bad(s):
-        fp = fp0.advanced(-s)
+    def bad(distance):
+        fp = fp0.advanced(-distance)
         if not terr.on_table(fp):
             return True
         return any(overlaps(fp, e) for e in enemies)

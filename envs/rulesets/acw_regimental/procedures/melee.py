@@ -193,8 +193,8 @@ def retreat(state: Any, unit: Unit, dist: float, away_from: Unit, count_block: b
         if n > 1e-9:
             ux, uy = (bx - ax) / n, (by - ay) / n
 
-    def at(x: float) -> Footprint:
-        return fp0.shifted(ux * x, uy * x)
+    def at(distance: float) -> Footprint:
+        return fp0.shifted(ux * distance, uy * distance)
 
     enemies = [enemy.fp for enemy in state.alive(1 - unit.side)
                if enemy is not away_from and enemy.slot not in unit.engaged and enemy not in fought]
@@ -202,11 +202,11 @@ def retreat(state: Any, unit: Unit, dist: float, away_from: Unit, count_block: b
     friends = [friend for friend in state.alive(unit.side)
                if friend is not unit and not friend.is_screen]
 
-    def off(s):
-        return not terr.on_table(at(s))
+    def off(distance):
+        return not terr.on_table(at(distance))
 
-    def enemy_block(s):
-        fp = at(s)
+    def enemy_block(distance):
+        fp = at(distance)
         if any(overlaps(fp, enemy) for enemy in enemies):
             return True
         if touching:  # base contact is not a block: test a footprint inset by 0.01"

@@ -153,10 +153,10 @@ def next_trigger(state: Any, unit: Any, along, start: float, length: float, stat
     # scans sample the same distances); the footprints cache their bounding circles
     sampled: dict[float, Footprint] = {}
 
-    def at(s: float) -> Footprint:
-        fp = sampled.get(s)
+    def at(distance: float) -> Footprint:
+        fp = sampled.get(distance)
         if fp is None:
-            fp = sampled[s] = along(start + s)
+            fp = sampled[distance] = along(start + distance)
         return fp
     for defender in state.alive(1 - unit.side):
         if defender.slot in state.reacted:
@@ -182,19 +182,19 @@ def next_trigger(state: Any, unit: Any, along, start: float, length: float, stat
                 continue
             los = (lambda a, b, d=defender: queries.los(state, a, b, (unit, d)))
 
-            def pred(s, d=defender, trig=trigger, los=los, lim=lim):
-                return trigger_pred(trig, d, at(s), los, lim)
+            def pred(distance, defender=defender, trig=trigger, los=los, lim=lim):
+                return trigger_pred(trig, defender, at(distance), los, lim)
             if span <= 1e-9:
                 crossing = 0.0 if pred(0.0) else None
             else:
 
-                def clear_for(s, d=defender, lim=lim, trig=trigger):
+                def clear_for(distance, defender=defender, lim=lim, trig=trigger):
                     # exact: no trigger while the bounding circles stay beyond the range,
                     # or while the mover's circle / centre stays out of the trigger's zone
-                    fp = at(s)
-                    margin = trigger_clearance(d, fp, lim)
+                    fp = at(distance)
+                    margin = trigger_clearance(defender, fp, lim)
                     if margin <= 0.0:
-                        margin = trigger_zone_clearance(trig, d, fp)
+                        margin = trigger_zone_clearance(trig, defender, fp)
                     return margin / speed if margin > 0.0 else 0.0
                 crossing = first_crossing(pred, span, 0.25, 0.01,
                                           clear_for if speed > 0.0 else None)

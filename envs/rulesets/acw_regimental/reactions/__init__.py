@@ -27,78 +27,81 @@ from ..units import Unit
 TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
 
 
-def can_fire_reaction(d: Unit) -> tuple[tuple[str, ...], str] | None:
-    """Why ``d`` may not make reaction fire (Closing Volley / Opportunity Fire), or None.
+def can_fire_reaction(defender: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``defender`` may not make reaction fire (Closing Volley / Opportunity Fire), or
+    None.
 
     Formed infantry regiment (Line or Assault Column) or unlimbered battery; not engaged, not
     Disordered, no Smoke Marker (RULE-04-2.2, RULE-04-3.2, ACW-PD-6, ACW-PD-32)."""
-    if d.is_screen:
+    if defender.is_screen:
         return ("ACW-PD-30",), "a skirmish stand or screen may only evade"
-    if d.kind == "cavalry":
+    if defender.kind == "cavalry":
         return ("ACW-PD-25b",), "mounted cavalry does not fire in v1"
-    if d.formation not in ("line", "assault_column", "unlimbered"):
-        return ("ACW-PD-6",), f"a unit in {d.formation} cannot fire"
-    if d.engaged:
+    if defender.formation not in ("line", "assault_column", "unlimbered"):
+        return ("ACW-PD-6",), f"a unit in {defender.formation} cannot fire"
+    if defender.engaged:
         return ("RULE-04-3.2",), "the unit is engaged in melee"
-    if d.disordered:
+    if defender.disordered:
         return ("RULE-04-2.2", "RULE-04-3.2"), "a Disordered unit cannot make reaction fire"
-    if d.smoke >= 0:
+    if defender.smoke >= 0:
         return ("RULE-04-2.2", "RULE-04-3.2", "ACW-PD-32"), "the unit has an active Smoke Marker"
     return None
 
 
-def can_evade(d: Unit) -> tuple[tuple[str, ...], str] | None:
-    """Why ``d`` may not Evade, or None: a detached skirmish stand or cavalry screen, not
-    Disordered, not pinned (engaged) (RULE-04-4.2, I-22)."""
-    if not d.is_screen:
+def can_evade(defender: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``defender`` may not Evade, or None: a detached skirmish stand or cavalry screen,
+    not Disordered, not pinned (engaged) (RULE-04-4.2, I-22)."""
+    if not defender.is_screen:
         return ("RULE-04-4.1",), "only a skirmish stand or cavalry screen may evade"
-    if d.disordered:
+    if defender.disordered:
         return ("RULE-04-4.2",), "a Disordered screen cannot evade"
-    if d.engaged:
+    if defender.engaged:
         return ("RULE-04-4.2", "I-22"), "a pinned screen cannot evade"
     return None
 
 
-def can_refuse(d: Unit) -> tuple[tuple[str, ...], str] | None:
-    """Why ``d`` may not Refuse the Flank, or None: an infantry regiment in Line of Battle in
-    good order, not engaged (RULE-04-5.1, ACW-PD-33)."""
-    if d.is_screen or d.kind != "infantry" or d.formation != "line":
+def can_refuse(defender: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``defender`` may not Refuse the Flank, or None: an infantry regiment in Line of
+    Battle in good order, not engaged (RULE-04-5.1, ACW-PD-33)."""
+    if defender.is_screen or defender.kind != "infantry" or defender.formation != "line":
         return ("RULE-04-5.1",), "only a regiment in Line of Battle may refuse a flank"
-    if not d.good_order:
+    if not defender.good_order:
         return ("ACW-PD-33",), "the regiment is not in good order"
-    if d.engaged:
+    if defender.engaged:
         return ("ACW-PD-33",), "the regiment is engaged"
-    if d.stands < 3:
+    if defender.stands < 3:
         return ("RULE-04-5.3",), "too few stands to refuse a flank and keep the Color Stand"
     return None
 
 
-def counter_charge_eligible(d: Unit) -> tuple[tuple[str, ...], str] | None:
-    """Why ``d`` is not eligible to Counter-Charge by RULE-04-6.2 / ACW-PD-34 (the pip and the
-    geometry are checked by the caller), or None."""
-    if d.is_screen:
+def counter_charge_eligible(defender: Unit) -> tuple[tuple[str, ...], str] | None:
+    """Why ``defender`` is not eligible to Counter-Charge by RULE-04-6.2 / ACW-PD-34 (the pip
+    and the geometry are checked by the caller), or None."""
+    if defender.is_screen:
         return ("RULE-04-6.2",), "a screen cannot counter-charge"
-    if d.engaged:
+    if defender.engaged:
         return ("ACW-PD-34",), "the unit is engaged"
-    if not d.good_order:
+    if not defender.good_order:
         return ("ACW-PD-34", "ACW-PD-31"), "the unit is not in good order"
-    if d.kind == "infantry" and d.formation in ("line", "assault_column"):
-        if "rebel_yell" in d.traits:
+    if defender.kind == "infantry" and defender.formation in ("line", "assault_column"):
+        if "rebel_yell" in defender.traits:
             return None
-        if d.experience == Experience.VETERAN.value and d.health is Health.FRESH:
+        if (defender.experience == Experience.VETERAN.value
+                and defender.health is Health.FRESH):
             return None
         return ("RULE-04-6.2",), "infantry needs Rebel Yell, or to be Veteran and Fresh"
-    if d.kind == "cavalry" and d.formation == "mounted_line":
+    if defender.kind == "cavalry" and defender.formation == "mounted_line":
         return None
     return ("RULE-04-6.2",), "not infantry in Line/Assault Column or formed mounted cavalry"
 
 
-def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los,
+def trigger_pred(trig: str, defender: Unit, mover_fp: Footprint, los,
                  lim: float | None = None) -> bool:
-    """Whether the mover at ``mover_fp`` is past the ``trig`` point of defender ``d``
-    (ACW-PD-24): in ``d``'s forward arc within 8" / 6" (Opportunity Fire, I-18), within 6" of a
-    screen (Evade, RULE-04-4.1), centre in a flank zone of a Line within 12" (I-23). ``lim``:
-    the trigger's range in inches (:func:`trigger_range` of the game; default the seed's)."""
+    """Whether the mover at ``mover_fp`` is past the ``trig`` point of ``defender``
+    (ACW-PD-24): in ``defender``'s forward arc within 8" / 6" (Opportunity Fire, I-18), within
+    6" of a screen (Evade, RULE-04-4.1), centre in a flank zone of a Line within 12" (I-23).
+    ``lim``: the trigger's range in inches (:func:`trigger_range` of the game; default the
+    seed's)."""
     # shortcut (exact): the footprints' distance is at least their centres' distance less
     # both half-diagonals, so a mover whose bounding circle is clear of the trigger range
     # cannot trigger (1e-6" margin over the 1e-9" tolerance below)
@@ -106,7 +109,7 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los,
         return False
     if lim is None:
         lim = _RANGE[trig]
-    dx, dy, dr = circ(d.fp)
+    dx, dy, dr = circ(defender.fp)
     # the mover's centre and half-diagonal, cached on its footprint (the same float
     # operations as ``x - 0.5 * D * cos(h)`` and ``0.5 * hypot(W, D)``)
     mcx, mcy, mr = circ(mover_fp)
@@ -118,25 +121,25 @@ def trigger_pred(trig: str, d: Unit, mover_fp: Footprint, los,
     # exact shortcut the other way: the footprints' distance is at most their centres'
     # distance (each centre lies in its footprint), so within range when that is
     # (1e-6" margin); ``lim`` is the range of ``trig`` below
-    near = cd <= lim - 1e-6 or footprint_distance(d.fp, mover_fp) <= lim + 1e-9
+    near = cd <= lim - 1e-6 or footprint_distance(defender.fp, mover_fp) <= lim + 1e-9
     if trig == "opp_medium" or trig == "opp_short":  # lim: OPP_FIRE_RANGE / SHORT_RANGE
-        return near and partly_in_arc(d.fp, mover_fp) and los(d.fp, mover_fp)
+        return near and partly_in_arc(defender.fp, mover_fp) and los(defender.fp, mover_fp)
     if trig == "evade":  # lim: EVADE_TRIGGER
         return near
     if trig == "refuse":  # lim: REFUSE_RANGE
         if not near:
             return False
-        z = zone_of(d.fp, mover_fp.centre())
-        return (z == "left" or z == "right") and d.refused != z
+        z = zone_of(defender.fp, mover_fp.centre())
+        return (z == "left" or z == "right") and defender.refused != z
     return False
 
 
-def trigger_clearance(d: Unit, mover_fp: Footprint, lim: float) -> float:
+def trigger_clearance(defender: Unit, mover_fp: Footprint, lim: float) -> float:
     """How far (inches) the mover's centre must still travel before a trigger of range ``lim``
-    of defender ``d`` could hold: centre distance less both half-diagonals less ``lim`` (and
+    of ``defender`` could hold: centre distance less both half-diagonals less ``lim`` (and
     the 1e-6" margin of :func:`trigger_pred`'s shortcut); <= 0 when it already could. A lower
     bound, so skipping path samples with it is exact (ACW-PD-24)."""
-    dx, dy, dr = circ(d.fp)
+    dx, dy, dr = circ(defender.fp)
     mcx, mcy, mr = circ(mover_fp)  # as in trigger_pred (same float operations, cached)
     mx = mcx - dx
     my = mcy - dy
@@ -146,20 +149,20 @@ def trigger_clearance(d: Unit, mover_fp: Footprint, lim: float) -> float:
 _SQRT1_2 = _sqrt(0.5)
 
 
-def trigger_zone_clearance(trig: str, d: Unit, mover_fp: Footprint) -> float:
+def trigger_zone_clearance(trig: str, defender: Unit, mover_fp: Footprint) -> float:
     """How far (inches) the mover's centre must still travel before the zone part of a Window
-    A trigger of defender ``d`` could hold (ACW-PD-24, ACW-PD-16): some point of the mover in
-    ``d``'s forward arc (Opportunity Fire), the mover's centre in a flank zone (Refuse the
+    A trigger of ``defender`` could hold (ACW-PD-24, ACW-PD-16): some point of the mover in
+    ``defender``'s forward arc (Opportunity Fire), the mover's centre in a flank zone (Refuse the
     Flank); ``-inf`` for a trigger with no zone part (Evade). A lower bound, with a 1e-6"
     margin over the 1e-9" boundary tolerance of the arc and zone tests, so skipping path
     samples with it is exact; <= 0 when the zone part may already hold.
 
-    The bounds are distances to convex regions in ``d``'s frame (``lx`` to its right, ``ly``
-    forward of its front edge, inches): the forward arc is ``ly >= 0`` and ``|lx| - ly <=
+    The bounds are distances to convex regions in ``defender``'s frame (``lx`` to its right,
+    ``ly`` forward of its front edge, inches): the forward arc is ``ly >= 0`` and ``|lx| - ly <=
     W/2``, and a point's distance to it is at least its distance to each of those half-planes;
     the flank zones are everything outside the arc and forward of the rear line ``ly = -D``.
     """
-    dfp = d.fp
+    dfp = defender.fp
     mcx, mcy, mr = circ(mover_fp)  # the centre is exactly mover_fp.centre()
     dx = mcx - dfp.x
     dy = mcy - dfp.y
