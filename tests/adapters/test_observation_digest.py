@@ -125,8 +125,8 @@ def test_reused_unit_rows_equal_fresh_ones():
                 continue
             for side in (0, 1):
                 for u in (u for s in (0, 1) for u in state.units[s] if u is not None and u.alive):
-                    fresh = observer._unit_row(u, side, W, D)
-                    got = observer._cached_row(u, side, W, D)
+                    fresh = observer.unit_row(u, side, W, D)
+                    got = observer.cached_unit_row(u, side, W, D)
                     assert np.array(got, np.float32).tobytes() == \
                         np.array(fresh, np.float32).tobytes()
                     checked += 1

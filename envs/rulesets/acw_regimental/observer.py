@@ -95,28 +95,33 @@ _O_WEAPON = UNIT_FEATURES.index(f"weapon={WEAPONS[0]}")
 _O_FLAGS = UNIT_FEATURES.index("activated")  # activated ... rebel_yell
 
 
-def _unit_row(u, side: int, W: float, D: float) -> list[float]:
-    """The ``NF`` features of unit ``u`` (``UNIT_FEATURES`` order) seen by ``side``: positions
-    as fractions of the table's width ``W`` and depth ``D`` (inches), side 1's view rotated
-    180° about the table's centre."""
-    fp = u.fp
+def unit_row(unit, side: int, table_width: float, table_depth: float) -> list[float]:
+    """The features of ``unit`` seen by ``side`` (0 or 1), as a list of ``NF`` Python floats
+    in :data:`UNIT_FEATURES` order (one row of the ``own_units`` / ``enemy_units`` pieces).
+
+    Positions are fractions of ``table_width`` and ``table_depth`` (the table's size in
+    inches); side 1's view is rotated 180° about the table's centre (``x -> table_width - x``,
+    ``y -> table_depth - y``, heading + pi)."""
+    fp = unit.fp
     x, y, h = fp.x, fp.y, fp.heading
     if side == 1:
-        x, y, h = W - x, D - y, h + math.pi
+        x, y, h = table_width - x, table_depth - y, h + math.pi
     row = [0.0] * NF
     row[0] = 1.0
-    row[_O_KIND + _KIND[u.kind]] = 1.0
-    row[_O_FORM + _FORM[u.formation]] = 1.0
+    row[_O_KIND + _KIND[unit.kind]] = 1.0
+    row[_O_FORM + _FORM[unit.formation]] = 1.0
     # refused flanks are in the unit's own frame: unchanged by the rotation
     row[_O_NUM:_O_HEALTH] = (
-        x / W, y / D, math.cos(h), math.sin(h), u.stands / max(1, u.s0), u.s0 / 8.0,
-        float(u.hits), float(u.disordered), float(u.smoke >= 0), float(bool(u.engaged)),
-        float(u.refused == "left"), float(u.refused == "right"), u.refused_n / 2.0)
-    row[_O_HEALTH + _HEALTH[u.health.value]] = 1.0
-    row[_O_EXP + _EXP[u.experience]] = 1.0
-    row[_O_WEAPON + _WEAPON[u.weapon]] = 1.0
-    row[_O_FLAGS:] = (float(u.activated), float(u.moved > 0), float(u.charged),
-                      float(u.fired), float(u.is_screen), float("rebel_yell" in u.traits))
+        x / table_width, y / table_depth, math.cos(h), math.sin(h),
+        unit.stands / max(1, unit.s0), unit.s0 / 8.0, float(unit.hits),
+        float(unit.disordered), float(unit.smoke >= 0), float(bool(unit.engaged)),
+        float(unit.refused == "left"), float(unit.refused == "right"), unit.refused_n / 2.0)
+    row[_O_HEALTH + _HEALTH[unit.health.value]] = 1.0
+    row[_O_EXP + _EXP[unit.experience]] = 1.0
+    row[_O_WEAPON + _WEAPON[unit.weapon]] = 1.0
+    row[_O_FLAGS:] = (float(unit.activated), float(unit.moved > 0), float(unit.charged),
+                      float(unit.fired), float(unit.is_screen),
+                      float("rebel_yell" in unit.traits))
     return row
 
 
@@ -125,24 +130,26 @@ _ROWS: dict[tuple, tuple] = {}
 _ROWS_MAX = 4096
 
 
-def _cached_row(u, side: int, W: float, D: float) -> np.ndarray:
-    """``_unit_row(u, side, W, D)`` as a float32 array of shape ``(NF,)``, reused when nothing
-    it reads has changed.
+def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> np.ndarray:
+    """``unit_row(unit, side, table_width, table_depth)`` (table size in inches) as a
+    read-only float32 numpy array of shape ``(NF,)``, reused when nothing it reads has
+    changed.
 
     Footprints are never modified in place (every move makes a new one), so the footprint
     object stands for the position and heading; the cache keeps it alive, so its ``id`` cannot
     be reused while the entry exists. The other inputs of the row (including what
-    ``u.health`` derives from) are in the key by value. The returned array is shared: callers
-    copy it and never write to it."""
-    fp = u.fp
-    key = (id(fp), side, W, D, u.kind, u.formation, u.stands, u.s0, u.lost, u.broken, u.alive,
-           u.hits, u.disordered, u.smoke >= 0, not u.engaged, u.refused, u.refused_n,
-           u.experience, u.weapon, u.activated, u.moved > 0, u.charged, u.fired, u.is_screen,
-           u.traits)
+    ``unit.health`` derives from) are in the key by value. The returned array is shared:
+    callers copy it and never write to it."""
+    fp = unit.fp
+    key = (id(fp), side, table_width, table_depth, unit.kind, unit.formation, unit.stands,
+           unit.s0, unit.lost, unit.broken, unit.alive, unit.hits, unit.disordered,
+           unit.smoke >= 0, not unit.engaged, unit.refused, unit.refused_n, unit.experience,
+           unit.weapon, unit.activated, unit.moved > 0, unit.charged, unit.fired,
+           unit.is_screen, unit.traits)
     hit = _ROWS.get(key)
     if hit is not None and hit[0] is fp:
         return hit[1]
-    row = np.array(_unit_row(u, side, W, D), dtype=np.float32)
+    row = np.array(unit_row(unit, side, table_width, table_depth), dtype=np.float32)
     row.flags.writeable = False
     if len(_ROWS) >= _ROWS_MAX:
         _ROWS.clear()
@@ -154,7 +161,7 @@ def observation(game, state, side: int) -> np.ndarray:
     """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1).
 
     Filled in place in a zeroed float32 array: each live unit's row is one slice copy of its
-    cached float32 row (:func:`_cached_row`), the few scalars are stored one by one (each
+    cached float32 row (:func:`cached_unit_row`), the few scalars are stored one by one (each
     rounded from double to float32 as a conversion of the whole vector would); the pieces and
     their order are :func:`build_layout`'s."""
     lay = game.layout
@@ -166,7 +173,7 @@ def observation(game, state, side: int) -> np.ndarray:
         for u in state.units[s]:
             if u is not None and u.alive:
                 o = base + u.slot * NF
-                v[o:o + NF] = _cached_row(u, side, W, D)
+                v[o:o + NF] = cached_unit_row(u, side, W, D)
     o = at["resources"]
     v[o:o + 3] = (state.pips[side] / 6.0, state.reserved[side] / 2.0,
                   state.reserved[1 - side] / 2.0)
