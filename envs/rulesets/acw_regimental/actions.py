@@ -55,35 +55,36 @@ REACTIONS = (
 MELEE_ADVANCE = ("melee:advance", "melee:hold")
 
 
-def build_labels(m: int) -> list[str]:
-    """Labels in id order for ``m`` unit slots per side."""
+def build_labels(max_units: int) -> list[str]:
+    """Labels in id order for ``max_units`` unit slots per side."""
     labels = ["rally:pay_pip", "rally:roll", "reserve:0", "reserve:1", "reserve:2"]
-    labels += [f"activate:u{k}" for k in range(m)] + ["end_phase"]
+    labels += [f"activate:u{k}" for k in range(max_units)] + ["end_phase"]
     labels += list(PRIMITIVES)
-    labels += [f"charge:e{k}" for k in range(m)] + ["end_activation"]
+    labels += [f"charge:e{k}" for k in range(max_units)] + ["end_activation"]
     labels += list(REACTIONS)
-    labels += [f"fire:e{k}" for k in range(m)] + ["hold_fire"]
+    labels += [f"fire:e{k}" for k in range(max_units)] + ["hold_fire"]
     labels += list(MELEE_ADVANCE)
     return labels
 
 
 class Ids:
-    """Integer ids of the catalogue for ``m`` slots (attribute per label, ``activate[k]`` …)."""
+    """Integer ids of the catalogue for ``max_units`` slots per side (attribute per label,
+    ``activate[k]`` …)."""
 
-    def __init__(self, m: int):
-        self.labels = build_labels(m)
+    def __init__(self, max_units: int):
+        self.labels = build_labels(max_units)
         self.cat = ActionCatalogue(self.labels)
         ix = self.cat.id
         self.rally_pay = ix("rally:pay_pip")
         self.rally_roll = ix("rally:roll")
         self.reserve = [ix(f"reserve:{i}") for i in range(3)]
-        self.activate = [ix(f"activate:u{k}") for k in range(m)]
+        self.activate = [ix(f"activate:u{k}") for k in range(max_units)]
         self.end_phase = ix("end_phase")
         self.prim = {p: ix(p) for p in PRIMITIVES}
-        self.charge = [ix(f"charge:e{k}") for k in range(m)]
+        self.charge = [ix(f"charge:e{k}") for k in range(max_units)]
         self.end_activation = ix("end_activation")
         self.react = {r.split(":")[1]: ix(r) for r in REACTIONS}
-        self.fire = [ix(f"fire:e{k}") for k in range(m)]
+        self.fire = [ix(f"fire:e{k}") for k in range(max_units)]
         self.hold_fire = ix("hold_fire")
         self.melee_advance = ix("melee:advance")
         self.melee_hold = ix("melee:hold")

@@ -48,57 +48,60 @@ def _frame(fp: Footprint):
     return to_table
 
 
-def stand_polygons(u: Unit) -> list[tuple[tuple[float, float], ...]]:
-    """One rectangle per stand of ``u`` laid out by formation (ACW-PD-6): side by side in Line /
-    mounted line / unlimbered, two wide in Assault Column, one file in Road Column / limbered."""
-    n = max(1, u.stands)
-    if u.formation in ("line", "mounted_line", "unlimbered", "skirmish"):
+def stand_polygons(unit: Unit) -> list[tuple[tuple[float, float], ...]]:
+    """One rectangle per stand of ``unit`` laid out by formation (ACW-PD-6): side by side in
+    Line / mounted line / unlimbered, two wide in Assault Column, one file in Road Column /
+    limbered."""
+    n = max(1, unit.stands)
+    if unit.formation in ("line", "mounted_line", "unlimbered", "skirmish"):
         cols = n
-    elif u.formation == "assault_column":
+    elif unit.formation == "assault_column":
         cols = 1 if n == 1 else 2
     else:
         cols = 1
     rows = (n + cols - 1) // cols
     # stand size from the footprint (the source of truth for size, ACW-PD-6)
-    sw, sd = u.fp.width / cols, u.fp.depth / rows
-    to = _frame(u.fp)
+    sw, sd = unit.fp.width / cols, unit.fp.depth / rows
+    to = _frame(unit.fp)
     out = []
     for i in range(n):
         r, c = divmod(i, cols)
-        x0 = -u.fp.width / 2 + c * sw
+        x0 = -unit.fp.width / 2 + c * sw
         y0 = -r * sd
         out.append((to(x0, y0), to(x0 + sw, y0), to(x0 + sw, y0 - sd), to(x0, y0 - sd)))
     return out
 
 
-def _facing_mark(u: Unit) -> Polygon:
+def _facing_mark(unit: Unit) -> Polygon:
     """A small triangle on the front edge pointing forward."""
-    to = _frame(u.fp)
-    a = min(0.6, u.fp.width / 3)
-    return Polygon((to(-a, 0.0), to(a, 0.0), to(0.0, a * 1.1)), fill=SIDE_STROKE[u.side],
-                   stroke=SIDE_STROKE[u.side], stroke_width=0.04, role="facing",
-                   title=f"{u.label()} faces {math.degrees(u.fp.heading) % 360:.0f}°")
+    to = _frame(unit.fp)
+    a = min(0.6, unit.fp.width / 3)
+    return Polygon((to(-a, 0.0), to(a, 0.0), to(0.0, a * 1.1)), fill=SIDE_STROKE[unit.side],
+                   stroke=SIDE_STROKE[unit.side], stroke_width=0.04, role="facing",
+                   title=f"{unit.label()} faces {math.degrees(unit.fp.heading) % 360:.0f}°")
 
 
-def _arc_polygon(fp: Footprint, r: float, n: int = 12) -> tuple[tuple[float, float], ...]:
+def _arc_polygon(fp: Footprint, radius: float,
+                 segments: int = 12) -> tuple[tuple[float, float], ...]:
     """The forward arc of ``fp`` (ACW-PD-16: forward of the front edge, 45° out from its ends)
-    cut at ``r`` inches from the front edge."""
+    cut at ``radius`` inches from the front edge, each rounded corner drawn as ``segments``
+    straight pieces."""
     to = _frame(fp)
     hw = fp.width / 2
     pts = [to(-hw, 0.0)]
-    for k in range(n + 1):  # around the left corner from 135° to 90° (local frame)
-        a = math.radians(135 - 45 * k / n)
-        pts.append(to(-hw + r * math.cos(a), r * math.sin(a)))
-    for k in range(n + 1):
-        a = math.radians(90 - 45 * k / n)
-        pts.append(to(hw + r * math.cos(a), r * math.sin(a)))
+    for k in range(segments + 1):  # around the left corner from 135° to 90° (local frame)
+        a = math.radians(135 - 45 * k / segments)
+        pts.append(to(-hw + radius * math.cos(a), radius * math.sin(a)))
+    for k in range(segments + 1):
+        a = math.radians(90 - 45 * k / segments)
+        pts.append(to(hw + radius * math.cos(a), radius * math.sin(a)))
     pts.append(to(hw, 0.0))
     return tuple(pts)
 
 
-def _flank_polygon(fp: Footprint, left: bool, r: float) -> tuple[tuple[float, float], ...]:
+def _flank_polygon(fp: Footprint, left: bool, radius: float) -> tuple[tuple[float, float], ...]:
     """A flank zone of ``fp`` (outside the forward arc, forward of the rear line) within about
-    ``r`` inches, as drawn (I-23)."""
+    ``radius`` inches, as drawn (I-23)."""
     to = _frame(fp)
     hw = fp.width / 2
     sg = -1.0 if left else 1.0
@@ -106,19 +109,19 @@ def _flank_polygon(fp: Footprint, left: bool, r: float) -> tuple[tuple[float, fl
     pts = [to(*corner)]
     for k in range(13):  # from the arc edge (45° forward) round to the rear line
         a = math.radians(45 + 90 * k / 12)
-        pts.append(to(corner[0] + sg * r * math.sin(a), r * math.cos(a)))
+        pts.append(to(corner[0] + sg * radius * math.sin(a), radius * math.cos(a)))
     pts.append(to(sg * hw, -fp.depth))
     return tuple(pts)
 
 
-def _path_points(spec, t0: float, L: float) -> tuple[tuple[float, float], ...]:
-    """Centres of the mover along the state machine's path (ACW-PD-21) from ``t0`` to ``L``
-    inches, every half inch or so (at most 40 points)."""
+def _path_points(spec, t0: float, path_length: float) -> tuple[tuple[float, float], ...]:
+    """Centres of the mover along the state machine's path (ACW-PD-21) from ``t0`` to
+    ``path_length`` inches, every half inch or so (at most 40 points)."""
     f = path_fn(spec)
-    n = max(2, min(40, int((L - t0) / 0.5) + 2))
+    n = max(2, min(40, int((path_length - t0) / 0.5) + 2))
     pts = []
     for k in range(n):
-        t = t0 + (L - t0) * k / (n - 1)
+        t = t0 + (path_length - t0) * k / (n - 1)
         fp = f(t)
         pts.append((fp.x, fp.y))
     return tuple(pts)
@@ -158,13 +161,13 @@ def _window(state) -> dict | None:
     return None
 
 
-def _trigger_shapes(state, w: dict) -> list:
-    d: Unit | None = w["d"]
-    m: Unit | None = w["m"]
+def _trigger_shapes(state, window: dict) -> list:
+    d: Unit | None = window["d"]
+    m: Unit | None = window["m"]
     if d is None or m is None:
         return []
     out: list = []
-    trig = w["trig"]
+    trig = window["trig"]
     opp = getattr(state.game, "opportunity_fire_trigger", T.OPP_FIRE_RANGE)  # parameter
     tip = {"opp_medium": f"Opportunity Fire trigger: mover in the forward arc within {opp:g}\" "
                          "(RULE-04-3.1, I-18)",
@@ -192,7 +195,7 @@ def _trigger_shapes(state, w: dict) -> list:
                                stroke="#b07800", opacity=0.25, role="trigger",
                                title=tip["refuse"]))
     if trig == "charge":
-        c = w["charge"]
+        c = window["charge"]
         to = _frame(d.fp)
         hw = d.fp.width / 2 + 1.0
         out.append(Polyline((to(-hw, T.VOLLEY_MARK), to(hw, T.VOLLEY_MARK)), stroke=MARK_COLOR,
@@ -208,7 +211,7 @@ def _trigger_shapes(state, w: dict) -> list:
         out.append(Polyline(pts, stroke=MARK_COLOR, stroke_width=0.15, role="path", arrow=True,
                             title=f"{m.label()} charges {d.label()}"))
     else:
-        move = w.get("move")
+        move = window.get("move")
         if move is not None and move.path_length > move.moved + 1e-6:
             out.append(Polyline(_path_points(move.path, move.moved, move.path_length),
                                 stroke=MARK_COLOR, stroke_width=0.12, dash=True, role="path",
@@ -216,7 +219,7 @@ def _trigger_shapes(state, w: dict) -> list:
                                 f"({move.path_length - move.moved:.2f}\")"))
     out.append(Polyline((d.fp.centre(), m.fp.centre()), stroke=MARK_COLOR, stroke_width=0.06,
                         dash=True, role="trigger",
-                        title=tip[w["kind"]] if trig == "charge" else tip.get(trig, trig)))
+                        title=tip[window["kind"]] if trig == "charge" else tip.get(trig, trig)))
     return out
 
 

@@ -119,21 +119,21 @@ class ACWState(State):
                 "cur": [self.cur[0], str(self.cur[1].value)]}
 
     @classmethod
-    def from_dict(cls, game, d: dict[str, Any]) -> "ACWState":
+    def from_dict(cls, game, data: dict[str, Any]) -> "ACWState":
         s = cls(game, init=False)
         s.units = [[Unit.from_dict(u) if u is not None else None for u in side]
-                   for side in d["units"]]
+                   for side in data["units"]]
         for k in ("first", "active", "turn", "pt", "phase", "ndec", "done", "winner"):
-            setattr(s, k, d[k])
-        s.pips = list(d["pips"])
-        s.reserved = list(d["reserved"])
-        s.result = list(d["result"])
-        s.reacted = list(d["reacted"])
-        s.consumed = list(d["consumed"])
-        s.broke_pt = [list(b) for b in d["broke_pt"]]
-        s.objective_vp_banked = list(d.get("objective_vp_banked", [0, 0]))
-        s.stack = [record_from_dict(frame) for frame in d["stack"]]
-        s.cur = (int(d["cur"][0]), ACWDecision(d["cur"][1]))
+            setattr(s, k, data[k])
+        s.pips = list(data["pips"])
+        s.reserved = list(data["reserved"])
+        s.result = list(data["result"])
+        s.reacted = list(data["reacted"])
+        s.consumed = list(data["consumed"])
+        s.broke_pt = [list(b) for b in data["broke_pt"]]
+        s.objective_vp_banked = list(data.get("objective_vp_banked", [0, 0]))
+        s.stack = [record_from_dict(frame) for frame in data["stack"]]
+        s.cur = (int(data["cur"][0]), ACWDecision(data["cur"][1]))
         return s
 
     # ------------------------------------------------------------------------------------------

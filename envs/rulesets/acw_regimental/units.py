@@ -113,36 +113,36 @@ class Unit:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Unit":
+    def from_dict(cls, data: dict[str, Any]) -> "Unit":
         u = cls.__new__(cls)
         for f in cls.__slots__:
             if f == "fp":
-                x, y, h, w, dd = d["fp"]
+                x, y, h, w, dd = data["fp"]
                 u.fp = Footprint(float(x), float(y), float(h), float(w), float(dd))
             else:
-                setattr(u, f, d[f])
-        u.traits = tuple(d["traits"])
-        u.engaged = list(d["engaged"])
+                setattr(u, f, data[f])
+        u.traits = tuple(data["traits"])
+        u.engaged = list(data["engaged"])
         return u
 
 
-def clear_turn_flags(u: Unit) -> None:
-    """Reset the per-player-turn flags (moved, charged, fired, reacted ...) of ``u``
+def clear_turn_flags(unit: Unit) -> None:
+    """Reset the per-player-turn flags (moved, charged, fired, reacted ...) of ``unit``
     (ACW-PD-12 step 5c)."""
-    u.activated = False
-    u.moved = 0.0
-    u.charged = False
-    u.fired = False
-    u.cc = False
-    u.momentum_lost = False
-    u.downhill = False
-    u.zone = ""
-    u.road_used = False
-    u.limbered_now = False
-    u.pivot_only = True
-    u.out_of_smoke = False
-    u.fought = False
-    u.lost_turn = 0
+    unit.activated = False
+    unit.moved = 0.0
+    unit.charged = False
+    unit.fired = False
+    unit.cc = False
+    unit.momentum_lost = False
+    unit.downhill = False
+    unit.zone = ""
+    unit.road_used = False
+    unit.limbered_now = False
+    unit.pivot_only = True
+    unit.out_of_smoke = False
+    unit.fought = False
+    unit.lost_turn = 0
 
 
 def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience: str,

@@ -33,9 +33,9 @@ PRIMITIVE_WORDS = {
 }
 
 
-def _name(units, k: int) -> str:
-    u = units[k] if 0 <= k < len(units) else None
-    return u.name if u is not None else f"slot {k}"
+def _name(units, slot: int) -> str:
+    u = units[slot] if 0 <= slot < len(units) else None
+    return u.name if u is not None else f"slot {slot}"
 
 
 def describe_action(state, action: int) -> str:
