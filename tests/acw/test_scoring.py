@@ -64,6 +64,7 @@ def _pass_to_the_end(s, limit: int = 200) -> None:
     ("[scoring]\nobjective_vp = 2\n", [2, 0]),                   # held at the end only
     ("[scoring]\nobjective_vp = 2\nobjectives_score = \"each_turn\"\n", [6, 0]),   # 3 turns
     ("[scoring]\nobjectives_score = \"each_turn\"\n", [9, 0]),
+    ("[scoring]\nobjectives_score = \"after_enemy_turn\"\n", [9, 0]),
 ])
 def test_objectives_score_at_the_end_or_every_turn(tmp_path, scoring, vp):
     g = load_game("acw_regimental", _scenario(tmp_path, scoring), {"turns": 3})
@@ -73,7 +74,15 @@ def test_objectives_score_at_the_end_or_every_turn(tmp_path, scoring, vp):
     end = [e for e in s.events if e.kind == "game_end"][0]
     assert end.data["vp"] == vp and end.data["winner"] == 0 and s.returns() == [1.0, -1.0]
     banks = [e for e in s.events if e.kind == "objectives_score"]
-    if "each_turn" in scoring:
+    if "after_enemy_turn" in scoring:
+        # every player-turn ends with a count for the side that did not move: the Confederate
+        # side (holding nothing) after each Union player-turn, the Union after each
+        # Confederate one
+        assert [e.side for e in banks] == [1, 0] * 3
+        assert [e.data["vp"] for e in banks] == [[0, 0], [3, 0]] * 3
+        assert [e.data["banked"] for e in banks] == [[0, 0], [3, 0], [3, 0], [6, 0], [6, 0],
+                                                     [9, 0]]
+    elif "each_turn" in scoring:
         per = vp[0] // 3
         assert [e.data["banked"] for e in banks] == [[per, 0], [2 * per, 0], [3 * per, 0]]
     else:
@@ -99,7 +108,8 @@ def test_banked_vp_survive_clone_and_json(tmp_path):
 
 
 @pytest.mark.parametrize("scoring, key, problem", [
-    ("objectives_score = \"sometimes\"", "scoring.objectives_score", "'end' or 'each_turn'"),
+    ("objectives_score = \"sometimes\"", "scoring.objectives_score",
+     "'end', 'each_turn' or 'after_enemy_turn'"),
     ("objective_vp = -1", "scoring.objective_vp", "greater than or equal to 0"),
     ("objective_vp = 2.5", "scoring.objective_vp", "integer"),
     ("objective_points = 2", "scoring.objective_points", "xtra"),
@@ -114,14 +124,14 @@ def test_bad_scoring_is_refused_with_file_and_key(tmp_path, scoring, key, proble
 
 def test_default_battle_is_the_same_for_both_seats():
     """Two Farms: every unit, terrain piece and objective has its image under the half turn of
-    the table about its centre, and objectives score every game turn."""
+    the table about its centre, and objectives score after every enemy player-turn."""
     g = load_game("acw_regimental")
     W, D = g.spec.table.width, g.spec.table.depth
 
     def rot(x, y):
         return (round(W - x, 6), round(D - y, 6))
 
-    assert g.objectives_score == "each_turn" and g.objective_vp == 1
+    assert g.objectives_score == "after_enemy_turn" and g.objective_vp == 1
     objs = {(round(x, 6), round(y, 6)) for x, y in g.objectives}
     assert {rot(x, y) for x, y in objs} == objs and len(objs) == 3
 
@@ -142,3 +152,15 @@ def test_default_battle_is_the_same_for_both_seats():
 def test_crossroads_still_scores_at_the_end():
     g = load_game("acw_regimental", "crossroads")
     assert g.objectives_score == "end" and g.objective_vp == 3
+
+
+def test_two_farms_each_turn_keeps_the_first_count():
+    """The Two Farms battle as first measured: the same forces and terrain as the default, its
+    objectives banked at the end of every game turn."""
+    first = load_game("acw_regimental", "two_farms_each_turn")
+    default = load_game("acw_regimental")
+    assert first.objectives_score == "each_turn" and default.objectives_score == "after_enemy_turn"
+    assert first.objective_vp == default.objective_vp == 1
+    assert first.objectives == default.objectives
+    assert first.spec.model_dump(exclude={"name", "description", "scoring"}) == \
+        default.spec.model_dump(exclude={"name", "description", "scoring"})

@@ -129,8 +129,9 @@ There is no hidden information in this ruleset; ``observation_string`` is the te
 
 The scenario's units in their deployment (``default``: "Two Farms", this project's symmetric
 battle: both sides' forces, deployment, terrain and objectives are images of each other under a
-half turn of the table, the Union moves first, and objectives score every game turn;
-``crossroads``: "Crossroads", ACW-PD-37 adapted to RULINGS item 8, the v0 default; or the
+half turn of the table, the Union moves first, and after every player-turn the side that did
+not move banks the objectives it still holds; ``two_farms_each_turn``: the same battle with the
+objectives banked at the end of every game turn, as it was first measured; ``crossroads``: "Crossroads", ACW-PD-37 adapted to RULINGS item 8, the v0 default; or the
 worked-example scenarios ``example_a_closing_volley``, ``example_b_refuse_flank``,
 ``example_c_opportunity_fire``), ``first_side`` to move, Phase 1 of turn 1 (or the scenario's
 ``[start]`` overrides: phase 2, pips, reserved pips).
@@ -141,7 +142,7 @@ validated on load, a bad value names the file and the key):
 | key | values | default | meaning |
 |---|---|---|---|
 | ``objective_vp`` | int 0–20 | 3 (ACW-PD-36) | VP per objective held (a unit in good order within 3", no enemy in good order within 3") |
-| ``objectives_score`` | ``"end"``, ``"each_turn"`` | ``"end"`` (ACW-PD-36) | held at the end of the game, or banked by the holder at the end of every game turn (the last included); the banked VP are the objectives' share of the final VP |
+| ``objectives_score`` | ``"end"``, ``"each_turn"``, ``"after_enemy_turn"`` | ``"end"`` (ACW-PD-36) | held at the end of the game; banked by the holder at the end of every game turn (the last included); or banked at the end of every player-turn by the side that did not move (each side once a game turn, after the enemy's move); banked VP are the objectives' share of the final VP |
 
 Game length is the ``turns`` game parameter (10, ACW-PD-35).
 

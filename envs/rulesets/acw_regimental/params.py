@@ -189,12 +189,16 @@ class ScoringSpec(_Model):
 
     ``objective_vp``: VP per objective held (an objective is held by a side with a unit in good
     order within 3" of it and no enemy in good order within 3"); ``objectives_score``:
-    ``"end"`` (held at the end of the game, ACW-PD-36) or ``"each_turn"`` (the holder banks
-    ``objective_vp`` at the end of every game turn, the last included; the banked VP are what
-    objectives are worth at the end)."""
+    ``"end"`` (held at the end of the game, ACW-PD-36), ``"each_turn"`` (the holder banks
+    ``objective_vp`` at the end of every game turn, the last included) or
+    ``"after_enemy_turn"`` (at the end of every player-turn, the side that did not move banks
+    ``objective_vp`` per objective it still holds: each side banks once per game turn, each
+    time after the enemy has had its move, so the side that moves second has no last word
+    before the count); with either banking mode the banked VP are what objectives are worth
+    at the end."""
 
     objective_vp: SInt = pydantic.Field(3, ge=0, le=20)
-    objectives_score: Literal["end", "each_turn"] = "end"
+    objectives_score: Literal["end", "each_turn", "after_enemy_turn"] = "end"
 
 
 class ScenarioSpec(_Model):

@@ -173,7 +173,7 @@ def victory_points(state: Any) -> list[int]:
             vp[1 - side] += tables.VP_STAND * min(unit.lost, unit.s0)
             if unit.broken:
                 vp[1 - side] += tables.VP_BROKEN
-    obj = (state.objective_vp_banked if state.game.objectives_score == "each_turn"
+    obj = (state.objective_vp_banked if state.game.objectives_score != "end"
            else objective_vp(state))
     return [vp[0] + obj[0], vp[1] + obj[1]]
 

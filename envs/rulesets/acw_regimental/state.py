@@ -103,7 +103,7 @@ class ACWState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         d = self._to_dict_base()
-        if self.game.objectives_score == "each_turn":
+        if self.game.objectives_score != "end":
             d["objective_vp_banked"] = list(self.objective_vp_banked)
         return d
 

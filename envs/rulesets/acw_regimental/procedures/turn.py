@@ -81,6 +81,8 @@ class PlayerTurnCycle(Frame):
         # the end of a player-turn: the core order of alternating player-turns passes the turn
         # to the other side and says whether that closed a game turn (the state keeps the
         # active side, the game turn and the player-turn count, which every query reads)
+        if state.game.objectives_score == "after_enemy_turn":
+            bank_objectives(state, sides=(1 - side,))
         order = AlternatingTurns(2, state.first, side, state.turn, state.pt)
         game_turn_closed = order.end_player_turn()
         state.pt = order.player_turn
@@ -128,16 +130,22 @@ def army_break(state: Any) -> bool:
     return True
 
 
-def bank_objectives(state: Any) -> None:
-    """Scenario scoring ``each_turn``: each side banks the VP of the objectives it holds at
-    the end of a game turn (ACW-PD-36 holding test, the scenario's ``objective_vp``)."""
+def bank_objectives(state: Any, sides: tuple[int, ...] = (0, 1)) -> None:
+    """Scenario scoring ``each_turn`` (``sides`` both, at the end of a game turn) or
+    ``after_enemy_turn`` (``sides`` the side that did not move, at the end of a player-turn):
+    each side of ``sides`` banks the VP of the objectives it holds now (ACW-PD-36 holding
+    test, the scenario's ``objective_vp``)."""
     held = queries.objective_vp(state)
-    for side in (0, 1):
+    scored = [held[side] if side in sides else 0 for side in (0, 1)]
+    for side in sides:
         state.objective_vp_banked[side] += held[side]
+    when = (f"end of turn {state.turn}" if len(sides) == 2 else
+            f"end of the {SIDE_NAMES[1 - sides[0]]} player-turn {state.turn}")
     state.log("objectives_score", ("ACW-PD-36",),
-              f"end of turn {state.turn}: objectives score Union {held[0]}, Confederate "
-              f"{held[1]} (banked {state.objective_vp_banked[0]} - "
-              f"{state.objective_vp_banked[1]})", None, vp=held,
+              f"{when}: objectives score Union {scored[0]}, Confederate "
+              f"{scored[1]} (banked {state.objective_vp_banked[0]} - "
+              f"{state.objective_vp_banked[1]})", sides[0] if len(sides) == 1 else None,
+              vp=scored,
               banked=list(state.objective_vp_banked))
 
 
