@@ -103,6 +103,9 @@ class Args:
     critic_warmup: int = 20_000
     """the first timesteps of training during which only the critic learns (the warm-started
     actor is frozen; agents/finetune.py)"""
+    teacher_kl: float = 0.0
+    """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
+    policy, frozen when PPO begins; agents/teacher_kl.py); 0: plain MaskablePPO"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -190,6 +193,21 @@ def _panel() -> list[str]:
 
 
 KEEP_CHECKPOINTS = 3
+#: the frozen warm start that --teacher-kl keeps the policy near, beside the checkpoints
+TEACHER_FILE = "teacher_policy.pth"
+
+
+def _save_tensors(path: Path, tensors: dict[str, Any]) -> None:
+    """``torch.save`` a dict of tensors to ``path`` atomically (temporary file, ``os.replace``;
+    the temporary file is removed on failure)."""
+    import torch
+
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        torch.save(tensors, tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 #: Atomic Africa's own defaults of the flags not given (README, Atomic Africa): twice the
 #: budget (PPO was still gaining at 50k; 100k stays inside 15 minutes idle) and the warm
 #: start's games against its own bots
@@ -308,6 +326,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.target_kl is None or 0.0 < args.target_kl < math.inf,
                "--target-kl must be finite and > 0 (or none)"),
               (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),
+              (math.isfinite(args.teacher_kl) and args.teacher_kl >= 0,
+               "--teacher-kl must be a finite number >= 0"),
+              (args.teacher_kl == 0 or args.bc_games > 0 or args.resume,
+               "--teacher-kl needs a warm start to keep the policy near (--bc-games > 0)"),
               (args.max_decisions is None or args.max_decisions >= 1,
                "--max-decisions must be >= 1 (or none)"),
               (args.bc_games >= 0, "--bc-games must be >= 0"),
@@ -459,8 +481,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 
     # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
     import torch
+    from agents.teacher_kl import TeacherKLMaskablePPO
     from agents.training import SelfPlayCallback, TimedVecEnv, make_vec_env
-    from sb3_contrib import MaskablePPO
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -485,7 +507,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         from agents.resume import load_training_state, read_training_state
 
         def load(p: Path) -> tuple[Any, Any]:  # the model and its resume state (None: a
-            m = MaskablePPO.load(str(p), env=venv, device="cpu", tensorboard_log=tb)
+            m = TeacherKLMaskablePPO.load(str(p), env=venv, device="cpu", tensorboard_log=tb)
             blob = read_training_state(p)  # checkpoint of an older Riposte: reseeded)
             return m, None if blob is None else load_training_state(blob, venv, str(p))
 
@@ -513,8 +535,9 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         if resume_state is None:
             venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
     else:
-        model = MaskablePPO(
-            "MlpPolicy", venv, learning_rate=args.learning_rate, n_steps=args.n_steps,
+        model = TeacherKLMaskablePPO(
+            "MlpPolicy", venv, teacher_kl_coef=args.teacher_kl,
+            learning_rate=args.learning_rate, n_steps=args.n_steps,
             batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
             gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,
             vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm, target_kl=args.target_kl,
@@ -536,6 +559,21 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                         seconds=time.perf_counter() - t_bc)
         print(f"warm start: {len(data)} decisions of {args.bc_teacher!r} from {args.bc_games} "
               f"games, accuracy {bc_stats['accuracy']:.3f} ({bc_stats['seconds']:.1f} s)")
+    teacher_file = run_dir / TEACHER_FILE
+    if args.teacher_kl > 0:  # the warm-started policy, frozen, is the KL term's teacher
+        if args.resume:
+            if teacher_file.is_file():
+                try:
+                    model.load_teacher_state_dict(torch.load(teacher_file, map_location="cpu",
+                                                             weights_only=True))
+                except Exception as exc:  # noqa: BLE001 - torch raises many kinds
+                    venv.close()
+                    raise UsageError(f"--resume: cannot read {str(teacher_file)!r}: "
+                                     f"{str(exc).splitlines()[0] if str(exc) else exc}") \
+                        from None
+        else:
+            model.set_teacher()
+            _save_tensors(teacher_file, model.teacher_state_dict())
     from agents.fast_policy import install_fast_forward
 
     install_fast_forward(model.policy)  # rollout forward pass, bitwise the same numbers

@@ -357,3 +357,40 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     doc = json.loads(out.read_text())
     check_json(doc, [str(run_dir / "final_model.zip"), "heuristic"], 2)
     assert doc["ruleset"] == "acw_regimental" and doc["scenario"] == "default"
+
+
+def test_train_teacher_kl_saves_the_teacher_and_resumes_with_it(tmp_path):
+    """--teacher-kl: the warm start is frozen as teacher_policy.pth (tensors only) and read
+    back on --resume; the checkpoints do not carry it."""
+    import torch
+
+    run_dir = tmp_path / "kl"
+    common = ["--ruleset", "toy", "--run-dir", str(run_dir), "--seed", "2", "--teacher-kl", "0.5",
+              "--critic-warmup", "0", "--eval-freq", "0", "--checkpoint-freq", "64", *TINY,
+              *TOY_POOL, "--bc-games", "3", "--bc-teacher", "always-react", "--bc-opponents",
+              "random", "--bc-epochs", "1"]
+    r = run("train.py", *common, "--total-timesteps", "128")
+    assert r.returncode == 0, r.stderr
+    teacher = torch.load(run_dir / "teacher_policy.pth", weights_only=True)
+    assert teacher and all(isinstance(v, torch.Tensor) for v in teacher.values())
+    assert json.loads((run_dir / "config.json").read_text())["args"]["teacher_kl"] == 0.5
+    before = (run_dir / "teacher_policy.pth").read_bytes()
+    r = run("train.py", *common, "--total-timesteps", "256", "--resume")
+    assert r.returncode == 0, r.stderr
+    assert "resuming from" in r.stdout
+    assert (run_dir / "teacher_policy.pth").read_bytes() == before  # the same teacher
+    (run_dir / "teacher_policy.pth").write_text("not tensors")
+    r = run("train.py", *common, "--total-timesteps", "384", "--resume")
+    assert r.returncode == 2 and "cannot read" in r.stderr and "teacher_policy.pth" in r.stderr
+
+
+def test_train_teacher_kl_bad_values_are_refused(tmp_path):
+    for value, message in (("-1", "--teacher-kl must be a finite number >= 0"),
+                           ("nan", "--teacher-kl must be a finite number >= 0")):
+        r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "x"),
+                "--teacher-kl", value)
+        assert r.returncode == 2 and message in r.stderr, r.stderr
+        assert not (tmp_path / "x").exists()
+    r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "y"), "--teacher-kl",
+            "0.5", "--bc-games", "0")
+    assert r.returncode == 2 and "needs a warm start" in r.stderr
