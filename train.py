@@ -103,9 +103,10 @@ class Args:
     critic_warmup: int = 20_000
     """the first timesteps of training during which only the critic learns (the warm-started
     actor is frozen; agents/finetune.py)"""
-    teacher_kl: float = 0.0
+    teacher_kl: float = 1.0
     """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
-    policy, frozen when PPO begins; agents/teacher_kl.py); 0: plain MaskablePPO"""
+    policy, frozen when PPO begins; agents/teacher_kl.py); 0, or no warm start (--bc-games 0):
+    plain MaskablePPO"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -328,8 +329,6 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),
               (math.isfinite(args.teacher_kl) and args.teacher_kl >= 0,
                "--teacher-kl must be a finite number >= 0"),
-              (args.teacher_kl == 0 or args.bc_games > 0 or args.resume,
-               "--teacher-kl needs a warm start to keep the policy near (--bc-games > 0)"),
               (args.max_decisions is None or args.max_decisions >= 1,
                "--max-decisions must be >= 1 (or none)"),
               (args.bc_games >= 0, "--bc-games must be >= 0"),
@@ -561,7 +560,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
               f"games, accuracy {bc_stats['accuracy']:.3f} ({bc_stats['seconds']:.1f} s)")
     teacher_file = run_dir / TEACHER_FILE
     if args.teacher_kl > 0:  # the warm-started policy, frozen, is the KL term's teacher
-        if args.resume:
+        if args.resume:  # (a run without a warm start has no teacher file: none then either)
             if teacher_file.is_file():
                 try:
                     model.load_teacher_state_dict(torch.load(teacher_file, map_location="cpu",
@@ -571,7 +570,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                     raise UsageError(f"--resume: cannot read {str(teacher_file)!r}: "
                                      f"{str(exc).splitlines()[0] if str(exc) else exc}") \
                         from None
-        else:
+        elif bc_agents:
             model.set_teacher()
             _save_tensors(teacher_file, model.teacher_state_dict())
     from agents.fast_policy import install_fast_forward
