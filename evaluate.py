@@ -224,6 +224,12 @@ def exploit_command(argv: list[str]) -> int:
                         "default) or from random weights (scratch)")
     p.add_argument("--trust-checkpoint", action="store_true",
                    help="load MODEL by unpickling when it has no Riposte config (can run code)")
+    p.add_argument("--select-every", type=int, default=40_960,
+                   help="score the best response against MODEL every N timesteps (and before "
+                        "training) and measure the best of them (0: the last; default 40960)")
+    p.add_argument("--select-games", type=int, default=60,
+                   help="games of each selection score (default 60; another tournament seed "
+                        "than the measurement's)")
     try:
         ns = p.parse_args(argv)
         from envs.core.files import blank_arguments
@@ -234,6 +240,10 @@ def exploit_command(argv: list[str]) -> int:
             p.error(f"--timesteps must be >= 1, got {ns.timesteps}")
         if ns.games < 1:
             p.error(f"--games must be >= 1, got {ns.games}")
+        if ns.select_every < 0:
+            p.error(f"--select-every must be >= 0, got {ns.select_every}")
+        if ns.select_games < 1:
+            p.error(f"--select-games must be >= 1, got {ns.select_games}")
         if ns.seed < 0:
             p.error(f"--seed must be >= 0, got {ns.seed}")
         if ns.max_decisions is not None and ns.max_decisions < 1:
@@ -266,12 +276,17 @@ def exploit_command(argv: list[str]) -> int:
           flush=True)
     res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
                   games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar,
-                  trust_checkpoint=ns.trust_checkpoint, init=ns.init)
+                  trust_checkpoint=ns.trust_checkpoint, init=ns.init,
+                  select_every=ns.select_every, select_games=ns.select_games)
     doc = res.to_dict()
     print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
           f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "
           f"[{res.ci95[0]:.3f}, {res.ci95[1]:.3f}] (Wilson 95%); trained "
           f"{res.timesteps} timesteps in {res.train_seconds:.0f} s")
+    if res.selection:
+        scored = ", ".join(f"{int(steps)}: {score:.3f}" for steps, score in res.selection)
+        print(f"selection ({ns.select_games} games each, timesteps: score): {scored}; "
+              f"measured the policy of {res.selected_timesteps} timesteps")
     print("best response's decisions (share of that decision type):")
     for dtype, counts in res.decision_stats.items():
         total = sum(counts.values())
