@@ -20,12 +20,17 @@ Its doctrine, decision by decision:
   reserve one pip (ACW-PD-14).
 * **maneuver** — activate the most forward unit first; charge when the odds favour it (charger
   Fresh and in good order; target Disordered, Worn or worse, smaller, artillery or a screen);
-  batteries stay put. Objectives are held, not passed: every objective that is not under the
-  enemy's guns (no formed enemy regiment within 15" of it) gets the nearest free regiment
-  (greedily by distance, one regiment per objective), which turns toward it, advances on it and
-  then stays on it (within 1.5"); the other regiments hold their ground and fire. A screen
-  advances on the nearest enemy until it is within 14" of one. (On a scenario without
-  objectives every unit advances on the nearest enemy until within 12" of one.)
+  batteries stay put. Objectives are held, not passed: each objective of our half of the
+  table (the centre line included; the enemy's farm is not sought) gets the nearest free
+  regiment that can hold it (not Spent, greedily by distance, one regiment per objective),
+  which turns toward it and advances on it — wheel and advance in the same activation while
+  it is more than 8" away (objectives count after the enemy's move, so arriving a move
+  earlier is a count more), one step per activation closer in — and then stays on it (within
+  1.5"); a regiment without an objective moves (wheel and advance) to within 3" of the
+  nearest objective with an enemy within 12" (to help hold ours, to contest theirs); the
+  others hold their ground and fire. A screen advances on the nearest enemy until it is
+  within 14" of one. (On a scenario without objectives every unit advances on the nearest
+  enemy until within 12" of one.)
 * **fire** — fire at the best target in range: the closest, with a bonus for weak ones
   (Disordered, Worn or worse, few stands left); never hold fire when a target is offered.
 
@@ -51,6 +56,8 @@ OBJECTIVE_RADIUS = 3.0   # inches: holding distance of an objective (ACW-PD-36)
 SUPPORT_RANGE = 12.0     # inches: a spare regiment supports an objective with an enemy this close
 OBJECTIVE_DANGER = 0.0   # inches: an objective this close to a formed enemy is not sought
 SCREEN_HOLD_RANGE = 14.0
+FAR_FROM_GOAL = 8.0      # inches: farther than this from its objective a regiment wheels and
+                         # advances in the same activation (closer, one primitive per activation)
 TURN_THRESHOLD = math.radians(35)
 HALF_TURN_THRESHOLD = math.radians(15)
 
@@ -91,6 +98,9 @@ class ACWHeuristic(BasePolicy):
         objs = [(float(x), float(y)) for x, y in game.objectives]
         mirrored = [(self.W - x, self.D - y) for x, y in objs]
         self.objectives = list(dict.fromkeys(objs + mirrored))
+        # the objectives of our half of the (egocentric) table, the centre line included: the
+        # ones a regiment is sent to hold (all of them if none lies there)
+        self.home = [o for o in self.objectives if o[1] <= self.D / 2 + 1e-6] or self.objectives
 
     # -- observation helpers ------------------------------------------------------------------
     def _units(self, rows: np.ndarray) -> list[int]:
@@ -257,14 +267,15 @@ class ACWHeuristic(BasePolicy):
             if goal is not None:
                 if math.hypot(goal[0] - x, goal[1] - y) <= OBJECTIVE_REACHED:
                     return "end_activation"   # on its objective: hold it
-                return self._steer(me, goal[0], goal[1], legal)
+                far = math.hypot(goal[0] - x, goal[1] - y) > FAR_FROM_GOAL
+                return self._steer(me, goal[0], goal[1], legal, once=not far)
             contested = [o for o in self.objectives
                          if any(math.hypot(o[0] - ex, o[1] - ey) <= SUPPORT_RANGE
                                 for ex, ey in (self._pos(enemy[k]) for k in enemies))]
             if contested:                     # no objective of its own: help contest one
                 tx, ty = min(contested, key=lambda o: math.hypot(o[0] - x, o[1] - y))
                 if math.hypot(tx - x, ty - y) > OBJECTIVE_RADIUS:
-                    return self._steer(me, tx, ty, legal)
+                    return self._steer(me, tx, ty, legal, once=False)
                 return "end_activation"
             if self.objectives:
                 return "end_activation"       # nothing to contest: hold the line
@@ -277,17 +288,19 @@ class ACWHeuristic(BasePolicy):
         return self._steer(me, tx, ty, legal)
 
     def _objective_goals(self, own: np.ndarray, enemy: np.ndarray) -> dict[int, tuple]:
-        """Own slot -> the objective it goes for or holds: each objective not under the enemy's
-        guns (no formed enemy regiment within ``OBJECTIVE_DANGER`` inches of it) gets the
-        nearest free own regiment in good order (batteries and screens excluded), greedily by
-        distance, at most one regiment per objective."""
+        """Own slot -> the objective it goes for or holds: each objective of our half of the
+        table (``self.home``) not under the enemy's guns (no formed enemy regiment within
+        ``OBJECTIVE_DANGER`` inches of it) gets the nearest free own regiment that can hold it
+        (batteries, screens, Spent and Broken units excluded), greedily by distance (ties to
+        the lowest slot, then the first objective), at most one regiment per objective."""
         movers = [k for k in self._units(own)
                   if not (self._is(own[k], "kind=artillery") or self._is(own[k], "is_screen")
-                          or self._is(own[k], "health=broken"))]
+                          or self._is(own[k], "health=broken")
+                          or self._is(own[k], "health=spent"))]
         formed = [self._pos(enemy[k]) for k in self._units(enemy)
                   if not (self._is(enemy[k], "is_screen")
                           or self._is(enemy[k], "health=broken"))]
-        safe = [o for o in self.objectives
+        safe = [o for o in self.home
                 if all(math.hypot(o[0] - ex, o[1] - ey) > OBJECTIVE_DANGER for ex, ey in formed)]
         pairs = sorted((math.hypot(o[0] - self._pos(own[k])[0], o[1] - self._pos(own[k])[1]),
                         k, i) for k in movers for i, o in enumerate(safe))
