@@ -11,13 +11,22 @@ checkpoint and exit. The exit status is ``128 + signal`` (130 for SIGINT, 143 fo
 Every file the scripts write goes through a temporary file and ``os.replace`` whose clean-up
 runs on ``BaseException``, so an :class:`Interrupted` raised anywhere leaves no partial file.
 
+A signal handler's exception is lost when the signal lands while Python runs a finalizer or a
+weakref callback (for instance the module-lock callback at the end of an ``import``): Python
+prints "Exception ignored" and carries on. While a guard is active, ``sys.unraisablehook``
+catches such a lost :class:`Interrupted` and has the same signal sent again a moment later
+(from a helper thread), so it is raised outside that callback instead of being dropped (seen in a loaded test run:
+a Ctrl-C during the warm start's imports was ignored and the warm start ran on).
+
 Standard library only.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +34,8 @@ from typing import Any
 __all__ = ["Interrupted", "SignalGuard", "exit_status"]
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: seconds before a signal whose exception Python dropped in a callback is sent again
+REDELIVERY_DELAY = 0.05
 
 
 def exit_status(signum: int) -> int:
@@ -54,6 +65,7 @@ class SignalGuard:
         self.signalled = False
         self._defer = False
         self._old: dict[int, Any] = {}
+        self._old_hook: Any = None
 
     @property
     def requested_name(self) -> str | None:
@@ -66,16 +78,36 @@ class SignalGuard:
             return
         raise Interrupted(signum)
 
+    def _unraisable(self, unraisable: Any) -> None:
+        """``sys.unraisablehook`` while the guard is active: an :class:`Interrupted` raised
+        where Python cannot propagate it is delivered again; anything else goes to the hook
+        that was installed before."""
+        if isinstance(unraisable.exc_value, Interrupted):
+            # not from here: a signal raised now would be handled inside this hook, where its
+            # exception is lost again; a helper thread sends it once the callback is over
+            # (should it still land inside one, this hook runs again)
+            resend = threading.Timer(REDELIVERY_DELAY, os.kill,
+                                     (os.getpid(), unraisable.exc_value.signum))
+            resend.daemon = True
+            resend.start()
+            return
+        (self._old_hook or sys.__unraisablehook__)(unraisable)
+
     def __enter__(self) -> "SignalGuard":
         if threading.current_thread() is threading.main_thread():
             for s in SIGNALS:
                 self._old[s] = signal.signal(s, self._handle)
+            self._old_hook = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
         return self
 
     def __exit__(self, *exc: Any) -> None:
         for s, old in self._old.items():
             signal.signal(s, signal.SIG_IGN if self.signalled else old)
         self._old.clear()
+        if self._old_hook is not None:
+            sys.unraisablehook = self._old_hook
+            self._old_hook = None
 
     @contextlib.contextmanager
     def deferred(self) -> Iterator["SignalGuard"]:
@@ -90,8 +122,6 @@ class SignalGuard:
 def run_guarded(fn: Any, *args: Any, what: str = "nothing was written") -> int:
     """``fn(*args)`` under a :class:`SignalGuard`; SIGINT / SIGTERM print one line on stderr
     (``interrupted (SIGINT): <what>``) and give ``128 + signal`` instead of a traceback."""
-    import sys
-
     with SignalGuard():
         try:
             return fn(*args)

@@ -148,3 +148,38 @@ def test_blank_paths_are_refused_before_any_work(tmp_path, script, args, flag):
     message = flag if flag.startswith("argument") else f"{flag} must not be empty or whitespace"
     assert lines == [f"error: {message}"], r.stderr
     assert r.stdout == "" and sorted(os.listdir(ROOT)) == before
+
+
+LOST_IN_A_CALLBACK = """
+import signal, sys, time, weakref
+from agents.interrupts import Interrupted, SignalGuard
+result = "not interrupted"
+with SignalGuard():
+    try:
+        class Thing:
+            pass
+        thing = Thing()
+        def callback(_):  # Python drops exceptions raised in weakref callbacks
+            signal.raise_signal(signal.SIGINT)
+            total = 0
+            for i in range(1000):  # the handler runs here, inside the callback
+                total += i
+        ref = weakref.ref(thing, callback)
+        del thing
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            pass
+    except Interrupted as exc:
+        result = "interrupted " + exc.name
+print(result)
+"""
+
+
+def test_a_signal_lost_in_a_callback_is_delivered_again():
+    """A Ctrl-C whose exception lands in a weakref callback (as at the end of an import) is
+    not dropped: the guard sends it again and it interrupts the main code."""
+    r = subprocess.run([sys.executable, "-c", LOST_IN_A_CALLBACK], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "interrupted SIGINT"
+    assert "Exception ignored" not in r.stderr and r.stderr == ""
