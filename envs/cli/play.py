@@ -475,8 +475,13 @@ def main(args) -> int:
     print(f"Riposte play: open http://127.0.0.1:{server.port}/ (you play "
           f"{game.side_names[args.side]} against {args.opponent}; Ctrl-C stops; the replay is "
           f"saved to {save} at the end)", flush=True)
+    from agents.interrupts import SignalGuard
+
     try:
-        server.serve_forever()  # werkzeug ends it quietly on Ctrl-C (the normal way to stop)
+        # werkzeug ends it quietly on Ctrl-C (the normal way to stop); the guard's Interrupted
+        # is a KeyboardInterrupt, and one that lands in a finalizer is sent again, not lost
+        with SignalGuard():
+            server.serve_forever()
     finally:
         server.server_close()
         server._riposte_socket.close()
