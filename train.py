@@ -197,18 +197,6 @@ KEEP_CHECKPOINTS = 3
 #: the frozen warm start that --teacher-kl keeps the policy near, beside the checkpoints
 TEACHER_FILE = "teacher_policy.pth"
 
-
-def _save_tensors(path: Path, tensors: dict[str, Any]) -> None:
-    """``torch.save`` a dict of tensors to ``path`` atomically (temporary file, ``os.replace``;
-    the temporary file is removed on failure)."""
-    import torch
-
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        torch.save(tensors, tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 #: Atomic Africa's own defaults of the flags not given (README, Atomic Africa): twice the
 #: budget (PPO was still gaining at 50k; 100k stays inside 15 minutes idle) and the warm
 #: start's games against its own bots
@@ -571,8 +559,14 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                                      f"{str(exc).splitlines()[0] if str(exc) else exc}") \
                         from None
         elif bc_agents:
+            import io
+
+            from envs.core.files import atomic_write_bytes
+
             model.set_teacher()
-            _save_tensors(teacher_file, model.teacher_state_dict())
+            buffer = io.BytesIO()
+            torch.save(model.teacher_state_dict(), buffer)
+            atomic_write_bytes(teacher_file, buffer.getvalue())
     from agents.fast_policy import install_fast_forward
 
     install_fast_forward(model.policy)  # rollout forward pass, bitwise the same numbers

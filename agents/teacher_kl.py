@@ -86,9 +86,11 @@ class TeacherKLMaskablePPO(MaskablePPO):
     def _excluded_save_params(self) -> list[str]:
         return [*super()._excluded_save_params(), "teacher"]
 
-    def set_teacher(self, policy: Any | None = None) -> None:
-        """Freeze a copy of ``policy`` (default: this model's current policy) as the teacher."""
-        teacher = copy.deepcopy(policy if policy is not None else self.policy)
+    def set_teacher(self) -> None:
+        """Freeze a copy of this model's current policy as the teacher."""
+        self._freeze_teacher(copy.deepcopy(self.policy))
+
+    def _freeze_teacher(self, teacher: Any) -> None:
         teacher.set_training_mode(False)
         for p in teacher.parameters():
             p.requires_grad_(False)
@@ -108,7 +110,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
         """Set the teacher to this model's architecture with ``weights`` (strict)."""
         teacher = copy.deepcopy(self.policy)
         teacher.load_state_dict(weights, strict=True)
-        self.set_teacher(teacher)
+        self._freeze_teacher(teacher)
 
     def train(self) -> None:  # noqa: C901 - sb3-contrib's train() with one term added
         """One PPO update on the rollout buffer (sb3-contrib 2.9's ``MaskablePPO.train``) with

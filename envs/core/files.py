@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_text", "blank_arguments", "check_output_path"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path"]
 
 
 def blank_arguments(namespace: object) -> list[str]:
@@ -65,8 +65,8 @@ def check_output_path(path: str | Path) -> Path:
     return path
 
 
-def atomic_write_text(path: str | Path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same directory and
+def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same directory and
     ``os.replace``: readers see the old file or the new one, never half of it. Missing parent
     directories are created; on any failure the temporary file is removed.
 
@@ -77,8 +77,8 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -90,3 +90,12 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def atomic_write_text(path: str | Path, text: str) -> Path:
+    """:func:`atomic_write_bytes` of ``text`` encoded as UTF-8.
+
+    Raises:
+        OSError: when the file cannot be written (the target is left as it was).
+    """
+    return atomic_write_bytes(path, text.encode("utf-8"))
