@@ -396,7 +396,7 @@ def test_train_teacher_kl_bad_values_are_refused(tmp_path):
 def test_train_without_a_warm_start_has_no_teacher(tmp_path):
     run_dir = tmp_path / "plain"
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--total-timesteps", "64",
-            "--eval-freq", "0", *TINY, *TOY_POOL)
+            "--eval-freq", "0", "--teacher-kl", "1.0", *TINY, *TOY_POOL)
     assert r.returncode == 0, r.stderr
     assert json.loads((run_dir / "config.json").read_text())["args"]["teacher_kl"] == 1.0
     assert not (run_dir / "teacher_policy.pth").exists()

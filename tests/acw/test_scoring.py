@@ -162,5 +162,6 @@ def test_two_farms_each_turn_keeps_the_first_count():
     assert first.objectives_score == "each_turn" and default.objectives_score == "after_enemy_turn"
     assert first.objective_vp == default.objective_vp == 1
     assert first.objectives == default.objectives
-    assert first.spec.model_dump(exclude={"name", "description", "scoring"}) == \
-        default.spec.model_dump(exclude={"name", "description", "scoring"})
+    assert first.spec.model_dump(exclude={"name", "description", "scoring", "first_side"}) == \
+        default.spec.model_dump(exclude={"name", "description", "scoring", "first_side"})
+    assert first.first_side == 0 and default.first_side == "roll_off"

@@ -205,7 +205,10 @@ class ScenarioSpec(_Model):
     name: str = ""
     description: str = ""
     table: TableSpec = TableSpec()
-    first_side: SInt = pydantic.Field(0, ge=0, le=1)
+    #: the side that moves first in every game turn: 0 or 1, or ``"roll_off"`` (ACW-PD-11: both
+    #: sides roll 1D6 before play, ties re-rolled, and the higher roller moves first; two chance
+    #: nodes per roll at the start of the game)
+    first_side: Annotated[SInt, pydantic.Field(ge=0, le=1)] | Literal["roll_off"] = 0
     terrain: TerrainSpec = TerrainSpec()
     objectives: list[ObjectiveSpec] = []
     units: list[UnitSpec] = pydantic.Field(min_length=2)

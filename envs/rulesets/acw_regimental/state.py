@@ -57,8 +57,11 @@ class ACWState(State):
         for u in g.initial_units:
             self.units[u.side][u.slot] = u.copy()
         st = g.spec.start
-        self.first = g.first_side
-        self.active = st.active if st.active is not None else g.first_side
+        roll_off = g.first_side == "roll_off" and st.active is None
+        # a roll-off (ACW-PD-11) decides the first side at the first chance nodes; until then
+        # side 0 stands in for it (no decision is asked before the roll)
+        self.first = 0 if g.first_side == "roll_off" else g.first_side
+        self.active = st.active if st.active is not None else self.first
         self.turn = st.turn
         self.pt = 0 if self.active == self.first else 1
         self.phase = st.phase
@@ -76,9 +79,13 @@ class ACWState(State):
         if st.phase == 2:
             self.pips[self.active] = st.pips
             self.stack = [PlayerTurnCycle(TurnStep.P2)]
+        elif roll_off:
+            self.stack = [PlayerTurnCycle(TurnStep.ROLL_OFF)]
         self.cur = (TERMINAL, D_TERM)
+        first = ("a roll-off decides who moves first" if roll_off
+                 else f"{SIDE[self.active]} moves first")
         self.log("setup", ("ACW-PD-37", "ACW-PD-11"),
-                 f"scenario {g.scenario_name}: {SIDE[self.active]} moves first, turn {self.turn}",
+                 f"scenario {g.scenario_name}: {first}, turn {self.turn}",
                  None, scenario=g.scenario_name)
         self._advance()
 

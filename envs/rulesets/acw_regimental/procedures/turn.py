@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from envs.core.activation import AlternatingTurns
+from envs.core.frames import RollDice
 from envs.core.procedure import Frame, Push, Step, register
 from envs.core.protocol import TERMINAL
 
@@ -26,6 +27,7 @@ __all__ = ["PlayerTurnCycle", "TurnStep"]
 
 
 class TurnStep(str, enum.Enum):
+    ROLL_OFF = "roll_off"  #: before play: roll 1D6 a side for the first move (ACW-PD-11)
     P1 = "p1"  #: start Phase 1, Command
     P2 = "p2"  #: start Phase 2, Active Maneuver & Assault
     P3 = "p3"  #: start Phase 3, Ranged Combat
@@ -47,6 +49,9 @@ class PlayerTurnCycle(Frame):
     def run(self, state: Any) -> Step:
         step = self.step
         side = state.active
+        if step is TurnStep.ROLL_OFF:  # answered in on_child_done
+            return Push(RollDice(2, "roll-off for the first move (Union, Confederate)",
+                                 ("ACW-PD-11",)))
         if step is TurnStep.P1:
             self.step = TurnStep.P2
             state.phase = 1
@@ -102,7 +107,21 @@ class PlayerTurnCycle(Frame):
         return None
 
     def on_child_done(self, state: Any, child: Frame) -> None:
-        """A phase has finished; the next one starts on the next run."""
+        """A phase has finished; the next one starts on the next run. After the roll-off
+        (ACW-PD-11) the higher roller moves first; a tie rolls again."""
+        if self.step is TurnStep.ROLL_OFF and isinstance(child, RollDice):
+            union, confederate = child.values
+            if union == confederate:
+                state.log("roll_off", ("ACW-PD-11",), f"roll-off tied {union}-{confederate}: "
+                          f"roll again", None, rolls=[union, confederate])
+                return
+            first = 0 if union > confederate else 1
+            state.first = state.active = first
+            state.pt = 0
+            state.log("roll_off", ("ACW-PD-11",), f"roll-off {union}-{confederate}: "
+                      f"{SIDE_NAMES[first]} moves first", first, rolls=[union, confederate],
+                      first=first)
+            self.step = TurnStep.P1
 
 
 # ---------------------------------------------------------------------------------------------
