@@ -174,7 +174,7 @@ def test_event_chance_on_an_acw_chance_node():
     from agents.research.whatif import EventChance
     from envs import load_game
 
-    s = load_game("acw_regimental").new_initial_state()
+    s = load_game("acw_regimental", "two_farms_union_first").new_initial_state()  # no roll-off
     assert s.current_player() == CHANCE
     ec = EventChance(0, 0)
     ec.generator(s)
