@@ -52,9 +52,10 @@ class Args:
     """ruleset id to train on"""
     scenario: str | None = None
     """scenario name or TOML path (None: the ruleset's default battle)"""
-    total_timesteps: int = 50_000
+    total_timesteps: int = 150_000
     """learner decisions to train for in total (a resumed run counts the earlier ones;
-    atomic_africa: 100,000 unless given, see AA_DEFAULTS)"""
+    atomic_africa: 100,000 and skirmish_alert: 50,000 unless given, see RULESET_DEFAULTS; on
+    ACW PPO was still gaining on the heuristic at 120k-150k, README, Measured numbers)"""
     seed: int = 0
     """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
     run_dir: str = "runs/default"
@@ -103,10 +104,11 @@ class Args:
     critic_warmup: int = 20_000
     """the first timesteps of training during which only the critic learns (the warm-started
     actor is frozen; agents/finetune.py)"""
-    teacher_kl: float = 1.0
+    teacher_kl: float = 0.1
     """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
     policy, frozen when PPO begins; agents/teacher_kl.py); 0, or no warm start (--bc-games 0):
-    plain MaskablePPO"""
+    plain MaskablePPO (1.0 held the policy at the heuristic's level; 0 let one seed of three
+    lose to rush; README, Measured numbers)"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -120,9 +122,10 @@ class Args:
     """league self-play: sample past snapshots and pool bots by prioritized fictitious
     self-play, weight (1 - p)^2 on the learner's recent score p against each (agents/league.py);
     --no-pfsp samples by the fixed --pool-*-weight categories instead"""
-    pool_latest_weight: float = 0.2
+    pool_latest_weight: float = 0.0
     """sampling weight of the latest policy as opponent (with --pfsp: the probability of plain
-    self-play against the live learner)"""
+    self-play against the live learner; 0.2 pulled the ACW policy below the warm start against
+    rush, README, Measured numbers: past snapshots stay in the league)"""
     pool_snapshot_weight: float = 0.1
     """sampling weight of past snapshots (uniform over the window)"""
     pool_bot_weight: float = 0.8
@@ -198,11 +201,20 @@ KEEP_CHECKPOINTS = 3
 TEACHER_FILE = "teacher_policy.pth"
 
 #: Atomic Africa's own defaults of the flags not given (README, Atomic Africa): twice the
-#: budget (PPO was still gaining at 50k; 100k stays inside 15 minutes idle) and the warm
-#: start's games against its own bots
+#: budget (PPO was still gaining at 50k; 100k stays inside 15 minutes idle), the warm
+#: start's games against its own bots, and the live self-play share its numbers were measured
+#: with
 AA_DEFAULTS: dict[str, Any] = {
-    "total_timesteps": 100_000,
+    "total_timesteps": 100_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
     "bc_opponents": ["heuristic", "random", "never-reserve", "always-reserve"]}
+#: skirmish alert's own defaults of the flags not given: the settings its README numbers were
+#: measured with (session 4: 50k timesteps, live self-play 0.2, no teacher KL); ACW's session-6
+#: defaults (150k, no live self-play) were tried on it once and did not gain (README)
+SK_DEFAULTS: dict[str, Any] = {
+    "total_timesteps": 50_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0}
+#: a ruleset's own defaults, applied to the flags not given (never on --resume)
+RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
+                                               "skirmish_alert": SK_DEFAULTS}
 #: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
@@ -440,8 +452,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             bc_opponents=(["heuristic", "never-alert", "always-alert", "random"]
                           if args.ruleset == "skirmish_alert"
                           and args.bc_opponents == Args().bc_opponents else args.bc_opponents))
-    if args.ruleset == "atomic_africa" and not args.resume:  # its own defaults (AA_DEFAULTS)
-        args = dataclasses.replace(args, **{k: v for k, v in AA_DEFAULTS.items()
+    if args.ruleset in RULESET_DEFAULTS and not args.resume:  # its own defaults
+        args = dataclasses.replace(args, **{k: v for k, v in RULESET_DEFAULTS[args.ruleset].items()
                                             if k not in given})
     pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
     try:
