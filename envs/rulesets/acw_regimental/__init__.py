@@ -129,12 +129,16 @@ There is no hidden information in this ruleset; ``observation_string`` is the te
 
 The scenario's units in their deployment (``default``: "Two Farms", this project's symmetric
 battle: both sides' forces, deployment, terrain and objectives are images of each other under a
-half turn of the table, the Union moves first, and after every player-turn the side that did
-not move banks the objectives it still holds; ``two_farms_each_turn``: the same battle with the
-objectives banked at the end of every game turn, as it was first measured; ``crossroads``: "Crossroads", ACW-PD-37 adapted to RULINGS item 8, the v0 default; or the
-worked-example scenarios ``example_a_closing_volley``, ``example_b_refuse_flank``,
-``example_c_opportunity_fire``), ``first_side`` to move, Phase 1 of turn 1 (or the scenario's
-``[start]`` overrides: phase 2, pips, reserved pips).
+half turn of the table, a roll-off decides who moves first, and after every player-turn the
+side that did not move banks the objectives it still holds; ``two_farms_union_first``: the same
+battle with the Union always first; ``two_farms_each_turn``: the Union first and the
+objectives banked at the end of every game turn, as it was first measured; ``crossroads``:
+"Crossroads", ACW-PD-37 adapted to RULINGS item 8, the v0 default; or the worked-example
+scenarios ``example_a_closing_volley``, ``example_b_refuse_flank``,
+``example_c_opportunity_fire``), ``first_side`` to move (``0``, ``1``, or ``"roll_off"``:
+ACW-PD-11's roll-off, 1D6 a side, ties rolled again, the higher roller first — two chance nodes
+per roll before Phase 1), Phase 1 of turn 1 (or the scenario's ``[start]`` overrides: phase 2,
+pips, reserved pips; an ``active`` override skips the roll-off).
 
 Scenario scoring (the TOML's optional ``[scoring]`` table, :class:`~.params.ScoringSpec`;
 validated on load, a bad value names the file and the key):
