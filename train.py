@@ -166,8 +166,8 @@ class Args:
     bc_opponents: list[str] = field(
         default_factory=lambda: ["heuristic", "random", "always-react", "never-react"])
     """opponents of the teacher's games (cycled; "heuristic" plays the teacher itself, so both
-    sides are recorded; skirmish_alert: heuristic, never-alert, always-alert, random;
-    atomic_africa: its own bots unless given, see AA_DEFAULTS)"""
+    sides are recorded; atomic_africa and skirmish_alert: their own bots unless given, see
+    RULESET_DEFAULTS)"""
     bc_epochs: int = 15
     """epochs over the teacher's decisions"""
     bc_lr: float = 1e-3
@@ -208,10 +208,12 @@ AA_DEFAULTS: dict[str, Any] = {
     "total_timesteps": 100_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
     "bc_opponents": ["heuristic", "random", "never-reserve", "always-reserve"]}
 #: skirmish alert's own defaults of the flags not given: the settings its README numbers were
-#: measured with (session 4: 50k timesteps, live self-play 0.2, no teacher KL); ACW's session-6
-#: defaults (150k, no live self-play) were tried on it once and did not gain (README)
+#: measured with (session 4: 50k timesteps, live self-play 0.2, no teacher KL; ACW's session-6
+#: defaults, 150k and no live self-play, were tried on it once and did not gain, README) and
+#: the warm start's games against its own panel
 SK_DEFAULTS: dict[str, Any] = {
-    "total_timesteps": 50_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0}
+    "total_timesteps": 50_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
+    "bc_opponents": ["heuristic", "never-alert", "always-alert", "random"]}
 #: a ruleset's own defaults, applied to the flags not given (never on --resume)
 RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
                                                "skirmish_alert": SK_DEFAULTS}
@@ -447,11 +449,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         panel = panel_for(args.ruleset)
         args = dataclasses.replace(
             args, pool_bots=panel if args.pool_bots == _panel() else args.pool_bots,
-            eval_agents=panel if args.eval_agents == _panel() else args.eval_agents,
-            # skirmish alert: the warm start's teacher plays the ruleset's own panel
-            bc_opponents=(["heuristic", "never-alert", "always-alert", "random"]
-                          if args.ruleset == "skirmish_alert"
-                          and args.bc_opponents == Args().bc_opponents else args.bc_opponents))
+            eval_agents=panel if args.eval_agents == _panel() else args.eval_agents)
     if args.ruleset in RULESET_DEFAULTS and not args.resume:  # its own defaults
         args = dataclasses.replace(args, **{k: v for k, v in RULESET_DEFAULTS[args.ruleset].items()
                                             if k not in given})

@@ -116,8 +116,7 @@ class PlayerTurnCycle(Frame):
                           f"roll again", None, rolls=[union, confederate])
                 return
             first = 0 if union > confederate else 1
-            state.first = state.active = first
-            state.pt = 0
+            state.first = state.active = first  # player-turn 0 of turn 1 still
             state.log("roll_off", ("ACW-PD-11",), f"roll-off {union}-{confederate}: "
                       f"{SIDE_NAMES[first]} moves first", first, rolls=[union, confederate],
                       first=first)
