@@ -77,6 +77,8 @@ class Args:
     """load checkpoints that would need unpickling (not saved by train.py; can run code)"""
     record: str | None = None
     """save every game as a replay script (TOML) in this directory (``envs.cli.records``)"""
+    jobs: int = 2
+    """worker processes playing the games (forked; the same results whatever the number)"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -102,12 +104,17 @@ def parse_args(argv: list[str] | None = None) -> Args:
                         "(this can run code from the file: only for files you trust)")
     p.add_argument("--record", default=None, metavar="DIR",
                    help="save every game as a replay script in DIR (python -m envs view opens it)")
+    p.add_argument("--jobs", type=int, default=d.jobs,
+                   help="worker processes playing the games (the same results whatever the "
+                        "number)")
     ns = p.parse_args(argv)
     from envs.core.files import blank_arguments
 
     if blank := blank_arguments(ns):
         p.error(f"{', '.join(blank)} must not be empty or whitespace")
     args = Args(**vars(ns))
+    if args.jobs < 1:
+        p.error(f"--jobs must be >= 1, got {args.jobs}")
     if args.games < 1:
         p.error(f"--games must be >= 1, got {args.games}")
     if len(args.agents) < 2:
@@ -373,10 +380,10 @@ def main(argv: list[str] | None = None) -> int:
         from agents.free_for_all import free_for_all
 
         result = free_for_all(game, agents, args.games, seed=args.seed,
-                              max_decisions=args.max_decisions)
+                              max_decisions=args.max_decisions, jobs=args.jobs)
     else:
         result = round_robin(game, agents, args.games, seed=args.seed,
-                             max_decisions=args.max_decisions, on_game=on_game)
+                             max_decisions=args.max_decisions, on_game=on_game, jobs=args.jobs)
     seconds = time.perf_counter() - t0
     doc = results_json(args, game.scenario_name, result)
     if not args.quiet:  # the report first: a file that cannot be written loses nothing shown

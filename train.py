@@ -145,6 +145,10 @@ class Args:
     eval_games: int = 60
     """games per evaluation opponent (both seatings, common random numbers); also the
     checkpoint selection's evaluation"""
+    eval_jobs: int = 2
+    """worker processes playing the evaluation games (forked; the same scores whatever the
+    number; 2 played the default run's evaluations 1.9x faster than 1 on this 2-core machine,
+    README, Measured numbers)"""
     eval_agents: list[str] = field(default_factory=lambda: _panel())
     """opponents of the periodic evaluation (default: the whole bot panel)"""
     eval_extra_games: int = 60
@@ -220,7 +224,7 @@ RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
 #: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
-             "eval_games", "eval_agents", "eval_extra_games", "eval_extra_below",
+             "eval_games", "eval_jobs", "eval_agents", "eval_extra_games", "eval_extra_below",
              "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
              "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address"}
 BACKENDS = ("sb3", "rllib")
@@ -308,6 +312,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.batch_size >= 2, "--batch-size must be >= 2"),
               (args.eval_games >= 0, "--eval-games must be >= 0"),
               (args.eval_extra_games >= 0, "--eval-extra-games must be >= 0"),
+              (args.eval_jobs >= 1, "--eval-jobs must be >= 1"),
               (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
               (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
                "--snapshot-freq and --checkpoint-freq must be >= 1"),
@@ -593,7 +598,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         keep_checkpoints=KEEP_CHECKPOINTS, max_decisions=args.max_decisions, timed_env=venv,
         eval_after=args.critic_warmup, extra_games=args.eval_extra_games,
         extra_below=args.eval_extra_below,
-        candidates_dir=run_dir / "candidates" if args.keep_candidates else None)
+        candidates_dir=run_dir / "candidates" if args.keep_candidates else None,
+        eval_jobs=args.eval_jobs)
     if args.resume and resume_state is not None:  # exact resume (agents/resume.py)
         from agents.resume import restore_training_state
 

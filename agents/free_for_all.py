@@ -19,12 +19,10 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-import numpy as np
-
 from envs.core.protocol import Game
 
-from .policy import reset_policy
-from .tournament import PairResult, TournamentResult, agent_seed, chance_seed, play_game
+from .tournament import (PairResult, ScheduledGame, TournamentResult, agent_seed, chance_seed,
+                         play_schedule)
 
 
 def placements_of(returns: list[float]) -> list[int]:
@@ -40,11 +38,13 @@ def seating(names: list[str], sides: int, game_index: int) -> list[str]:
 
 
 def free_for_all(game: Game, agents: Mapping[str, Any], games: int, seed: int = 0,
-                 max_decisions: int | None = None) -> TournamentResult:
-    """Play ``games`` games of ``game`` (any number of sides) with ``agents`` seated in rotation.
+                 max_decisions: int | None = None, jobs: int = 1) -> TournamentResult:
+    """Play ``games`` games of ``game`` (any number of sides) with ``agents`` seated in rotation,
+    in ``jobs`` worker processes (:func:`agents.tournament.play_schedule`: the same result
+    whatever the number).
 
     Raises:
-        ValueError: for fewer than two agents or ``games`` < 1.
+        ValueError: for fewer than two agents, ``games`` < 1 or ``jobs`` < 1.
     """
     from openskill.models import PlackettLuce
 
@@ -59,12 +59,12 @@ def free_for_all(game: Game, agents: Mapping[str, Any], games: int, seed: int = 
     per_game: list[dict[str, Any]] = []
     rated: list[tuple[str, str, float]] = []
     truncated = 0
-    for i in range(games):
-        seats = seating(names, game.num_players, i)
-        for s, n in enumerate(seats):
-            reset_policy(agents[n], agent_seed(seed, 0, i, s))
-        rng = np.random.default_rng(chance_seed(seed, i))
-        rec = play_game(game, [agents[n] for n in seats], rng, max_decisions)
+    schedule = [ScheduledGame(tuple(seats), tuple(agent_seed(seed, 0, i, s)
+                                                  for s in range(len(seats))),
+                              chance_seed(seed, i))
+                for i, seats in ((i, seating(names, game.num_players, i)) for i in range(games))]
+    for g, (rec, _) in zip(schedule, play_schedule(game, agents, schedule, max_decisions, jobs)):
+        seats = list(g.seats)
         truncated += rec.truncated
         places = placements_of(rec.returns)
         per_game.append({"seats": seats, "placements": places, "returns": rec.returns,

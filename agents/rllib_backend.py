@@ -536,7 +536,8 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
     from .training import evaluate_model
 
     scores = evaluate_model(load_policy_model(final), game, eval_opponents, args.eval_games,
-                            args.seed + 1, args.max_decisions) if args.eval_games else {}
+                            args.seed + 1, args.max_decisions,
+                            jobs=args.eval_jobs) if args.eval_games else {}
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
 
     er = result.get(ENV_RUNNER_RESULTS, {})

@@ -15,14 +15,19 @@ Seeding (one ``numpy.random.SeedSequence(seed)``, spawned per purpose):
   ``SeedSequence(seed, spawn_key=(1, pair, i, seat))``, so an agent's own randomness never
   shifts the dice.
 
+Every game is thus a function of its :class:`ScheduledGame` (seats, agent seeds, chance seed)
+alone, which is what lets :func:`play_schedule` play a tournament in ``jobs`` forked worker
+processes with the same games, results and statistics as in one process.
+
 A game that reaches ``max_decisions`` decisions without ending counts as a draw.
 """
 
 from __future__ import annotations
 
 import itertools
+import sys
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +38,7 @@ from envs.core.errors import IllegalActionError, InvalidStateError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
 from .policy import as_callable, decision_context, reset_policy
-from .research.analytics import ReactionAnalytics
+from .research.analytics import GameTracker, ReactionAnalytics
 from .ratings import game_scores, plackett_luce_ratings, wilson_interval
 
 REACT_PREFIX = "react:"
@@ -64,7 +69,8 @@ class GameRecord:
         decisions: ``(side, decision_type, action_label)`` of every decision, in order.
         chance: the chance outcome ids drawn, in order.
         truncated: the game hit the decision cap.
-        final_state: the state the game ended in (its ``events`` log; reaction analytics).
+        final_state: the state the game ended in (its ``events`` log; reaction analytics);
+            ``None`` for a game played in a worker process of :func:`play_schedule`.
     """
 
     returns: list[float]
@@ -128,6 +134,93 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
         state.apply_action_unchecked(a)
 
 
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One game of a tournament, everything that decides it but the agents themselves.
+
+    Attributes:
+        seats: the agent name of each side (``seats[side]``).
+        agent_seeds: the seed each side's agent is ``reset`` with before the game.
+        chance: the seed of the generator that resolves every chance node.
+        track: record the reaction decisions (a :class:`~agents.research.analytics.GameTracker`).
+    """
+
+    seats: tuple[str, ...]
+    agent_seeds: tuple[np.random.SeedSequence, ...]
+    chance: np.random.SeedSequence
+    track: bool = False
+
+
+#: what a forked worker of :func:`play_schedule` plays with (inherited, never pickled)
+_WORKER: dict[str, Any] = {}
+
+
+def _play_scheduled(game: Game, agents: Mapping[str, Any], g: ScheduledGame,
+                    max_decisions: int | None) -> tuple[GameRecord, GameTracker | None]:
+    for seat, name in enumerate(g.seats):
+        reset_policy(agents[name], g.agent_seeds[seat])
+    tracker = GameTracker(list(g.seats)) if g.track else None
+    rec = play_game(game, [agents[n] for n in g.seats], np.random.default_rng(g.chance),
+                    max_decisions, on_decision=None if tracker is None else tracker.on_decision)
+    return rec, tracker
+
+
+def _init_worker() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C ...
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ... and stops its workers with SIGTERM
+    if "torch" in sys.modules:  # one thread per process: two processes share two cores
+        sys.modules["torch"].set_num_threads(1)
+
+
+def _worker_play(g: ScheduledGame) -> tuple[GameRecord, GameTracker | None]:
+    rec, tracker = _play_scheduled(_WORKER["game"], _WORKER["agents"], g, _WORKER["max_decisions"])
+    if tracker is not None:
+        tracker.resolve(rec.final_state.events)
+    rec.final_state = None  # pickling it back would cost more than the game's analytics need
+    return rec, tracker
+
+
+def play_schedule(game: Game, agents: Mapping[str, Any], schedule: Sequence[ScheduledGame],
+                  max_decisions: int | None = None, jobs: int = 1
+                  ) -> Iterator[tuple[GameRecord, GameTracker | None]]:
+    """Play ``schedule``'s games, yielding ``(record, tracker)`` per game in schedule order.
+
+    With ``jobs > 1`` (and the ``fork`` start method, i.e. not on Windows) the games are played
+    in ``jobs`` forked worker processes, each with its own copy of ``game`` and ``agents`` taken
+    when the pool starts; since every agent is reset from its scheduled seed before each game,
+    the records are the same as with ``jobs=1`` except that a worker's record has
+    ``final_state=None`` (its tracker has measured the reaction outcomes on the state's events
+    already: :meth:`~agents.research.analytics.GameTracker.resolve`). Workers ignore SIGINT;
+    closing the iterator (or an exception in the caller) terminates them.
+
+    Raises:
+        ValueError: for ``jobs < 1``.
+        IllegalActionError, InvalidStateError: from :func:`play_game`, re-raised from a worker.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    import multiprocessing as mp
+
+    if jobs == 1 or len(schedule) < 2 or "fork" not in mp.get_all_start_methods() \
+            or _WORKER:  # already inside a worker (or another schedule): play here
+        for g in schedule:
+            yield _play_scheduled(game, agents, g, max_decisions)
+        return
+    _WORKER.update(game=game, agents=agents, max_decisions=max_decisions)
+    try:
+        pool = mp.get_context("fork").Pool(min(jobs, len(schedule)), initializer=_init_worker)
+    finally:
+        _WORKER.clear()  # the workers have their copies: the parent keeps no references
+    try:
+        chunk = max(1, min(4, len(schedule) // (8 * jobs)))
+        yield from pool.imap(_worker_play, schedule, chunksize=chunk)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
 @dataclass
 class PairResult:
     """Results of one pairing, from ``a``'s point of view."""
@@ -187,8 +280,8 @@ class TournamentResult:
 
 def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed: int = 0,
                 max_decisions: int | None = None,
-                on_game: Callable[[str, str, int, GameRecord], None] | None = None
-                ) -> TournamentResult:
+                on_game: Callable[[str, str, int, GameRecord], None] | None = None,
+                jobs: int = 1) -> TournamentResult:
     """Every pair of ``agents`` plays ``games_per_pair`` games, alternating seats (even game
     indices: ``a`` is side 0), on common chance seeds (see the module docstring).
 
@@ -199,9 +292,12 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
         seed: the tournament seed.
         max_decisions: per-game decision cap (default ``game.max_game_length``).
         on_game: called after every game with ``(a, b, game_index, record)`` (progress bars).
+        jobs: worker processes playing the games (:func:`play_schedule`: the same result
+            whatever the number).
 
     Raises:
-        ValueError: fewer than two agents, a non-two-sided game or ``games_per_pair < 1``.
+        ValueError: fewer than two agents, a non-two-sided game, ``games_per_pair < 1`` or
+            ``jobs < 1``.
     """
     names = list(agents)
     if len(names) < 2:
@@ -219,42 +315,40 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
     chance_keys = []
     truncated = 0
     analytics = ReactionAnalytics()
-    for pi, pr in enumerate(pairs):
-        for i in range(games_per_pair):
-            a_seat = i % 2
-            seats = [pr.a, pr.b] if a_seat == 0 else [pr.b, pr.a]
-            for seat, n in enumerate(seats):
-                reset_policy(agents[n], agent_seed(seed, pi, i, seat))
-            rng = np.random.default_rng(chance_seed(seed, i // 2))
-            tracker = analytics.new_game(seats)
-            rec = play_game(game, [agents[n] for n in seats], rng, max_decisions,
-                            on_decision=tracker.on_decision)
-            chance_keys.append((pr.a, pr.b, i, a_seat, i // 2))
-            truncated += rec.truncated
-            a_score, b_score = game_scores(rec.returns[a_seat])
-            pr.games += 1
-            if a_score == 1.0:
-                pr.a_wins += 1
-            elif b_score == 1.0:
-                pr.b_wins += 1
-            else:
-                pr.draws += 1
-            per_game[(i, pi)] = (pr.a, pr.b, a_score)
-            analytics.add_game(tracker, rec.final_state,
-                               [a_score, b_score] if a_seat == 0 else [b_score, a_score])
-            taken: dict[int, set[str]] = {0: set(), 1: set()}
-            for side, dtype, label in rec.decisions:
-                stats[seats[side]][dtype][label] += 1
-                if label.startswith(REACT_PREFIX):
-                    taken[side].add(label)
-            for side in (0, 1):
-                score = a_score if seats[side] == pr.a else b_score
-                for label in taken[side]:
-                    acc = outcome_sum[seats[side]][label]
-                    acc[0] += 1
-                    acc[1] += score
-            if on_game is not None:
-                on_game(pr.a, pr.b, i, rec)
+    keys = [(pi, i) for pi in range(len(pairs)) for i in range(games_per_pair)]
+    schedule = [ScheduledGame((pairs[pi].a, pairs[pi].b) if i % 2 == 0 else
+                              (pairs[pi].b, pairs[pi].a),
+                              (agent_seed(seed, pi, i, 0), agent_seed(seed, pi, i, 1)),
+                              chance_seed(seed, i // 2), track=True) for pi, i in keys]
+    played = play_schedule(game, agents, schedule, max_decisions, jobs)
+    for (pi, i), g, (rec, tracker) in zip(keys, schedule, played):
+        pr, a_seat, seats = pairs[pi], i % 2, list(g.seats)
+        chance_keys.append((pr.a, pr.b, i, a_seat, i // 2))
+        truncated += rec.truncated
+        a_score, b_score = game_scores(rec.returns[a_seat])
+        pr.games += 1
+        if a_score == 1.0:
+            pr.a_wins += 1
+        elif b_score == 1.0:
+            pr.b_wins += 1
+        else:
+            pr.draws += 1
+        per_game[(i, pi)] = (pr.a, pr.b, a_score)
+        analytics.add_game(tracker, rec.final_state,
+                           [a_score, b_score] if a_seat == 0 else [b_score, a_score])
+        taken: dict[int, set[str]] = {0: set(), 1: set()}
+        for side, dtype, label in rec.decisions:
+            stats[seats[side]][dtype][label] += 1
+            if label.startswith(REACT_PREFIX):
+                taken[side].add(label)
+        for side in (0, 1):
+            score = a_score if seats[side] == pr.a else b_score
+            for label in taken[side]:
+                acc = outcome_sum[seats[side]][label]
+                acc[0] += 1
+                acc[1] += score
+        if on_game is not None:
+            on_game(pr.a, pr.b, i, rec)
     ordered = [per_game[k] for k in sorted(per_game)]
     return TournamentResult(
         agents=names, pairs=pairs, games=ordered,

@@ -161,21 +161,22 @@ def in_process_envs(venv: VecEnv) -> bool:
 
 
 def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: int, seed: int,
-                   max_decisions: int | None = None) -> dict[str, float]:
+                   max_decisions: int | None = None, jobs: int = 1) -> dict[str, float]:
     """Score of ``model`` (arg-max of its masked policy) against each opponent:
     ``{name: (wins + draws / 2) / games}`` over ``games`` games with both seatings on common
     chance seeds (see :mod:`agents.tournament`); with three or more sides, the share of
     free-for-all games in which the model placed better than every copy of the opponent, ties
-    half (see :mod:`agents.free_for_all`)."""
+    half (see :mod:`agents.free_for_all`). ``jobs`` worker processes play the games (the same
+    scores whatever the number)."""
     me = MaskablePPOPolicy(model, deterministic=True, name="model")
     scores = {}
     for name, opp in opponents.items():
         if game.num_players > 2:  # the model against n - 1 copies of the opponent, seats rotated
             res = free_for_all(game, {"model": me, name: opp}, games, seed=seed,
-                               max_decisions=max_decisions)
+                               max_decisions=max_decisions, jobs=jobs)
         else:
             res = round_robin(game, {"model": me, name: opp}, games, seed=seed,
-                              max_decisions=max_decisions)
+                              max_decisions=max_decisions, jobs=jobs)
         scores[name] = res.pairs[0].a_score
     return scores
 
@@ -234,9 +235,10 @@ class SelfPlayCallback(BaseCallback):
                  eval_freq: int, eval_games: int, eval_seed: int, keep_checkpoints: int = 3,
                  max_decisions: int | None = None, timed_env: TimedVecEnv | None = None,
                  eval_after: int = 0, extra_games: int = 0, extra_below: float = 1.0,
-                 candidates_dir: Path | None = None):
+                 candidates_dir: Path | None = None, eval_jobs: int = 1):
         super().__init__(verbose=0)
         self.eval_after = eval_after
+        self.eval_jobs = eval_jobs
         self.extra_games = extra_games
         self.extra_below = extra_below
         self.candidates_dir = None if candidates_dir is None else Path(candidates_dir)
@@ -276,11 +278,12 @@ class SelfPlayCallback(BaseCallback):
         ``extra_below`` against; a score is over all the games played against that opponent."""
         model = self.model if model is None else model
         scores = evaluate_model(model, self.game, self.eval_opponents, self.eval_games,
-                                self.eval_seed, self.max_decisions)
+                                self.eval_seed, self.max_decisions, jobs=self.eval_jobs)
         hard = {n: o for n, o in self.eval_opponents.items() if scores[n] < self.extra_below}
         if self.extra_games > 0 and hard:
             more = evaluate_model(model, self.game, hard, self.extra_games,
-                                  self.eval_seed + EXTRA_SEED_OFFSET, self.max_decisions)
+                                  self.eval_seed + EXTRA_SEED_OFFSET, self.max_decisions,
+                                  jobs=self.eval_jobs)
             n0, n1 = self.eval_games, self.extra_games
             for n, s in more.items():
                 scores[n] = (scores[n] * n0 + s * n1) / (n0 + n1)

@@ -73,6 +73,9 @@ class GameTracker:
 
     seats: Sequence[str]
     offers: list[_Offer] = field(default_factory=list)
+    #: each offer's outcome measures once :meth:`resolve` has read the game's events (``None``:
+    #: not yet; :meth:`ReactionAnalytics.add_game` reads them from the final state then)
+    outcomes: list[dict[str, float]] | None = None
 
     def on_decision(self, state: Any, side: int, mask: np.ndarray, action: int) -> None:
         """Called before ``action`` is applied at a decision of ``side``."""
@@ -83,6 +86,12 @@ class GameTracker:
         trig, charge = find_trigger(state.events, side)
         self.offers.append(_Offer(side, labels[action], offered, len(state.events), trig,
                                   charge))
+
+    def resolve(self, events: Sequence[Any]) -> None:
+        """Measure every offer's outcome from the finished game's ``events`` now, so that the
+        tracker alone (without the final state) is enough for :meth:`ReactionAnalytics.add_game`
+        (tournament worker processes send back the tracker, not the state)."""
+        self.outcomes = [_outcomes(events, o) for o in self.offers]
 
 
 def _outcomes(events: Sequence[Any], o: _Offer) -> dict[str, float]:
@@ -141,13 +150,15 @@ class ReactionAnalytics:
 
     def add_game(self, tracker: GameTracker, final_state: Any,
                  side_scores: Sequence[float]) -> None:
-        """Add one finished game (``side_scores[side]`` in {0, ½, 1})."""
-        events = final_state.events if final_state is not None else []
+        """Add one finished game (``side_scores[side]`` in {0, ½, 1}); the outcomes are the
+        tracker's own when :meth:`GameTracker.resolve` has measured them, else measured on
+        ``final_state``'s events."""
+        if tracker.outcomes is None:
+            tracker.resolve(final_state.events if final_state is not None else [])
         offered_in_game: dict[int, set[str]] = {0: set(), 1: set()}
         taken_in_game: dict[int, set[str]] = {0: set(), 1: set()}
-        for o in tracker.offers:
+        for o, res in zip(tracker.offers, tracker.outcomes):
             name = tracker.seats[o.side]
-            res = _outcomes(events, o)
             for lab in o.offered:
                 self._offered[name][lab] += 1
                 offered_in_game[o.side].add(lab)

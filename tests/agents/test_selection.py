@@ -17,7 +17,7 @@ def _callback(tmp_path, monkeypatch, first, more, **kw):
     ``more`` (the extra games) map opponent names to scores; every call is recorded."""
     calls = []
 
-    def fake_evaluate(model, game, opponents, games, seed, max_decisions=None):
+    def fake_evaluate(model, game, opponents, games, seed, max_decisions=None, jobs=1):
         calls.append((sorted(opponents), games, seed))
         table = first if seed == 7 else more
         return {n: table[n] for n in opponents}

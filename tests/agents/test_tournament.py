@@ -133,3 +133,62 @@ def test_ratings_order_a_synthetic_ladder():
         assert v["ci95"][0] < v["rating"] < v["ci95"][1]
     with pytest.raises(ValueError, match="unknown agents"):
         plackett_luce_ratings(["x"], [("x", "y", 1.0)])
+
+
+# -- worker processes (play_schedule) ---------------------------------------------------------
+def _result_doc(res) -> dict:
+    return {"pairs": [p.to_dict() for p in res.pairs], "games": res.games,
+            "ratings": res.ratings, "decision_stats": res.decision_stats,
+            "reaction_outcomes": res.reaction_outcomes, "chance_keys": res.chance_keys,
+            "truncated": res.truncated, "analytics": res.reaction_analytics}
+
+
+def test_worker_processes_give_the_same_tournament_on_acw():
+    """Two forked workers play the same ACW games as one process: every pair count, rating,
+    decision statistic, reaction analytic and chance key is equal (the reaction outcomes are
+    measured in the workers, whose records come back without their state)."""
+    from agents import make_agent
+    from envs import load_game
+
+    game = load_game("acw_regimental", "example_c_opportunity_fire")
+    seen: dict[int, list] = {1: [], 2: []}
+
+    def run(jobs):
+        agents = {n: make_agent(n, game, 3) for n in ("heuristic", "random", "always-react")}
+        return round_robin(game, agents, games_per_pair=6, seed=5, jobs=jobs,
+                           on_game=lambda a, b, i, rec: seen[jobs].append(
+                               (a, b, i, rec.chance, rec.decisions, rec.returns)))
+
+    one, two = run(1), run(2)
+    assert _result_doc(two) == _result_doc(one)
+    assert seen[2] == seen[1] and len(seen[1]) == 18
+    offered = sum(v["offered"] for per in one.reaction_analytics.values() for v in per.values())
+    assert offered > 0, "the scenario must offer reactions for the analytics to be compared"
+
+
+def test_worker_processes_give_the_same_free_for_all():
+    from agents import make_agent
+    from agents.free_for_all import free_for_all
+    from envs import load_game
+
+    game = load_game("skirmish_alert", "ffa3")
+
+    def run(jobs):
+        agents = {n: make_agent(n, game, 1) for n in ("heuristic", "random")}
+        res = free_for_all(game, agents, 6, seed=2, max_decisions=60, jobs=jobs)
+        return _result_doc(res), res.placements
+
+    assert run(2) == run(1)
+
+
+def test_worker_errors_reach_the_caller(toy_game):
+    """An illegal choice made in a worker is raised in the parent with its message."""
+    agents = {"random": RandomPolicy(0), "cheat": Cheater(name="cheat")}
+    with pytest.raises(IllegalActionError, match="cheat"):
+        round_robin(toy_game, agents, games_per_pair=4, seed=0, jobs=2)
+
+
+def test_jobs_must_be_positive(toy_game):
+    agents = {"a": FirstLegal(name="a"), "b": FirstLegal(name="b")}
+    with pytest.raises(ValueError, match="jobs must be >= 1"):
+        round_robin(toy_game, agents, games_per_pair=2, jobs=0)
