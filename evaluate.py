@@ -25,8 +25,10 @@ declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. A game o
 two sides (e.g. ``skirmish_alert --scenario ffa4``) is a free-for-all
 (:mod:`agents.free_for_all`): the agents are seated in rotation (the list padded with its last
 agent), placements feed the Plackett–Luce ratings, ``pairs`` compare the places of two agents
-in the same game, and ``placements`` lists every game's seats, placements and returns. Bad input exits with status 2 and a one-line ``error: ...`` on
-stderr.
+in the same game, and ``placements`` lists every game's seats, placements and returns.
+``--jobs N`` (default 2) plays the games in N forked worker processes: every game is decided by
+its own seeds, so the JSON is the same whatever N (:func:`agents.tournament.play_schedule`).
+Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
 """
 
 from __future__ import annotations
@@ -237,6 +239,9 @@ def exploit_command(argv: list[str]) -> int:
     p.add_argument("--select-games", type=int, default=60,
                    help="games of each selection score (default 60; another tournament seed "
                         "than the measurement's)")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="worker processes playing the selection and measurement games (the "
+                        "same result whatever the number; default 2)")
     try:
         ns = p.parse_args(argv)
         from envs.core.files import blank_arguments
@@ -251,6 +256,8 @@ def exploit_command(argv: list[str]) -> int:
             p.error(f"--select-every must be >= 0, got {ns.select_every}")
         if ns.select_games < 1:
             p.error(f"--select-games must be >= 1, got {ns.select_games}")
+        if ns.jobs < 1:
+            p.error(f"--jobs must be >= 1, got {ns.jobs}")
         if ns.seed < 0:
             p.error(f"--seed must be >= 0, got {ns.seed}")
         if ns.max_decisions is not None and ns.max_decisions < 1:
@@ -284,7 +291,7 @@ def exploit_command(argv: list[str]) -> int:
     res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
                   games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar,
                   trust_checkpoint=ns.trust_checkpoint, init=ns.init,
-                  select_every=ns.select_every, select_games=ns.select_games)
+                  select_every=ns.select_every, select_games=ns.select_games, jobs=ns.jobs)
     doc = res.to_dict()
     print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
           f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "

@@ -125,6 +125,20 @@ def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
     assert doc["ruleset"] == "toy" and doc["scenario"] == "duel" and doc["seed"] == 3
 
 
+def test_evaluate_jobs_do_not_change_the_results(trained, tmp_path):
+    """One process or two forked workers: the same JSON document, byte for byte."""
+    ckpt = str(trained / "final_model.zip")
+    docs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"eval{jobs}.json"
+        r = run("evaluate.py", "--ruleset", "toy", "--agents", ckpt, "random", "never-react",
+                "--games", "6", "--seed", "4", "--jobs", jobs, "--json", str(out), "--quiet")
+        assert r.returncode == 0, r.stderr
+        docs.append(out.read_text())
+    assert docs[0] == docs[1]
+    assert json.loads(docs[0])["pairs"][0]["games"] == 6
+
+
 @pytest.mark.parametrize("args, message", [
     (["--agents", "random", "deep-blue"], "unknown agent 'deep-blue': expected one of random, "
                                            "heuristic, never-react, always-react, "
@@ -135,6 +149,7 @@ def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
     (["--games", "many"], "argument --games: invalid int value"),
     (["--bogus-flag"], "unrecognized arguments: --bogus-flag"),
     (["--ruleset", "chess"], "unknown ruleset 'chess'"),
+    (["--jobs", "0"], "--jobs must be >= 1, got 0"),
 ])
 def test_evaluate_bad_input_is_one_line_error(tmp_path, args, message):
     corrupt = tmp_path / "corrupt.zip"
@@ -211,6 +226,7 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--max-decisions", "0"], "--max-decisions must be >= 1"),
     (["--seed", "-1"], "--seed must be >= 0"),
     (["--vec-env", "threads"], "--vec-env 'threads' is not one of dummy, subproc"),
+    (["--eval-jobs", "0"], "--eval-jobs must be >= 1"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
