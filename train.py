@@ -128,9 +128,14 @@ class Args:
     self-play against the live learner; 0.2 pulled the ACW policy below the warm start against
     rush, README, Measured numbers: past snapshots stay in the league)"""
     pool_snapshot_weight: float = 0.1
-    """sampling weight of past snapshots (uniform over the window)"""
+    """with --no-pfsp: sampling weight of past snapshots (uniform over the window); PFSP
+    weighs the window by --league-snapshots-weight instead"""
     pool_bot_weight: float = 0.8
-    """sampling weight of the scripted bots (split by their NAME:WEIGHT weights)"""
+    """with --no-pfsp: sampling weight of the scripted bots (split by their NAME:WEIGHT
+    weights); PFSP weighs each bot by its NAME:WEIGHT"""
+    league_snapshots_weight: float = 1.0
+    """with --pfsp: the base weight of the whole snapshot window, split evenly between its
+    snapshots (1: the window counts as one bot of weight 1; agents/league.py)"""
     max_snapshots: int = 10
     """window of recent snapshots that are sampled"""
     snapshot_freq: int = 20_000
@@ -314,6 +319,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.eval_games >= 0, "--eval-games must be >= 0"),
               (args.eval_extra_games >= 0, "--eval-extra-games must be >= 0"),
               (args.eval_jobs >= 1, "--eval-jobs must be >= 1"),
+              (math.isfinite(args.league_snapshots_weight) and args.league_snapshots_weight >= 0,
+               "--league-snapshots-weight must be a finite number >= 0"),
               (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
               (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
                "--snapshot-freq and --checkpoint-freq must be >= 1"),
@@ -467,7 +474,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                                            args.pool_bot_weight),
                        max_snapshots=args.max_snapshots, snapshot_dir=run_dir / "snapshots",
                        seed=pool_seed, trust_checkpoints=args.trust_checkpoint)
-        pool = (League(game, self_play=min(args.pool_latest_weight, 1.0), **pool_kw)
+        pool = (League(game, self_play=min(args.pool_latest_weight, 1.0),
+                       snapshots_weight=args.league_snapshots_weight, **pool_kw)
                 if args.pfsp else OpponentPool(game, **pool_kw))
         eval_opponents = {n: make_agent(n, game, s, args.trust_checkpoint) for n, s in
                           zip(args.eval_agents, eval_seed.spawn(len(args.eval_agents)))}

@@ -227,6 +227,7 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--seed", "-1"], "--seed must be >= 0"),
     (["--vec-env", "threads"], "--vec-env 'threads' is not one of dummy, subproc"),
     (["--eval-jobs", "0"], "--eval-jobs must be >= 1"),
+    (["--league-snapshots-weight", "-1"], "--league-snapshots-weight must be a finite number"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
@@ -416,3 +417,17 @@ def test_train_without_a_warm_start_has_no_teacher(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads((run_dir / "config.json").read_text())["args"]["teacher_kl"] == 1.0
     assert not (run_dir / "teacher_policy.pth").exists()
+
+
+def test_league_snapshots_weight_reaches_the_league(tmp_path):
+    """--league-snapshots-weight is the PFSP league's base weight of the snapshot window (the
+    --pool-*-weight flags only apply with --no-pfsp)."""
+    run_dir = tmp_path / "r"
+    r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--total-timesteps",
+            "64", "--seed", "1", *TINY, *TOY_POOL, "--eval-games", "0",
+            "--league-snapshots-weight", "3.5")
+    assert r.returncode == 0, r.stderr
+    pool = json.loads((run_dir / "pool.json").read_text())
+    assert pool["pfsp"]["snapshots_weight"] == 3.5
+    assert json.loads((run_dir / "config.json").read_text())["args"][
+        "league_snapshots_weight"] == 3.5
