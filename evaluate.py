@@ -242,6 +242,9 @@ def exploit_command(argv: list[str]) -> int:
     p.add_argument("--jobs", type=int, default=2,
                    help="worker processes playing the selection and measurement games (the "
                         "same result whatever the number; default 2)")
+    p.add_argument("--save", default=None, metavar="BR.zip",
+                   help="also write the measured best response here (a checkpoint usable as "
+                        "an agent or a --pool-bots league member; atomically)")
     try:
         ns = p.parse_args(argv)
         from envs.core.files import blank_arguments
@@ -272,8 +275,9 @@ def exploit_command(argv: list[str]) -> int:
     from envs.core.files import atomic_write_text, check_output_path
 
     try:
-        if ns.json:
-            check_output_path(ns.json)
+        for out in (ns.json, ns.save):
+            if out:
+                check_output_path(out)
         game = load_game(ns.ruleset, ns.scenario)
         # a bad checkpoint fails here, before training
         MaskablePPOPolicy.load(ns.model, game, trust=ns.trust_checkpoint)
@@ -291,7 +295,8 @@ def exploit_command(argv: list[str]) -> int:
     res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
                   games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar,
                   trust_checkpoint=ns.trust_checkpoint, init=ns.init,
-                  select_every=ns.select_every, select_games=ns.select_games, jobs=ns.jobs)
+                  select_every=ns.select_every, select_games=ns.select_games, jobs=ns.jobs,
+                  save=ns.save)
     doc = res.to_dict()
     print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
           f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "
@@ -312,6 +317,8 @@ def exploit_command(argv: list[str]) -> int:
         except OSError as exc:
             return _fail(f"cannot write {ns.json!r}: {exc.strerror or exc}")
         print(f"wrote {ns.json}")
+    if ns.save:
+        print(f"wrote {ns.save}")
     return 0
 
 
