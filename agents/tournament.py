@@ -204,7 +204,7 @@ def play_schedule(game: Game, agents: Mapping[str, Any], schedule: Sequence[Sche
     import multiprocessing as mp
 
     if jobs == 1 or len(schedule) < 2 or "fork" not in mp.get_all_start_methods() \
-            or _WORKER:  # already inside a worker (or another schedule): play here
+            or _WORKER:  # inside a worker already (a nested tournament): play here
         for g in schedule:
             yield _play_scheduled(game, agents, g, max_decisions)
         return
