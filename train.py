@@ -380,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     from agents.interrupts import Interrupted, SignalGuard
+    from envs.core.workers import WorkerDiedError
 
     with SignalGuard() as guard:
         try:
@@ -394,6 +395,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"checkpoints (if any) are in {str(Path(args.run_dir) / 'checkpoints')!r}",
                   file=sys.stderr)
             return exc.exit_status
+        except WorkerDiedError as exc:  # an evaluation's worker process was killed
+            print(f"error: {exc} (or --eval-jobs 1); complete checkpoints (if any) are in "
+                  f"{str(Path(args.run_dir) / 'checkpoints')!r}: continue with --resume",
+                  file=sys.stderr)
+            return 1
 
 
 def _train_rllib(args: Args, given: set[str], guard: Any) -> int:

@@ -121,10 +121,17 @@ class SignalGuard:
 
 def run_guarded(fn: Any, *args: Any, what: str = "nothing was written") -> int:
     """``fn(*args)`` under a :class:`SignalGuard`; SIGINT / SIGTERM print one line on stderr
-    (``interrupted (SIGINT): <what>``) and give ``128 + signal`` instead of a traceback."""
+    (``interrupted (SIGINT): <what>``) and give ``128 + signal`` instead of a traceback; a
+    worker process that died (:class:`~envs.core.workers.WorkerDiedError`) prints one
+    ``error:`` line and gives 1."""
+    from envs.core.workers import WorkerDiedError
+
     with SignalGuard():
         try:
             return fn(*args)
         except Interrupted as exc:
             print(f"interrupted ({exc.name}): {what}", file=sys.stderr)
             return exc.exit_status
+        except WorkerDiedError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +36,7 @@ import numpy as np
 from envs.core.chance import sample_chance_outcome
 from envs.core.errors import IllegalActionError, InvalidStateError
 from envs.core.protocol import CHANCE, TERMINAL, Game
+from envs.core.workers import result_of, submit, worker_pool
 
 from .policy import as_callable, decision_context, reset_policy
 from .research.analytics import GameTracker, ReactionAnalytics
@@ -166,20 +167,20 @@ def _play_scheduled(game: Game, agents: Mapping[str, Any], g: ScheduledGame,
 
 
 def _init_worker() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C ...
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ... and stops its workers with SIGTERM
     if "torch" in sys.modules:  # one thread per process: two processes share two cores
         sys.modules["torch"].set_num_threads(1)
 
 
-def _worker_play(g: ScheduledGame) -> tuple[GameRecord, GameTracker | None]:
-    rec, tracker = _play_scheduled(_WORKER["game"], _WORKER["agents"], g, _WORKER["max_decisions"])
-    if tracker is not None:
-        tracker.resolve(rec.final_state.events)
-    rec.final_state = None  # pickling it back would cost more than the game's analytics need
-    return rec, tracker
+def _worker_play(games: list[ScheduledGame]) -> list[tuple[GameRecord, GameTracker | None]]:
+    out = []
+    for g in games:
+        rec, tracker = _play_scheduled(_WORKER["game"], _WORKER["agents"], g,
+                                       _WORKER["max_decisions"])
+        if tracker is not None:
+            tracker.resolve(rec.final_state.events)
+        rec.final_state = None  # pickling it back would cost more than the analytics need
+        out.append((rec, tracker))
+    return out
 
 
 def play_schedule(game: Game, agents: Mapping[str, Any], schedule: Sequence[ScheduledGame],
@@ -188,16 +189,18 @@ def play_schedule(game: Game, agents: Mapping[str, Any], schedule: Sequence[Sche
     """Play ``schedule``'s games, yielding ``(record, tracker)`` per game in schedule order.
 
     With ``jobs > 1`` (and the ``fork`` start method, i.e. not on Windows) the games are played
-    in ``jobs`` forked worker processes, each with its own copy of ``game`` and ``agents`` taken
-    when the pool starts; since every agent is reset from its scheduled seed before each game,
-    the records are the same as with ``jobs=1`` except that a worker's record has
-    ``final_state=None`` (its tracker has measured the reaction outcomes on the state's events
-    already: :meth:`~agents.research.analytics.GameTracker.resolve`). Workers ignore SIGINT;
-    closing the iterator (or an exception in the caller) terminates them.
+    in ``jobs`` forked worker processes (:func:`envs.core.workers.worker_pool`), each with its
+    own copy of ``game`` and ``agents`` taken when the workers start; since every agent is reset
+    from its scheduled seed before each game, the records are the same as with ``jobs=1``
+    except that a worker's record has ``final_state=None`` (its tracker has measured the
+    reaction outcomes on the state's events already:
+    :meth:`~agents.research.analytics.GameTracker.resolve`). Workers ignore SIGINT; closing the
+    iterator (or an exception in the caller) terminates them.
 
     Raises:
         ValueError: for ``jobs < 1``.
         IllegalActionError, InvalidStateError: from :func:`play_game`, re-raised from a worker.
+        envs.core.workers.WorkerDiedError: a worker process died (killed, out of memory).
     """
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
@@ -208,17 +211,33 @@ def play_schedule(game: Game, agents: Mapping[str, Any], schedule: Sequence[Sche
         for g in schedule:
             yield _play_scheduled(game, agents, g, max_decisions)
         return
-    _WORKER.update(game=game, agents=agents, max_decisions=max_decisions)
-    try:
-        pool = mp.get_context("fork").Pool(min(jobs, len(schedule)), initializer=_init_worker)
-    finally:
-        _WORKER.clear()  # the workers have their copies: the parent keeps no references
-    try:
-        chunk = max(1, min(4, len(schedule) // (8 * jobs)))
-        yield from pool.imap(_worker_play, schedule, chunksize=chunk)
-    finally:
-        pool.terminate()
-        pool.join()
+    chunk = max(1, min(4, len(schedule) // (8 * jobs)))
+    starts = iter(range(0, len(schedule), chunk))
+    pending: deque = deque()  # (first game, future) in schedule order, 4 chunks per worker
+
+    def in_flight(last_start: int) -> str:  # the games of the pending chunks
+        first = pending[0][0] if pending else last_start
+        return f"one of games {first}..{min(last_start + chunk, len(schedule)) - 1}"
+
+    def more() -> None:
+        i = next(starts, None)
+        if i is not None:
+            pending.append((i, submit(pool, in_flight(i), _worker_play,
+                                      list(schedule[i:i + chunk]))))
+
+    with worker_pool(min(jobs, len(schedule)), _init_worker) as pool:
+        _WORKER.update(game=game, agents=agents, max_decisions=max_decisions)
+        try:  # the workers are forked at the first submit, inheriting _WORKER
+            more()
+        finally:
+            _WORKER.clear()  # the workers have their copies: the parent keeps no references
+        for _ in range(4 * jobs - 1):
+            more()
+        while pending:
+            what = in_flight(pending[-1][0])
+            future = pending.popleft()[1]
+            more()
+            yield from result_of(future, what)
 
 
 @dataclass

@@ -431,3 +431,32 @@ def test_league_snapshots_weight_reaches_the_league(tmp_path):
     assert pool["pfsp"]["snapshots_weight"] == 3.5
     assert json.loads((run_dir / "config.json").read_text())["args"][
         "league_snapshots_weight"] == 3.5
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_evaluate_a_killed_worker_is_one_line_and_exit_1(tmp_path):
+    """A tournament worker killed from outside (as the OOM killer would) ends the run with one
+    error line naming the games and exit 1, instead of waiting forever; nothing is written."""
+    out = tmp_path / "t.json"
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "evaluate.py", "--ruleset", "toy",
+                             "--agents", "random", "always-react", "--games", "200000",
+                             "--jobs", "2", "--json", str(out), "--quiet"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 60
+    while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2, proc.communicate(timeout=60)
+    os.kill(workers[0], signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1, stderr
+    assert stderr.startswith("error: a worker process died while playing one of games "), stderr
+    assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
+    assert not out.exists()

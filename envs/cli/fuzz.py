@@ -35,6 +35,7 @@ from typing import Any
 
 from envs.core.errors import RiposteError
 from envs.core.files import atomic_write_text, blank_arguments, check_output_path
+from envs.core.workers import WorkerDiedError, result_of, submit, worker_pool
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -102,9 +103,14 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     violations: list[dict[str, Any]] = []
     play = _play if args.jobs == 1 else _play_parallel
-    with guard, guard.deferred():  # Ctrl-C / SIGTERM: stop after the current game
-        games, decisions, chance, round_trips, extreme = play(
-            game, args, every, guard, bar, violations)
+    try:
+        with guard, guard.deferred():  # Ctrl-C / SIGTERM: stop after the current game
+            games, decisions, chance, round_trips, extreme = play(
+                game, args, every, guard, bar, violations)
+    except WorkerDiedError as exc:
+        if bar is not None:
+            bar.close()
+        return _fail(str(exc), code=1)
     seconds = time.perf_counter() - t0
     if bar is not None:
         bar.close()
@@ -156,10 +162,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(ruleset: str, scenario: str | None) -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C ...
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ... and stops workers with SIGTERM
     if "game" not in _WORKER:  # spawned, not forked: build the game here
         from envs import load_game
 
@@ -172,44 +174,50 @@ def _worker_range(seed: int, lo: int, hi: int, every: int):
 
 def _play_parallel(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
                    violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
-    import multiprocessing as mp
-    from collections import deque
+    """Chunks of :data:`CHUNK` games in ``args.jobs`` worker processes, two chunks per worker
+    in flight, counted in game order (so an interrupt reports a contiguous range).
 
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    _WORKER["game"] = game  # inherited by forked workers
+    Raises:
+        envs.core.workers.WorkerDiedError: a worker died; the message names its games.
+    """
+    from collections import deque
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     end = args.start + args.games
     starts = iter(range(args.start, end, CHUNK))
     totals = [0, 0, 0, 0, 0]
-    pool = mp.get_context(method).Pool(args.jobs, initializer=_init_worker,
-                                       initargs=(args.ruleset, args.scenario))
-    pending: deque = deque()
+    pending: deque = deque()  # (first game, future), in game order
+    with worker_pool(args.jobs, _init_worker, (args.ruleset, args.scenario)) as pool:
 
-    def submit() -> None:
-        lo = next(starts, None)
-        if lo is not None:
-            pending.append(pool.apply_async(_worker_range,
-                                            (args.seed, lo, min(lo + CHUNK, end), every)))
+        def more() -> None:
+            lo = next(starts, None)
+            if lo is not None:
+                last = min(lo + CHUNK, end) - 1
+                what = f"one of games {pending[0][0] if pending else lo}..{last}"
+                pending.append((lo, submit(pool, what, _worker_range, args.seed, lo, last + 1,
+                                           every)))
 
-    try:
-        for _ in range(2 * args.jobs):
-            submit()
+        _WORKER["game"] = game  # inherited by forked workers (forked at the first submit)
+        try:
+            more()  # the first submit forks the workers
+        finally:
+            _WORKER.pop("game", None)
+        for _ in range(2 * args.jobs - 1):
+            more()
         while pending and guard.requested is None:
-            res = pending[0]
-            while not res.ready() and guard.requested is None:
-                res.wait(0.2)
-            if not res.ready():
+            lo, future = pending[0]
+            while not future.done() and guard.requested is None:
+                wait([future], timeout=0.2, return_when=FIRST_COMPLETED)
+            if not future.done():
                 break
+            last = min(pending[-1][0] + CHUNK, end) - 1  # the games in flight: lo..last
             pending.popleft()
-            *counts, found = res.get()
+            *counts, found = result_of(future, f"one of games {lo}..{last}")
             totals = [t + c for t, c in zip(totals, counts)]
             violations += found
             if bar is not None:
                 bar.update(counts[0])
-            submit()
-    finally:
-        pool.terminate()
-        pool.join()
-        _WORKER.pop("game", None)
+            more()
     return tuple(totals)  # type: ignore[return-value]
 
 
@@ -250,6 +258,6 @@ def _report(game: Any, args: argparse.Namespace, violations: list[dict[str, Any]
     return 0 if guard.requested is None else 128 + int(guard.requested)
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = 2) -> int:
     print(f"error: {message}", file=sys.stderr)
-    return 2
+    return code

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -192,3 +194,25 @@ def test_jobs_must_be_positive(toy_game):
     agents = {"a": FirstLegal(name="a"), "b": FirstLegal(name="b")}
     with pytest.raises(ValueError, match="jobs must be >= 1"):
         round_robin(toy_game, agents, games_per_pair=2, jobs=0)
+
+
+_PARENT = os.getpid()
+
+
+class DiesInAWorker(BasePolicy):
+    """Kills its own process when it is not the test's (a worker killed by the OS)."""
+
+    def act(self, observation, action_mask):
+        if os.getpid() != _PARENT:
+            os._exit(9)
+        return int(legal_ids(action_mask)[0])
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(toy_game):
+    """multiprocessing.Pool would replace the dead worker and wait for its games forever."""
+    from envs.core.workers import WorkerDiedError
+
+    agents = {"a": FirstLegal(name="a"), "dies": DiesInAWorker(name="dies")}
+    with pytest.raises(WorkerDiedError, match=r"worker process died while playing one of games \d+\.\.\d+"):
+        round_robin(toy_game, agents, games_per_pair=4, seed=0, jobs=2)
+    assert round_robin(toy_game, agents, games_per_pair=4, seed=0, jobs=1).pairs[0].games == 4

@@ -4,6 +4,7 @@ a replay script that reproduces it, exit 1; bad input one line, exit 2."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -46,6 +47,24 @@ class NegativeTurnGame(ToyGame):
         return _NegativeTurn(self)
 
 
+_PARENT = os.getpid()
+
+
+class _DiesInAWorker(ToyState):
+    def _apply_action(self, action: int) -> None:
+        if os.getpid() != _PARENT:  # a worker killed by the OS (out of memory, a crash)
+            os._exit(9)
+        super()._apply_action(action)
+
+
+class DiesInAWorkerGame(ToyGame):
+    ruleset_id = "toy_dies_in_a_worker"
+
+    def new_initial_state(self) -> ToyState:
+        return _DiesInAWorker(self)
+
+
+REGISTRY.setdefault("toy_dies_in_a_worker", "tests.core.test_fuzz:DiesInAWorkerGame")
 REGISTRY.setdefault("toy_chance09", "tests.core.test_fuzz:ChanceSumsTo09Game")
 REGISTRY.setdefault("toy_negative_turn", "tests.core.test_fuzz:NegativeTurnGame")
 
@@ -73,6 +92,20 @@ def test_fuzz_healthy_toy_reports_counts(tmp_path, capsys):
     da, db = json.loads(a.read_text()), json.loads(b.read_text())
     for k in ("decisions", "chance_nodes", "extreme_chance_games"):
         assert da[k] + db[k] == doc[k], k
+
+
+def test_fuzz_a_dead_worker_is_one_line_and_exit_1(tmp_path, capsys):
+    """A worker that dies is reported (with the games it may have been playing), not waited
+    for forever; nothing is written."""
+    out = tmp_path / "fuzz.json"
+    rc = main(["fuzz", "--ruleset", "toy_dies_in_a_worker", "--games", "40", "--jobs", "2",
+               "--json", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 1, err
+    assert err.startswith("error: a worker process died while playing one of games 0..39 "), err
+    assert len(err.strip().splitlines()) == 1 and not out.exists()
+    assert main(["fuzz", "--ruleset", "toy_dies_in_a_worker", "--games", "3",
+                 "--no-progress"]) == 0  # in one process it plays (and passes)
 
 
 def test_fuzz_violation_exits_1_with_a_replay_that_reproduces_it(tmp_path, capsys):
