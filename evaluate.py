@@ -25,8 +25,9 @@ declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. A game o
 two sides (e.g. ``skirmish_alert --scenario ffa4``) is a free-for-all
 (:mod:`agents.free_for_all`): the agents are seated in rotation (the list padded with its last
 agent), placements feed the Plackett–Luce ratings, ``pairs`` compare the places of two agents
-in the same game, and ``placements`` lists every game's seats, placements and returns.
-``--jobs N`` (default 2) plays the games in N forked worker processes: every game is decided by
+in the same game, ``placements`` lists every game's seats, placements and returns, and
+``places`` gives each agent's wins (first alone) with a Wilson interval, firsts and games per
+place (:func:`agents.free_for_all.place_summary`). ``--jobs N`` (default 2) plays the games in N forked worker processes: every game is decided by
 its own seeds, so the JSON is the same whatever N (:func:`agents.tournament.play_schedule`).
 Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
 """
@@ -145,7 +146,8 @@ def results_json(args: Args, scenario: str, result: Any) -> dict[str, Any]:
         "reaction_analytics": result.reaction_analytics,
         "params": {"max_decisions": args.max_decisions},
         "commit": _commit(),
-    } | ({"placements": result.placements} if hasattr(result, "placements") else {})
+    } | ({"placements": result.placements, "places": result.places}
+         if hasattr(result, "placements") else {})
 
 
 def _commit() -> str:
@@ -172,6 +174,11 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
                 out = result.reaction_outcomes.get(n, {}).get(label)
                 won = f"{out['score']:.3f} ({out['games']})" if out else "-"
                 react_rows.append([n, dtype, label, str(c), f"{c / total:.1%}", won])
+    place_rows = [[n, str(p["games"]), str(p["wins"]), f"{p['wins_share']:.3f}",
+                   f"[{p['wins_ci95'][0]:.3f}, {p['wins_ci95'][1]:.3f}]", str(p["first"]),
+                   " / ".join(f"{k}:{v}" for k, v in p["place_counts"].items()),
+                   f"{p['mean_place']:.2f}"]
+                  for n, p in doc.get("places", {}).items()]
     tables = [
         (f"{doc['ruleset']} / {doc['scenario']}: {doc['games_per_pair']} games per pair, "
          f"seed {doc['seed']} ({seconds:.1f} s)",
@@ -182,7 +189,10 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
         ("Reactions and Reserve plays taken (share of that decision type; score of games "
          "where taken)",
          ["agent", "decision", "reaction", "count", "share", "score (games)"], react_rows),
-    ]
+    ] + ([("Places (free-for-all; an agent seated twice counts its best seat; wins: first "
+           "alone)", ["agent", "games", "wins", "win share", "95% CI (Wilson)", "first incl. "
+                      "ties", "games per place", "mean place"], place_rows)]
+         if place_rows else [])
     try:
         from rich.console import Console
         from rich.table import Table

@@ -51,6 +51,28 @@ def test_evaluate_free_for_all_four_teams(tmp_path) -> None:
     pair = doc["pairs"][0]
     assert pair["games"] == 4 and pair["a_wins"] + pair["b_wins"] + pair["draws"] == 4
     assert set(doc["ratings"]) == {"heuristic", "random"}
+    # the places summary counts the same games: the heuristic's first places alone
+    alone = sum(1 for g in games if g["placements"][g["seats"].index("heuristic")] == 1
+                and g["placements"].count(1) == 1)
+    places = doc["places"]["heuristic"]
+    assert (places["games"], places["wins"]) == (4, alone)
+    assert sum(places["place_counts"].values()) == 4
+
+
+def test_place_summary_counts_wins_alone_and_best_seats() -> None:
+    from agents.free_for_all import place_summary
+
+    games = [  # m wins alone; m shares first; m is last; h sits three times (its best counts)
+        {"seats": ["m", "h", "h", "h"], "placements": [1, 2, 2, 2]},
+        {"seats": ["h", "m", "h", "h"], "placements": [1, 1, 3, 4]},
+        {"seats": ["h", "h", "m", "h"], "placements": [2, 1, 4, 3]},
+    ]
+    s = place_summary(games, ["m", "h"])
+    assert s["m"] | {"wins_ci95": None} == {
+        "games": 3, "wins": 1, "wins_share": 1 / 3, "wins_ci95": None, "first": 2,
+        "place_counts": {"1": 2, "4": 1}, "mean_place": 2.0}
+    assert s["m"]["wins_ci95"] == pytest.approx([0.0615, 0.7923], abs=1e-4)
+    assert (s["h"]["wins"], s["h"]["first"], s["h"]["place_counts"]) == (1, 2, {"1": 2, "2": 1})
 
 
 def test_free_for_all_seating_and_placements() -> None:
