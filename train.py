@@ -54,7 +54,7 @@ class Args:
     """scenario name or TOML path (None: the ruleset's default battle)"""
     total_timesteps: int = 300_000
     """learner decisions to train for in total (a resumed run counts the earlier ones;
-    atomic_africa: 100,000 and skirmish_alert: 50,000 unless given, see RULESET_DEFAULTS; on
+    atomic_africa: 100,000 unless given, see RULESET_DEFAULTS; on
     ACW 300k raised the three seeds' mean worst panel score from 0.594 at 150k to 0.662 and
     runs in about 6 minutes on the idle 2-core machine, README, Measured numbers)"""
     seed: int = 0
@@ -80,7 +80,7 @@ class Args:
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
-    Fine-tuning the warm start)"""
+    Fine-tuning the warm start; skirmish_alert: 2e-4 unless given, see RULESET_DEFAULTS)"""
     n_steps: int = 256
     """rollout length per env between PPO updates (n_steps x n_envs = 2048 timesteps)"""
     batch_size: int = 256
@@ -217,12 +217,12 @@ TEACHER_FILE = "teacher_policy.pth"
 AA_DEFAULTS: dict[str, Any] = {
     "total_timesteps": 100_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
     "bc_opponents": ["heuristic", "random", "never-reserve", "always-reserve"]}
-#: skirmish alert's own defaults of the flags not given: the settings its README numbers were
-#: measured with (session 4: 50k timesteps, live self-play 0.2, no teacher KL; ACW's session-6
-#: defaults, 150k and no live self-play, were tried on it once and did not gain, README) and
-#: the warm start's games against its own panel
+#: skirmish alert's own defaults of the flags not given: 300k timesteps at learning rate 2e-4
+#: without live self-play or teacher KL (session 8: 0.635 / 0.680 against the heuristic and
+#: never-alert over 200 games, where 50k at 5e-5 gave 0.497 / 0.555 and 150k at 5e-5 did not
+#: gain; README, Skirmish alert) and the warm start's games against its own panel
 SK_DEFAULTS: dict[str, Any] = {
-    "total_timesteps": 50_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
+    "total_timesteps": 300_000, "learning_rate": 2e-4, "teacher_kl": 0.0,
     "bc_opponents": ["heuristic", "never-alert", "always-alert", "random"]}
 #: a ruleset's own defaults, applied to the flags not given (never on --resume)
 RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
