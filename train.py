@@ -379,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         args, given = parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    from agents.interrupts import Interrupted, SignalGuard
+    from agents.interrupts import SignalGuard, interrupted_in
     from envs.core.workers import WorkerDiedError
 
     with SignalGuard() as guard:
@@ -390,16 +390,19 @@ def main(argv: list[str] | None = None) -> int:
         except UsageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        except Interrupted as exc:  # outside the training loop, or a second Ctrl-C
-            print(f"interrupted ({exc.name}): aborted, no partial file left; complete "
-                  f"checkpoints (if any) are in {str(Path(args.run_dir) / 'checkpoints')!r}",
-                  file=sys.stderr)
-            return exc.exit_status
         except WorkerDiedError as exc:  # an evaluation's worker process was killed
             print(f"error: {exc} (or --eval-jobs 1); complete checkpoints (if any) are in "
                   f"{str(Path(args.run_dir) / 'checkpoints')!r}: continue with --resume",
                   file=sys.stderr)
             return 1
+        except BaseException as exc:  # outside the training loop, or a second Ctrl-C
+            intr = interrupted_in(exc)  # also when a library's clean-up replaced it
+            if intr is None:
+                raise
+            print(f"interrupted ({intr.name}): aborted, no partial file left; complete "
+                  f"checkpoints (if any) are in {str(Path(args.run_dir) / 'checkpoints')!r}",
+                  file=sys.stderr)
+            return intr.exit_status
 
 
 def _train_rllib(args: Args, given: set[str], guard: Any) -> int:

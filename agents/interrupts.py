@@ -31,7 +31,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["Interrupted", "SignalGuard", "exit_status"]
+__all__ = ["Interrupted", "SignalGuard", "exit_status", "interrupted_in"]
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: seconds before a signal whose exception Python dropped in a callback is sent again
@@ -51,6 +51,25 @@ class Interrupted(KeyboardInterrupt):
         self.signum = int(signum)
         self.name = signal.Signals(signum).name
         self.exit_status = exit_status(signum)
+
+
+def interrupted_in(exc: BaseException) -> Interrupted | None:
+    """The :class:`Interrupted` that ``exc`` is, or that it was raised while handling
+    (``__cause__`` / ``__context__`` chain), else ``None``.
+
+    A signal's exception raised inside a library's clean-up can be replaced by the error that
+    clean-up then raises (seen in a CI run: a second Ctrl-C inside ``torch.save`` surfaced as
+    ``RuntimeError: ... unexpected pos`` from the zip writer's ``__exit__``); the scripts treat
+    such an error as the interrupt it hides.
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, Interrupted):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
 
 
 class SignalGuard:
@@ -129,9 +148,12 @@ def run_guarded(fn: Any, *args: Any, what: str = "nothing was written") -> int:
     with SignalGuard():
         try:
             return fn(*args)
-        except Interrupted as exc:
-            print(f"interrupted ({exc.name}): {what}", file=sys.stderr)
-            return exc.exit_status
         except WorkerDiedError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
+        except BaseException as exc:
+            intr = interrupted_in(exc)
+            if intr is None:
+                raise
+            print(f"interrupted ({intr.name}): {what}", file=sys.stderr)
+            return intr.exit_status

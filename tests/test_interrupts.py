@@ -183,3 +183,68 @@ def test_a_signal_lost_in_a_callback_is_delivered_again():
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "interrupted SIGINT"
     assert "Exception ignored" not in r.stderr and r.stderr == ""
+
+
+class _CleanupThatFails:
+    """Like torch's zip writer: an error in ``__exit__`` replaces the exception in flight."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        raise RuntimeError("unexpected pos 3200 vs 3152")
+
+
+def _interrupted_inside_a_failing_cleanup():
+    import signal as _signal
+
+    from agents.interrupts import Interrupted
+    with _CleanupThatFails():
+        raise Interrupted(_signal.SIGINT)
+
+
+def test_an_interrupt_hidden_behind_a_cleanup_error_is_found():
+    from agents.interrupts import Interrupted, interrupted_in
+
+    with pytest.raises(RuntimeError) as info:
+        _interrupted_inside_a_failing_cleanup()
+    found = interrupted_in(info.value)
+    assert isinstance(found, Interrupted) and found.exit_status == 130
+    assert interrupted_in(RuntimeError("plain")) is None
+    assert interrupted_in(ValueError("x")) is None
+
+
+def test_run_guarded_reports_an_interrupt_hidden_behind_a_cleanup_error(capsys):
+    from agents.interrupts import run_guarded
+
+    status = run_guarded(_interrupted_inside_a_failing_cleanup, what="nothing was written")
+    assert status == 130
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "interrupted (SIGINT): nothing was written"]
+
+
+def test_run_guarded_lets_other_errors_through():
+    from agents.interrupts import run_guarded
+
+    def fails():
+        raise ValueError("a real bug")
+
+    with pytest.raises(ValueError, match="a real bug"):
+        run_guarded(fails)
+
+
+def test_train_main_reports_an_interrupt_hidden_behind_a_cleanup_error(tmp_path, monkeypatch,
+                                                                       capsys):
+    """The CI failure of 2026-12-03: a second Ctrl-C inside ``torch.save`` surfaced as the zip
+    writer's RuntimeError and train.py exited 1 with a traceback instead of 130."""
+    import train as train_script
+
+    def train(args, given, guard=None):
+        _interrupted_inside_a_failing_cleanup()
+
+    monkeypatch.setattr(train_script, "train", train)
+    status = train_script.main(["--ruleset", "toy", "--run-dir", str(tmp_path / "run")])
+    assert status == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("interrupted (SIGINT): aborted, no partial file "
+                                               "left; complete checkpoints"), err
