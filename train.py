@@ -390,19 +390,19 @@ def main(argv: list[str] | None = None) -> int:
         except UsageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        except WorkerDiedError as exc:  # an evaluation's worker process was killed
-            print(f"error: {exc} (or --eval-jobs 1); complete checkpoints (if any) are in "
-                  f"{str(Path(args.run_dir) / 'checkpoints')!r}: continue with --resume",
-                  file=sys.stderr)
-            return 1
-        except BaseException as exc:  # outside the training loop, or a second Ctrl-C
-            intr = interrupted_in(exc)  # also when a library's clean-up replaced it
-            if intr is None:
-                raise
-            print(f"interrupted ({intr.name}): aborted, no partial file left; complete "
-                  f"checkpoints (if any) are in {str(Path(args.run_dir) / 'checkpoints')!r}",
-                  file=sys.stderr)
-            return intr.exit_status
+        except BaseException as exc:
+            ckdir = str(Path(args.run_dir) / "checkpoints")
+            # outside the training loop or a second Ctrl-C, also when a library's clean-up
+            # replaced it by its own error, or a worker died of the same signal
+            if (intr := interrupted_in(exc)) is not None:
+                print(f"interrupted ({intr.name}): aborted, no partial file left; complete "
+                      f"checkpoints (if any) are in {ckdir!r}", file=sys.stderr)
+                return intr.exit_status
+            if isinstance(exc, WorkerDiedError):  # an evaluation's worker process was killed
+                print(f"error: {exc} (or --eval-jobs 1); complete checkpoints (if any) are in "
+                      f"{ckdir!r}: continue with --resume", file=sys.stderr)
+                return 1
+            raise
 
 
 def _train_rllib(args: Args, given: set[str], guard: Any) -> int:

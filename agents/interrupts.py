@@ -148,12 +148,12 @@ def run_guarded(fn: Any, *args: Any, what: str = "nothing was written") -> int:
     with SignalGuard():
         try:
             return fn(*args)
-        except WorkerDiedError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
         except BaseException as exc:
-            intr = interrupted_in(exc)
-            if intr is None:
-                raise
-            print(f"interrupted ({intr.name}): {what}", file=sys.stderr)
-            return intr.exit_status
+            # the interrupt first: a worker that died of the same signal is no error
+            if (intr := interrupted_in(exc)) is not None:
+                print(f"interrupted ({intr.name}): {what}", file=sys.stderr)
+                return intr.exit_status
+            if isinstance(exc, WorkerDiedError):
+                print(f"error: {exc}", file=sys.stderr)
+                return 1
+            raise

@@ -196,11 +196,9 @@ class _CleanupThatFails:
 
 
 def _interrupted_inside_a_failing_cleanup():
-    import signal as _signal
-
     from agents.interrupts import Interrupted
     with _CleanupThatFails():
-        raise Interrupted(_signal.SIGINT)
+        raise Interrupted(signal.SIGINT)
 
 
 def test_an_interrupt_hidden_behind_a_cleanup_error_is_found():
