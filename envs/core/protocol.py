@@ -85,6 +85,20 @@ class Game(abc.ABC):
     scenario_name: str
     params: Mapping[str, Any]
 
+    #: names of instance attributes that are memo caches (e.g. line-of-sight answers): a pure
+    #: function of the game's facts, so pickling and ``copy.deepcopy`` carry them empty (a
+    #: pickled state carries its game; a full cache made that up to a hundred times larger)
+    _cache_attrs: ClassVar[tuple[str, ...]] = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle / ``copy.deepcopy`` support: the instance dict with every cache of
+        :attr:`_cache_attrs` replaced by an empty one of its type."""
+        state = self.__dict__.copy()
+        for name in self._cache_attrs:
+            if name in state:
+                state[name] = type(state[name])()
+        return state
+
     @property
     def num_distinct_actions(self) -> int:
         return len(self.actions)

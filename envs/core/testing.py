@@ -812,18 +812,22 @@ def check_pickle_round_trip(game: GameOrFactory, seed: int, n_games: int = 2,
     and deep-copied; the original and both copies are then played on in lockstep to the end
     with one random stream, and at every step they must agree on the player, the legal list,
     the chance outcomes with their probabilities and every side's observation; at the end on
-    the returns and ``to_json``.
+    the returns and ``to_json``. Finally the game itself must pickle to as many bytes as
+    before the games: a memo cache filled by play and not declared in
+    :attr:`~envs.core.protocol.Game._cache_attrs` would ride along in every pickled state.
 
     Returns:
         The number of cut points checked.
 
     Raises:
-        ConformanceError: naming the cut, the copy and what differs (or the pickling error).
+        ConformanceError: naming the cut, the copy and what differs (or the pickling error),
+            or the growth of the pickled game.
     """
     import copy
     import pickle
 
     g = _as_game(game)
+    game_bytes = len(pickle.dumps(g, pickle.HIGHEST_PROTOCOL))
     checked = 0
     for gi in range(n_games):
         ctx = _Ctx("check_pickle_round_trip", seed, gi)
@@ -872,6 +876,12 @@ def check_pickle_round_trip(game: GameOrFactory, seed: int, n_games: int = 2,
                                          f"returns {c.returns()} vs {orig.returns()}, "
                                          f"{_first_diff(orig.to_json(), c.to_json())}")
             checked += 1
+    grown = len(pickle.dumps(g, pickle.HIGHEST_PROTOCOL))
+    if grown != game_bytes:
+        raise _Ctx("check_pickle_round_trip", seed).fail(
+            None, f"the pickled game grew from {game_bytes} to {grown} bytes over {n_games} "
+                  f"games: a cache filled by play is pickled with every state (declare it in "
+                  f"{type(g).__name__}._cache_attrs)")
     return checked
 
 

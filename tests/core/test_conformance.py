@@ -464,6 +464,49 @@ class _PickleForgetsRestedGame(_PicklableGame):
     state_cls = PickleForgetsRested
 
 
+class MemoisesOnGame(ToyState):
+    """Memoises a pure answer (hit points seen -> turn) in a cache dict on the game, like
+    Atomic Africa's line-of-sight memo."""
+
+    def _apply_action(self, action: int) -> None:
+        super()._apply_action(action)
+        self.game.memo.setdefault((tuple(self.hp), self.turn), self.turn)
+
+
+class _UndeclaredCacheGame(_PicklableGame):
+    state_cls = MemoisesOnGame
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.memo: dict = {}
+
+
+class _DeclaredCacheGame(_UndeclaredCacheGame):
+    _cache_attrs = ("memo",)
+
+
+def test_game_caches_pickle_empty() -> None:
+    """A declared cache rides along empty (the original keeps it); play on is identical."""
+    import pickle
+
+    from envs.core.testing import check_pickle_round_trip
+
+    g = _DeclaredCacheGame()
+    assert check_pickle_round_trip(g, seed=1, n_games=3) >= 3 * 5
+    assert len(g.memo) > 3
+    copy = pickle.loads(pickle.dumps(g.new_initial_state()))
+    assert copy.game.memo == {} and len(g.memo) > 3
+    assert len(pickle.dumps(g)) == len(pickle.dumps(_DeclaredCacheGame()))
+
+
+def test_undeclared_game_cache_is_caught() -> None:
+    from envs.core.testing import check_pickle_round_trip
+
+    with pytest.raises(ConformanceError, match=r"the pickled game grew from \d+ to \d+ bytes "
+                                               r"over 3 games.*_UndeclaredCacheGame\._cache_attrs"):
+        check_pickle_round_trip(_UndeclaredCacheGame(), seed=1, n_games=3)
+
+
 def test_pickle_round_trip_passes_and_covers_every_node_kind() -> None:
     from envs.core.testing import check_pickle_round_trip
 

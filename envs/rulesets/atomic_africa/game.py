@@ -48,6 +48,7 @@ class AAGame(Game):
     """
 
     ruleset_id = "atomic_africa"
+    _cache_attrs = ("los_cache",)
     version = 1
 
     def __init__(self, scenario: str | Path | None = None,
