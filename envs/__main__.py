@@ -48,12 +48,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "fuzz":
+        from agents.interrupts import interrupted_in
+
         try:
             return fuzz.run(args)
-        except KeyboardInterrupt as exc:  # a second Ctrl-C / SIGTERM (agents.interrupts)
-            print(f"interrupted ({getattr(exc, 'name', 'SIGINT')}): aborted, nothing was "
-                  f"written", file=sys.stderr)
-            return int(getattr(exc, "exit_status", 130))
+        except BaseException as exc:
+            # a second Ctrl-C / SIGTERM (agents.interrupts), also when a library's clean-up
+            # replaced it by an error of its own
+            if (intr := interrupted_in(exc)) is None:
+                raise
+            print(f"interrupted ({intr.name}): aborted, nothing was written", file=sys.stderr)
+            return intr.exit_status
 
     if args.command == "view":
         from envs.cli import view  # scripts layer: imported only for this command

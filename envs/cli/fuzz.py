@@ -110,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
     except WorkerDiedError as exc:
         if bar is not None:
             bar.close()
+        if guard.requested is not None:  # killed by the same signal (kill -- -PGID): no error
+            print(f"interrupted ({guard.requested_name}): a worker stopped with it, nothing "
+                  f"was written", file=sys.stderr)
+            return 128 + int(guard.requested)
         return _fail(str(exc), code=1)
     seconds = time.perf_counter() - t0
     if bar is not None:

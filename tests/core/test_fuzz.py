@@ -242,6 +242,54 @@ def test_fuzz_jobs_ctrl_c_stops_the_workers_and_reports(tmp_path):
     assert doc["jobs"] == 2 and doc["violations"] == []
 
 
+def test_fuzz_interrupt_hidden_by_a_clean_up_error_is_the_interrupt(monkeypatch, capsys):
+    """A second Ctrl-C that a library's clean-up turned into its own error (as ``torch.save``'s
+    zip writer did in train.py) still gives one line and 130, not a traceback."""
+    import signal
+
+    from agents.interrupts import Interrupted
+    from envs.cli import fuzz
+
+    def run(args):
+        try:
+            raise Interrupted(signal.SIGINT)
+        except Interrupted as exc:
+            raise RuntimeError("writer: file write failed") from exc
+
+    monkeypatch.setattr(fuzz, "run", run)
+    assert main(["fuzz", "--ruleset", "toy", "--games", "1"]) == 130
+    err = capsys.readouterr().err
+    assert err == "interrupted (SIGINT): aborted, nothing was written\n"
+    monkeypatch.setattr(fuzz, "run", lambda args: (_ for _ in ()).throw(RuntimeError("bug")))
+    with pytest.raises(RuntimeError, match="bug"):  # other errors are not swallowed
+        main(["fuzz", "--ruleset", "toy", "--games", "1"])
+
+
+@pytest.mark.parametrize("signalled", [None, 15])
+def test_fuzz_worker_death_is_an_error_unless_the_run_was_signalled(monkeypatch, capsys,
+                                                                    tmp_path, signalled):
+    """A worker killed by the same SIGTERM as the parent (``kill -- -PGID``) is the interrupt
+    (143, one line); a worker that died alone is an error (exit 1)."""
+    from envs.cli import fuzz
+    from envs.core.workers import WorkerDiedError
+
+    def play(game, args, every, guard, bar, violations):
+        guard.requested = signalled
+        raise WorkerDiedError("a worker process died while it played one of games 0..9")
+
+    monkeypatch.setattr(fuzz, "_play_parallel", play)
+    out = tmp_path / "f.json"
+    rc = main(["fuzz", "--ruleset", "toy", "--games", "20", "--jobs", "2", "--no-progress",
+               "--json", str(out)])
+    err = capsys.readouterr().err
+    if signalled is None:
+        assert rc == 1 and err.startswith("error: a worker process died while it played")
+    else:
+        assert rc == 143
+        assert err == "interrupted (SIGTERM): a worker stopped with it, nothing was written\n"
+    assert not out.exists()
+
+
 # -- the fuzz's shortcuts (labels once per id, events compared as objects) still catch bugs ---
 class _LabelDrifts(ToyState):
     """``action_to_string`` overridden: the label of ``rest`` is wrong from turn 2 on, so a
