@@ -321,6 +321,10 @@ def exploit_command(argv: list[str]) -> int:
         total = sum(counts.values())
         top = sorted(counts.items(), key=lambda kv: -kv[1])[:6]
         print(f"  {dtype}: " + ", ".join(f"{lab} {c / total:.1%}" for lab, c in top))
+    print("reactions (times offered -> times taken):")
+    for side, per in res.reactions.items():
+        print(f"  {side}: " + (", ".join(f"{lab} {d['offered']} -> {d['taken']}"
+                                         for lab, d in per.items()) or "none offered"))
     if ns.json:
         try:
             atomic_write_text(Path(ns.json), json.dumps(doc, indent=2))
