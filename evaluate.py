@@ -93,7 +93,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
                    "ruleset's default battle)")
     p.add_argument("--agents", nargs="+", default=d.agents, metavar="AGENT",
                    help="built-in names (random, heuristic, never-react, always-react, "
-                        "stand-and-fire, rush) or "
+                        "stand-and-fire, rush; skirmish_alert also never-alert, "
+                        "always-alert; atomic_africa also never-reserve, always-reserve) or "
                         "MaskablePPO checkpoint paths")
     p.add_argument("--games", type=int, default=d.games, help="games per pair")
     p.add_argument("--seed", type=int, default=d.seed, help="tournament seed")
@@ -259,7 +260,7 @@ def exploit_command(argv: list[str]) -> int:
         ns = p.parse_args(argv)
         from envs.core.files import blank_arguments
 
-        if blank := blank_arguments(ns):
+        if blank := blank_arguments(ns, positional=("model",)):
             p.error(f"{', '.join(blank)} must not be empty or whitespace")
         if ns.timesteps < 1:
             p.error(f"--timesteps must be >= 1, got {ns.timesteps}")

@@ -416,6 +416,19 @@ def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
         raise UsageError(str(exc).splitlines()[0]) from None
 
 
+def _name_agent_flags(message: str, args: Args) -> str:
+    """``message`` about an agent, prefixed with the flags that name it (``--pool-bots:
+    unknown agent 'bogus': ...``) when the message quotes one of their agents."""
+    from agents.selfplay import parse_bot_spec
+
+    holders = (("--pool-bots", args.pool_bots), ("--eval-agents", args.eval_agents),
+               ("--bc-teacher", [args.bc_teacher] if args.bc_games > 0 else []),
+               ("--bc-opponents", args.bc_opponents if args.bc_games > 0 else []))
+    flags = [flag for flag, specs in holders
+             if any(repr(parse_bot_spec(spec)[0]) in message for spec in specs)]
+    return f"{', '.join(flags)}: {message}" if flags else message
+
+
 def train(args: Args, given: set[str], guard: Any = None) -> int:
     import numpy as np
 
@@ -497,7 +510,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                 bc_agents[name] = (bc_agents["teacher"] if name == args.bc_teacher
                                    else make_agent(name, game, s, args.trust_checkpoint))
     except (RiposteError, AgentError) as exc:
-        raise UsageError(str(exc).splitlines()[0]) from None
+        raise UsageError(_name_agent_flags(str(exc).splitlines()[0], args)) from None
 
     # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
     import torch

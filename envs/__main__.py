@@ -46,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
 
     fuzz.add_parser(sub)
     args = parser.parse_args(argv)
+    from envs.core.files import blank_arguments
+
+    if blank := blank_arguments(args, positional=("file",)):
+        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
+        return 2
 
     if args.command == "fuzz":
         from agents.interrupts import interrupted_in

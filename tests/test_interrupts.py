@@ -135,6 +135,15 @@ def test_evaluate_interrupt_is_one_line_and_writes_nothing(tmp_path, sig, status
     ("evaluate.py", ["--agents", "random", " "], "--agents"),
     ("envs/bench.py", ["--ruleset", "toy", "--json", " "], "argument --json: empty file name"),
     ("envs/bench.py", ["--ruleset", "toy", "--scenario", " "], "--scenario"),
+    ("envs/__main__.py", ["view", "examples/acw_default_first_reaction.toml", "--out", "  "],
+     "--out"),
+    ("envs/__main__.py", ["view", "examples/acw_default_first_reaction.toml", "--out", ""],
+     "--out"),
+    ("envs/__main__.py", ["view", "", "--out", "x.html"], "FILE"),
+    ("envs/__main__.py", ["replay", " "], "FILE"),
+    ("envs/__main__.py", ["play", "--opponent", "random", "--save", "   "], "--save"),
+    ("envs/__main__.py", ["play", "--opponent", "random", "--save", ""], "--save"),
+    ("evaluate.py", ["exploit", "", "--ruleset", "toy"], "MODEL"),
 ])
 def test_blank_paths_are_refused_before_any_work(tmp_path, script, args, flag):
     before = sorted(os.listdir(ROOT))

@@ -215,7 +215,11 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--total-timesteps", "0"], "--total-timesteps must be >= 1"),
     (["--net-arch", "big"], "argument --net-arch: invalid int value"),
-    (["--pool-bots", "random", "skynet"], "unknown agent 'skynet'"),
+    (["--pool-bots", "random", "skynet"], "error: --pool-bots: unknown agent 'skynet'"),
+    (["--pool-bots", "random", "--eval-agents", "skynet", "random"],
+     "error: --eval-agents: unknown agent 'skynet'"),
+    (["--pool-bots", "random", "--eval-agents", "random", "--bc-games", "2", "--bc-teacher",
+      "skynet"], "error: --bc-teacher: unknown agent"),
     (["--resume"], "--resume: no checkpoint"),
     (["--learning-rate", "-1"], "--learning-rate must be finite and > 0"),
     (["--learning-rate", "nan"], "--learning-rate must be finite and > 0"),

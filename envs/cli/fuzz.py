@@ -8,8 +8,9 @@ Usage::
 
 Game ``i`` (``start <= i < start + games``) is played from ``numpy.random.default_rng((seed,
 i))`` — uniform legal decisions, chance outcomes sampled from their probabilities — except that
-every ``round(1 / extreme_share)``-th game forces every chance outcome to the lowest or highest
-id (the extremes of a die or table). ``--start`` splits one run over several processes by game
+a share ``--extreme-share`` of the games (game 0, then every game where ``floor(i * share)``
+steps up: every 4th with the default 0.25; :func:`extreme_game`) forces every chance outcome
+to the lowest or highest id (the extremes of a die or table). ``--start`` splits one run over several processes by game
 range (``--start 0 --games 50000`` and ``--start 50000 --games 50000`` are the games of one
 100,000-game run). Prints games, decisions, chance nodes, seconds and every violation, each with
 a replay script (``python -m envs replay FILE``) of the labels up to it and the command that
@@ -21,13 +22,16 @@ Ctrl-C or SIGTERM stops after the current game and reports the games played so f
 ``2 J`` chunks in flight, results taken in order): the same games, counts and violations as one
 process, whatever ``J``. Works for any registered ruleset (the workers are forked, so rulesets
 registered at run time are there too; ``spawn`` where ``fork`` does not exist). With ``J > 1``
-an interrupt stops at once and reports the games of the chunks finished in order.
+an interrupt stops at once and reports the games of the chunks finished in order, also when
+the same signal killed the workers (``kill -- -PGID``, what ``timeout`` and batch schedulers
+send): the games finished before it are reported and written, not lost.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -77,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{', '.join(blank)} must not be empty or whitespace")
     if args.games < 1:
         return _fail(f"--games must be >= 1, got {args.games}")
-    if args.seed < 0 or args.start < 0:
-        return _fail("--seed and --start must be >= 0")
+    for flag, value in (("--seed", args.seed), ("--start", args.start)):
+        if value < 0:
+            return _fail(f"{flag} must be >= 0, got {value}")
     if args.jobs < 1:
         return _fail(f"--jobs must be >= 1, got {args.jobs}")
     if not 0.0 <= args.extreme_share <= 1.0:
@@ -89,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         game = load_game(args.ruleset, args.scenario)
     except (RiposteError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    every = round(1 / args.extreme_share) if args.extreme_share > 0 else 0
+    share = args.extreme_share
 
     bar = None
     if not args.no_progress:
@@ -106,11 +111,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with guard, guard.deferred():  # Ctrl-C / SIGTERM: stop after the current game
             games, decisions, chance, round_trips, extreme = play(
-                game, args, every, guard, bar, violations)
+                game, args, share, guard, bar, violations)
     except WorkerDiedError as exc:
         if bar is not None:
             bar.close()
-        if guard.requested is not None:  # killed by the same signal (kill -- -PGID): no error
+        if guard.requested is not None:  # killed by the same signal before any result
             print(f"interrupted ({guard.requested_name}): a worker stopped with it, nothing "
                   f"was written", file=sys.stderr)
             return 128 + int(guard.requested)
@@ -126,7 +131,17 @@ def run(args: argparse.Namespace) -> int:
 CHUNK = 10
 
 
-def _play_range(game: Any, seed: int, lo: int, hi: int, every: int
+def extreme_game(i: int, share: float) -> bool:
+    """Whether game ``i`` forces chance to extremes: games 0, and then every game where
+    ``floor(i * share)`` steps up, so that games ``0..n-1`` hold ``floor((n - 1) * share) + 1``
+    extreme games (a share of ``1 / k`` picks every ``k``-th game: 0, k, 2k, ...); none with a
+    share of 0."""
+    if share <= 0:
+        return False
+    return i == 0 or math.floor(i * share) > math.floor((i - 1) * share)
+
+
+def _play_range(game: Any, seed: int, lo: int, hi: int, share: float
                 ) -> tuple[int, int, int, int, int, list[dict[str, Any]]]:
     """Games ``lo..hi-1``: ``(games, decisions, chance nodes, round trips, extreme-chance
     games, violations)``."""
@@ -135,7 +150,7 @@ def _play_range(game: Any, seed: int, lo: int, hi: int, every: int
     decisions = chance = round_trips = extreme = 0
     violations: list[dict[str, Any]] = []
     for i in range(lo, hi):
-        forced = bool(every) and i % every == 0
+        forced = extreme_game(i, share)
         try:
             r = fuzz_game(game, seed, i, extreme_chance=forced)
             decisions += r.decisions
@@ -148,13 +163,13 @@ def _play_range(game: Any, seed: int, lo: int, hi: int, every: int
     return hi - lo, decisions, chance, round_trips, extreme, violations
 
 
-def _play(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
+def _play(game: Any, args: argparse.Namespace, share: float, guard: Any, bar: Any,
           violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
     totals = [0, 0, 0, 0, 0]
     for i in range(args.start, args.start + args.games):
         if guard.requested is not None:
             break
-        *counts, found = _play_range(game, args.seed, i, i + 1, every)
+        *counts, found = _play_range(game, args.seed, i, i + 1, share)
         totals = [t + c for t, c in zip(totals, counts)]
         violations += found
         if bar is not None:
@@ -172,11 +187,11 @@ def _init_worker(ruleset: str, scenario: str | None) -> None:
         _WORKER["game"] = load_game(ruleset, scenario)
 
 
-def _worker_range(seed: int, lo: int, hi: int, every: int):
-    return _play_range(_WORKER["game"], seed, lo, hi, every)
+def _worker_range(seed: int, lo: int, hi: int, share: float):
+    return _play_range(_WORKER["game"], seed, lo, hi, share)
 
 
-def _play_parallel(game: Any, args: argparse.Namespace, every: int, guard: Any, bar: Any,
+def _play_parallel(game: Any, args: argparse.Namespace, share: float, guard: Any, bar: Any,
                    violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
     """Chunks of :data:`CHUNK` games in ``args.jobs`` worker processes, two chunks per worker
     in flight, counted in game order (so an interrupt reports a contiguous range).
@@ -199,7 +214,7 @@ def _play_parallel(game: Any, args: argparse.Namespace, every: int, guard: Any, 
                 last = min(lo + CHUNK, end) - 1
                 what = f"one of games {pending[0][0] if pending else lo}..{last}"
                 pending.append((lo, submit(pool, what, _worker_range, args.seed, lo, last + 1,
-                                           every)))
+                                           share)))
 
         _WORKER["game"] = game  # inherited by forked workers (forked at the first submit)
         try:
@@ -216,12 +231,17 @@ def _play_parallel(game: Any, args: argparse.Namespace, every: int, guard: Any, 
                 break
             last = min(pending[-1][0] + CHUNK, end) - 1  # the games in flight: lo..last
             pending.popleft()
-            *counts, found = result_of(future, f"one of games {lo}..{last}")
-            totals = [t + c for t, c in zip(totals, counts)]
-            violations += found
-            if bar is not None:
-                bar.update(counts[0])
-            more()
+            try:
+                *counts, found = result_of(future, f"one of games {lo}..{last}")
+                totals = [t + c for t, c in zip(totals, counts)]
+                violations += found
+                if bar is not None:
+                    bar.update(counts[0])
+                more()
+            except WorkerDiedError:
+                if guard.requested is None:
+                    raise
+                break  # the signal that stops us killed the workers too: report what is done
     return tuple(totals)  # type: ignore[return-value]
 
 

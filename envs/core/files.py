@@ -13,16 +13,17 @@ from pathlib import Path
 __all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path"]
 
 
-def blank_arguments(namespace: object) -> list[str]:
-    """The flags (``--run-dir``) of an ``argparse.Namespace`` whose value is an empty or
-    whitespace-only string, or a list holding one: a path or name that cannot be meant (an
-    empty ``--run-dir`` would write into the current directory, an empty ``--json`` nothing).
+def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list[str]:
+    """The arguments of an ``argparse.Namespace`` whose value is an empty or whitespace-only
+    string, or a list holding one: a path or name that cannot be meant (an empty ``--run-dir``
+    would write into the current directory, an empty ``--json`` nothing). Flags are named as
+    typed (``--run-dir``), the ``positional`` arguments by their upper-case name (``MODEL``).
     Scripts refuse them with one ``error:`` line before any work."""
     bad = []
     for name, value in sorted(vars(namespace).items()):
         values = value if isinstance(value, (list, tuple)) else [value]
         if any(isinstance(v, str) and not v.strip() for v in values):
-            bad.append("--" + name.replace("_", "-"))
+            bad.append(name.upper() if name in positional else "--" + name.replace("_", "-"))
     return bad
 
 

@@ -4,6 +4,7 @@ a replay script that reproduces it, exit 1; bad input one line, exit 2."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -288,6 +289,54 @@ def test_fuzz_worker_death_is_an_error_unless_the_run_was_signalled(monkeypatch,
         assert rc == 143
         assert err == "interrupted (SIGTERM): a worker stopped with it, nothing was written\n"
     assert not out.exists()
+
+
+def test_fuzz_jobs_group_sigterm_reports_the_games_finished(tmp_path):
+    """SIGTERM to the whole process group (what ``timeout`` and batch schedulers send) kills
+    the workers too; the games finished before it are still reported and written."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "toy.json"
+    launch = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
+              "runpy.run_module('envs', run_name='__main__')")  # registers the toy ruleset
+    proc = subprocess.Popen([sys.executable, "-c", launch, "fuzz", "--ruleset", "toy",
+                             "--games", "100000000", "--jobs", "2", "--json", str(out),
+                             "--no-progress"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(6.0)  # past the imports: the workers are playing
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 143, stderr
+    assert "Traceback" not in stderr, stderr
+    assert stdout.splitlines()[0].startswith("interrupted (SIGTERM) after ")
+    doc = json.loads(out.read_text())
+    assert doc["interrupted"] == "SIGTERM" and doc["games"] >= 10 and doc["games"] % 10 == 0
+    assert doc["violations"] == []
+
+
+@pytest.mark.parametrize("share, first_100", [
+    (0.25, [i for i in range(100) if i % 4 == 0]),  # the default: every 4th game, as before
+    (0.5, list(range(0, 100, 2))),
+    (1.0, list(range(100))),
+    (0.0, []),
+])
+def test_extreme_share_picks_that_share_of_games(share, first_100):
+    from envs.cli.fuzz import extreme_game
+
+    assert [i for i in range(100) if extreme_game(i, share)] == first_100
+
+
+@pytest.mark.parametrize("share", [0.7, 0.6, 0.3, 0.01, 1e-5])
+def test_extreme_share_is_a_share_not_a_rounded_period(share):
+    """0.7 used to round to every game and 0.6 to every other one."""
+    from envs.cli.fuzz import extreme_game
+
+    for n in (10, 1000, 100_000):
+        count = sum(extreme_game(i, share) for i in range(n))
+        assert count == math.floor((n - 1) * share) + 1
 
 
 # -- the fuzz's shortcuts (labels once per id, events compared as objects) still catch bugs ---
