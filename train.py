@@ -529,8 +529,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        why = ("a file of that name is in the way" if isinstance(exc, FileExistsError)
+               else exc.strerror)
         raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
-                         f"({exc.strerror})") from None
+                         f"({why})") from None
     venv = TimedVecEnv(make_vec_env(args.ruleset, args.scenario, pool, args.n_envs,
                                     args.max_decisions, args.shaped_reward,
                                     vec_env=args.vec_env))

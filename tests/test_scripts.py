@@ -250,6 +250,8 @@ def test_train_run_dir_that_cannot_be_a_directory_is_one_line_error(tmp_path):
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"error: --run-dir {str(run_dir)!r}: "
                                                        "cannot create the directory"), r.stderr
+        if run_dir == blocker:
+            assert lines[0].endswith("(a file of that name is in the way)"), r.stderr
     assert blocker.read_text() == "a file, not a directory"
 
 
