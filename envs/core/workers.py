@@ -64,15 +64,30 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
         stop_workers(pool)
 
 
+#: seconds a worker has to exit after SIGTERM before it is killed (SIGKILL)
+TERMINATE_GRACE = 2.0
+
+
 def stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate ``pool``'s workers (queued work is dropped) and wait for them to exit."""
+    """Terminate ``pool``'s workers (queued work is dropped) and wait for them to exit.
+
+    A worker still alive :data:`TERMINATE_GRACE` seconds after SIGTERM is killed. A worker
+    forked a moment before still runs the parent's Python signal handlers until its
+    initializer resets them, and the parent's :class:`~agents.interrupts.SignalGuard` only
+    notes a deferred SIGTERM; such a worker lives on, and when its sibling died holding the
+    call queue's read lock (an idle worker waits inside ``Queue.get`` holding it) it waits for
+    that lock forever, never sees ``shutdown``'s stop sentinel, and ``shutdown`` waited for it
+    forever (a CI hang: a two-game evaluation ended while its second worker was starting)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())  # no public handle (3.11)
     for p in procs:
         if p.is_alive():
             p.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
     for p in procs:
-        p.join()
+        p.join(TERMINATE_GRACE)
+        if p.is_alive():
+            p.kill()
+            p.join()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _died(what: str) -> WorkerDiedError:

@@ -56,6 +56,39 @@ def test_workers_ignore_sigint_and_run_the_initializer():
     assert "RIPOSTE_WORKER_TEST" not in os.environ  # set in the worker only
 
 
+def _swallow_sigterm() -> None:
+    """What a worker forked a moment before SIGTERM does: the parent's handler (a deferred
+    SignalGuard) only notes the signal. (The hang itself also needed a sibling killed while
+    holding the call queue's lock, which a test cannot arrange reliably: here the worker must
+    be killed rather than left to the stop sentinel.)"""
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+
+
+def test_leaving_the_pool_kills_a_worker_that_swallowed_sigterm():
+    import threading
+
+    from envs.core import workers
+
+    done = threading.Event()
+
+    def leave() -> None:
+        with worker_pool(2, _swallow_sigterm) as pool:
+            assert result_of(pool.submit(int, "7"), "a conversion") == 7
+            procs = list(pool._processes.values())
+        done.set()
+        leave.procs = procs
+
+    t0 = time.monotonic()
+    thread = threading.Thread(target=leave, daemon=True)
+    thread.start()
+    thread.join(timeout=30)
+    assert done.is_set(), "leaving the pool hung on a worker that ignored SIGTERM"
+    assert time.monotonic() - t0 < workers.TERMINATE_GRACE + 10
+    assert not any(p.is_alive() for p in leave.procs)
+    # the worker that ran the initializer (it converted "7") lived through SIGTERM: killed
+    assert -signal.SIGKILL in [p.exitcode for p in leave.procs]
+
+
 def test_jobs_must_be_positive():
     with pytest.raises(ValueError, match="jobs must be >= 1, got 0"):
         with worker_pool(0):
