@@ -377,15 +377,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents import make_agent
     from agents.policy import AgentError
-    from envs.core.files import atomic_write_text, check_output_path
+    from envs.core.files import atomic_write_text, check_output_path, check_png_path
     from agents.tournament import round_robin
     from envs import load_game
     from envs.core.errors import RiposteError
 
-    try:
-        for out in (args.json, args.plot):  # before the tournament, not after it
-            if out:
-                check_output_path(out)
+    try:  # before the tournament, not after it
+        if args.json:
+            check_output_path(args.json)
+        if args.plot:
+            check_png_path(args.plot)
         if args.record:
             check_output_path(Path(args.record) / "probe.toml")
         game = load_game(args.ruleset, args.scenario)

@@ -44,6 +44,22 @@ def test_evaluate_plot_to_a_bad_path_fails_before_the_tournament(tmp_path):
     assert "Plackett" not in r.stdout
 
 
+@pytest.mark.parametrize("cmd", [
+    ["evaluate.py", "--ruleset", "toy", "--agents", "random", "never-react", "--games", "2"],
+    ["evaluate.py", "ablate", "--ruleset", "toy", "--agents", "random", "never-react",
+     "--param", "hp=2", "--games", "2"],
+])
+def test_a_plot_name_that_is_not_png_is_refused_before_any_work(tmp_path, cmd):
+    """The plots are PNG whatever the name says: ``--plot m.txt`` would write a PNG there."""
+    out = tmp_path / "m.txt"
+    r = run(*cmd, "--plot", str(out))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"error: --plot {str(out)!r}: plots are written as PNG; give a file name ending in "
+        f".png"], r.stderr
+    assert not out.exists() and "Plackett" not in r.stdout
+
+
 def test_score_matrix_is_antisymmetric_around_one_half():
     from agents.plots import score_matrix
 

@@ -39,12 +39,13 @@ def _run(parse: Callable[[list[str]], argparse.Namespace], body: Callable[[argpa
     return body(ns)
 
 
-def _check_outputs(*paths: str | None) -> None:
-    from envs.core.files import check_output_path
+def _check_outputs(json_path: str | None, plot_path: str | None) -> None:
+    from envs.core.files import check_output_path, check_png_path
 
-    for p in paths:
-        if p is not None:
-            check_output_path(p)
+    if json_path is not None:
+        check_output_path(json_path)
+    if plot_path is not None:
+        check_png_path(plot_path)
 
 
 # -- masking -----------------------------------------------------------------------------------

@@ -27,6 +27,22 @@ def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list
     return bad
 
 
+def check_png_path(path: str | Path, flag: str = "--plot") -> Path:
+    """:func:`check_output_path` for a picture: the name must end in ``.png`` (the plots are
+    written as PNG whatever the name says).
+
+    Raises:
+        envs.core.errors.RiposteError: a name that does not end in ``.png`` (names ``flag``).
+        OSError: as :func:`check_output_path`.
+    """
+    from .errors import RiposteError
+
+    if Path(path).suffix.lower() != ".png":
+        raise RiposteError(f"{flag} {str(path)!r}: plots are written as PNG; give a file name "
+                           f"ending in .png")
+    return check_output_path(path)
+
+
 def check_output_path(path: str | Path) -> Path:
     """Fail early, before a long job, if ``path`` cannot be written as a file.
 
