@@ -160,17 +160,25 @@ def test_fuzz_acw_default_small_n(tmp_path):
     assert doc["decisions"] > 8 * 100
 
 
+#: ``python -m envs`` with the test rulesets registered (the toy)
+LAUNCH_ENVS = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
+               "runpy.run_module('envs', run_name='__main__')")
+
+
+def _start_toy_fuzz(out: Path, *extra: str, **popen: Any) -> subprocess.Popen:
+    """A toy-ruleset fuzz of a hundred million games writing ``out``, in a real process."""
+    return subprocess.Popen([sys.executable, "-c", LAUNCH_ENVS, "fuzz", "--ruleset", "toy",
+                             "--games", "100000000", *extra, "--json", str(out),
+                             "--no-progress"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **popen)
+
+
 def test_fuzz_ctrl_c_reports_the_games_played(tmp_path):
     import signal
     import time
 
     out = tmp_path / "acw.json"
-    launch = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
-              "runpy.run_module('envs', run_name='__main__')")  # registers the toy ruleset
-    proc = subprocess.Popen([sys.executable, "-c", launch, "fuzz", "--ruleset", "toy",
-                             "--games", "100000000", "--json", str(out), "--no-progress"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = _start_toy_fuzz(out)
     time.sleep(5.0)  # past the imports: the fuzz loop is running
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
@@ -224,12 +232,7 @@ def test_fuzz_jobs_ctrl_c_stops_the_workers_and_reports(tmp_path):
     import time
 
     out = tmp_path / "toy.json"
-    launch = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
-              "runpy.run_module('envs', run_name='__main__')")  # registers the toy ruleset
-    proc = subprocess.Popen([sys.executable, "-c", launch, "fuzz", "--ruleset", "toy",
-                             "--games", "100000000", "--jobs", "2", "--json", str(out),
-                             "--no-progress"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = _start_toy_fuzz(out, "--jobs", "2")
     time.sleep(6.0)  # past the imports: the workers are playing
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
@@ -299,12 +302,7 @@ def test_fuzz_jobs_group_sigterm_reports_the_games_finished(tmp_path):
     import time
 
     out = tmp_path / "toy.json"
-    launch = ("import runpy, sys, tests.conftest; sys.argv[0] = 'envs'; "
-              "runpy.run_module('envs', run_name='__main__')")  # registers the toy ruleset
-    proc = subprocess.Popen([sys.executable, "-c", launch, "fuzz", "--ruleset", "toy",
-                             "--games", "100000000", "--jobs", "2", "--json", str(out),
-                             "--no-progress"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = _start_toy_fuzz(out, "--jobs", "2", start_new_session=True)
     time.sleep(6.0)  # past the imports: the workers are playing
     assert proc.poll() is None, proc.communicate()
     os.killpg(proc.pid, signal.SIGTERM)
