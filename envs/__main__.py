@@ -52,18 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
         return 2
 
-    if args.command == "fuzz":
-        from agents.interrupts import interrupted_in
+    if args.command == "fuzz":  # a second Ctrl-C / SIGTERM: one line (agents.interrupts)
+        from agents.interrupts import run_guarded
 
-        try:
-            return fuzz.run(args)
-        except BaseException as exc:
-            # a second Ctrl-C / SIGTERM (agents.interrupts), also when a library's clean-up
-            # replaced it by an error of its own
-            if (intr := interrupted_in(exc)) is None:
-                raise
-            print(f"interrupted ({intr.name}): aborted, nothing was written", file=sys.stderr)
-            return intr.exit_status
+        return run_guarded(fuzz.run, args, what="aborted, nothing was written")
 
     if args.command == "view":
         from envs.cli import view  # scripts layer: imported only for this command

@@ -94,8 +94,6 @@ def run(args: argparse.Namespace) -> int:
         game = load_game(args.ruleset, args.scenario)
     except (RiposteError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    share = args.extreme_share
-
     bar = None
     if not args.no_progress:
         from tqdm import tqdm
@@ -111,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with guard, guard.deferred():  # Ctrl-C / SIGTERM: stop after the current game
             games, decisions, chance, round_trips, extreme = play(
-                game, args, share, guard, bar, violations)
+                game, args, guard, bar, violations)
     except WorkerDiedError as exc:
         if bar is not None:
             bar.close()
@@ -163,13 +161,13 @@ def _play_range(game: Any, seed: int, lo: int, hi: int, share: float
     return hi - lo, decisions, chance, round_trips, extreme, violations
 
 
-def _play(game: Any, args: argparse.Namespace, share: float, guard: Any, bar: Any,
+def _play(game: Any, args: argparse.Namespace, guard: Any, bar: Any,
           violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
     totals = [0, 0, 0, 0, 0]
     for i in range(args.start, args.start + args.games):
         if guard.requested is not None:
             break
-        *counts, found = _play_range(game, args.seed, i, i + 1, share)
+        *counts, found = _play_range(game, args.seed, i, i + 1, args.extreme_share)
         totals = [t + c for t, c in zip(totals, counts)]
         violations += found
         if bar is not None:
@@ -191,7 +189,7 @@ def _worker_range(seed: int, lo: int, hi: int, share: float):
     return _play_range(_WORKER["game"], seed, lo, hi, share)
 
 
-def _play_parallel(game: Any, args: argparse.Namespace, share: float, guard: Any, bar: Any,
+def _play_parallel(game: Any, args: argparse.Namespace, guard: Any, bar: Any,
                    violations: list[dict[str, Any]]) -> tuple[int, int, int, int, int]:
     """Chunks of :data:`CHUNK` games in ``args.jobs`` worker processes, two chunks per worker
     in flight, counted in game order (so an interrupt reports a contiguous range).
@@ -214,7 +212,7 @@ def _play_parallel(game: Any, args: argparse.Namespace, share: float, guard: Any
                 last = min(lo + CHUNK, end) - 1
                 what = f"one of games {pending[0][0] if pending else lo}..{last}"
                 pending.append((lo, submit(pool, what, _worker_range, args.seed, lo, last + 1,
-                                           share)))
+                                           args.extreme_share)))
 
         _WORKER["game"] = game  # inherited by forked workers (forked at the first submit)
         try:

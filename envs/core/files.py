@@ -10,7 +10,8 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path",
+           "check_png_path"]
 
 
 def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list[str]:

@@ -277,7 +277,7 @@ def test_fuzz_worker_death_is_an_error_unless_the_run_was_signalled(monkeypatch,
     from envs.cli import fuzz
     from envs.core.workers import WorkerDiedError
 
-    def play(game, args, every, guard, bar, violations):
+    def play(game, args, guard, bar, violations):
         guard.requested = signalled
         raise WorkerDiedError("a worker process died while it played one of games 0..9")
 
