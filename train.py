@@ -34,6 +34,7 @@ import dataclasses
 import inspect
 import json
 import math
+import multiprocessing
 import os
 import random
 import re
@@ -163,6 +164,11 @@ class Args:
     checkpoint selection are measured over eval_games + eval_extra_games games (0: none)"""
     eval_extra_below: float = 0.9
     """score of the first eval_games below which an opponent gets the eval_extra_games"""
+    eval_background: bool = True
+    """play the periodic evaluations in one worker process beside training instead of
+    pausing it (the same scores and the same final_model.zip either way: the evaluations
+    never feed back into training; where processes cannot be forked they pause it);
+    --no-eval-background pauses training and plays them in --eval-jobs processes"""
     keep_candidates: bool = False
     """also keep every evaluated policy as run_dir/candidates/model_<timesteps>.zip"""
     select_best: bool = True
@@ -230,8 +236,8 @@ RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
 #: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
-             "eval_games", "eval_jobs", "eval_agents", "eval_extra_games", "eval_extra_below",
-             "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
+             "eval_games", "eval_jobs", "eval_background", "eval_agents", "eval_extra_games",
+             "eval_extra_below", "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
              "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address"}
 BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
@@ -399,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"checkpoints (if any) are in {ckdir!r}", file=sys.stderr)
                 return intr.exit_status
             if isinstance(exc, WorkerDiedError):  # an evaluation's worker process was killed
-                print(f"error: {exc} (or --eval-jobs 1); complete checkpoints (if any) are in "
+                print(f"error: {exc} (or --eval-jobs 1 --no-eval-background); complete checkpoints (if any) are in "
                       f"{ckdir!r}: continue with --resume", file=sys.stderr)
                 return 1
             raise
@@ -632,7 +638,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         eval_after=args.critic_warmup, extra_games=args.eval_extra_games,
         extra_below=args.eval_extra_below,
         candidates_dir=run_dir / "candidates" if args.keep_candidates else None,
-        eval_jobs=args.eval_jobs)
+        eval_jobs=args.eval_jobs,
+        background=args.eval_background and "fork" in multiprocessing.get_all_start_methods())
     if args.resume and resume_state is not None:  # exact resume (agents/resume.py)
         from agents.resume import restore_training_state
 
@@ -655,91 +662,103 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     t0, cpu0 = time.perf_counter(), time.process_time()
     worker_cpu0 = venv.worker_cpu_seconds()  # env processes (--vec-env subproc), else 0
     steps0 = model.num_timesteps
-    if remaining > 0:
-        from agents.interrupts import SignalGuard, exit_status
-        from agents.finetune import CriticWarmupCallback
-        from agents.training import InterruptCallback
+    try:  # the background evaluation worker is stopped whatever happens
+        if remaining > 0:
+            from agents.interrupts import SignalGuard, exit_status
+            from agents.finetune import CriticWarmupCallback
+            from agents.training import InterruptCallback
 
-        guard = guard or SignalGuard()
-        # the first Ctrl-C / SIGTERM stops at the next rollout boundary, checkpointed there
-        stop = InterruptCallback(guard, at_stop=callback.save_checkpoint)
-        with guard.deferred():
-            model.learn(total_timesteps=remaining,
-                        callback=[callback, CriticWarmupCallback(args.critic_warmup), stop],
-                        progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
-                        tb_log_name="ppo")
-        if guard.requested is not None:
-            at = stop.stopped_at if stop.stopped_at is not None else model.num_timesteps
-            path = stop.saved if stop.saved is not None else callback.save_checkpoint(at)
-            venv.close()
-            print(f"interrupted ({guard.requested_name}) at {at} timesteps: "
-                  f"saved {str(path)!r}; resume with: python train.py --run-dir "
-                  f"{shlex.quote(str(run_dir))} --resume")
-            return exit_status(guard.requested)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-    steps = model.num_timesteps - steps0
-    worker_cpu = venv.worker_cpu_seconds() - worker_cpu0
+            guard = guard or SignalGuard()
+            # the first Ctrl-C / SIGTERM stops at the next rollout boundary, checkpointed there
+            stop = InterruptCallback(guard, at_stop=callback.save_checkpoint)
+            with guard.deferred():
+                model.learn(total_timesteps=remaining,
+                            callback=[callback, CriticWarmupCallback(args.critic_warmup), stop],
+                            progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
+                            tb_log_name="ppo")
+            if guard.requested is not None:
+                at = stop.stopped_at if stop.stopped_at is not None else model.num_timesteps
+                path = stop.saved if stop.saved is not None else callback.save_checkpoint(at)
+                venv.close()
+                print(f"interrupted ({guard.requested_name}) at {at} timesteps: "
+                      f"saved {str(path)!r}; resume with: python train.py --run-dir "
+                      f"{shlex.quote(str(run_dir))} --resume")
+                return exit_status(guard.requested)
+        callback.drain()  # the background evaluations still playing (their wait is timed)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        steps = model.num_timesteps - steps0
+        worker_cpu = venv.worker_cpu_seconds() - worker_cpu0
 
-    # -- final artefacts -----------------------------------------------------------------------
-    callback.save_checkpoint(model.num_timesteps)
-    scores = callback.scores(model) if args.eval_games else {}
-    atomic_save_model(model, run_dir / "last_model.zip", game)
-    callback.consider(model.num_timesteps, scores)  # the last weights are a candidate too
-    selected = callback.best if args.select_best and callback.best else None
-    if selected is not None:
-        shutil.copyfile(run_dir / "best_model.zip", run_dir / ".final_model.tmp.zip")
-        os.replace(run_dir / ".final_model.tmp.zip", run_dir / "final_model.zip")
-    else:
-        atomic_save_model(model, run_dir / "final_model.zip", game)
-    summary = {
-        "timesteps": int(model.num_timesteps),
-        "session_timesteps": int(steps),
-        "wall_seconds": wall,
-        "timesteps_per_second": steps / wall if wall > 0 else 0.0,
-        "env_step_seconds": venv.env_seconds,
-        "env_time_share": venv.env_seconds / wall if wall > 0 else 0.0,
-        # CPU time (time.process_time of this process; env workers' own CPU separately):
-        # on a shared machine the wall-clock numbers above depend on the other jobs' load
-        "cpu_seconds": cpu,
-        "env_cpu_seconds": venv.env_cpu_seconds,
-        "env_worker_cpu_seconds": worker_cpu,
-        "timesteps_per_cpu_second": steps / (cpu + worker_cpu) if cpu > 0 else 0.0,
-        "env_cpu_share": venv.env_cpu_seconds / cpu if cpu > 0 else 0.0,
-        "eval_seconds": callback.eval_seconds,  # the periodic evaluations, inside wall
-        "eval_cpu_seconds": callback.eval_cpu_seconds,
-        "eval_games": args.eval_games,
-        "final_scores": scores,
-        "opponent_picks": dict(pool.picks),
-        "warm_start": bc_stats,
-        "selected": selected,
-        "league_win_rates": ({n: pool.win_rate(n) for n in pool.results}
-                             if isinstance(pool, League) else {}),
-    }
-    callback.write_metrics_row(model.num_timesteps, scores, wall, steps)
-    if scores:
-        from agents.plots import plot_learning_curves
+        # -- final artefacts -------------------------------------------------------------------
+        callback.save_checkpoint(model.num_timesteps)
+        scores = callback.scores(model) if args.eval_games else {}
+        atomic_save_model(model, run_dir / "last_model.zip", game)
+        callback.consider(model.num_timesteps, scores)  # the last weights are a candidate too
+        selected = callback.best if args.select_best and callback.best else None
+        if selected is not None:
+            shutil.copyfile(run_dir / "best_model.zip", run_dir / ".final_model.tmp.zip")
+            os.replace(run_dir / ".final_model.tmp.zip", run_dir / "final_model.zip")
+        else:
+            atomic_save_model(model, run_dir / "final_model.zip", game)
+        summary = {
+            "timesteps": int(model.num_timesteps),
+            "session_timesteps": int(steps),
+            "wall_seconds": wall,
+            "timesteps_per_second": steps / wall if wall > 0 else 0.0,
+            "env_step_seconds": venv.env_seconds,
+            "env_time_share": venv.env_seconds / wall if wall > 0 else 0.0,
+            # CPU time (time.process_time of this process; env workers' own CPU separately):
+            # on a shared machine the wall-clock numbers above depend on the other jobs' load
+            "cpu_seconds": cpu,
+            "env_cpu_seconds": venv.env_cpu_seconds,
+            "env_worker_cpu_seconds": worker_cpu,
+            "timesteps_per_cpu_second": steps / (cpu + worker_cpu) if cpu > 0 else 0.0,
+            "env_cpu_share": venv.env_cpu_seconds / cpu if cpu > 0 else 0.0,
+            # the periodic evaluations: the wall time training paused for them (in the
+            # background: waited for them), and their CPU time (in the background: the worker's)
+            "eval_seconds": callback.eval_seconds,
+            "eval_cpu_seconds": callback.eval_cpu_seconds,
+            "eval_background": callback.evaluator is not None,
+            "eval_games": args.eval_games,
+            "final_scores": scores,
+            "opponent_picks": dict(pool.picks),
+            "warm_start": bc_stats,
+            "selected": selected,
+            "league_win_rates": ({n: pool.win_rate(n) for n in pool.results}
+                                 if isinstance(pool, League) else {}),
+        }
+        callback.write_metrics_row(model.num_timesteps, scores, wall, steps)
+        if scores:
+            from agents.plots import plot_learning_curves
 
-        plot_learning_curves(run_dir / "metrics.csv", run_dir / "learning_curves.png",
-                             title=f"{args.ruleset} / {game.scenario_name}, seed {args.seed}",
-                             selected=selected["timesteps"] if selected else None)
-    atomic_write_text(run_dir / "metrics.json", json.dumps(summary, indent=2, sort_keys=True))
-    venv.close()
-    print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
-          f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
-    print(f"CPU: {cpu + worker_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
-          f"per CPU-second; env share of this process's CPU {summary['env_cpu_share']:.1%}"
-          + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")
-          + f"); periodic evaluations {callback.eval_seconds:.1f} s of the wall time")
-    for name, s in scores.items():
-        print(f"final score vs {name}: {s:.3f}")
-    if selected is not None:
-        print(f"kept the policy of {selected['timesteps']} timesteps (worst-case score "
-              f"{selected['worst']:.3f}; {args.eval_games} games per opponent, "
-              f"{args.eval_games + args.eval_extra_games} against those below "
-              f"{args.eval_extra_below}) as "
-              f"final_model.zip; the last weights are last_model.zip")
-    print(f"wrote {run_dir / 'final_model.zip'}")
-    return 0
+            plot_learning_curves(run_dir / "metrics.csv", run_dir / "learning_curves.png",
+                                 title=f"{args.ruleset} / {game.scenario_name}, seed {args.seed}",
+                                 selected=selected["timesteps"] if selected else None)
+        atomic_write_text(run_dir / "metrics.json", json.dumps(summary, indent=2, sort_keys=True))
+        venv.close()
+        print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
+              f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
+        print(f"CPU: {cpu + worker_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
+              f"per CPU-second; env share of this process's CPU {summary['env_cpu_share']:.1%}"
+              + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")
+              + ")")
+        if callback.evaluator is not None:
+            print(f"periodic evaluations beside training: {callback.eval_cpu_seconds:.1f} CPU-s "
+                  f"in their worker; training waited {callback.eval_seconds:.1f} s for them")
+        else:
+            print(f"periodic evaluations: {callback.eval_seconds:.1f} s of the wall time")
+        for name, s in scores.items():
+            print(f"final score vs {name}: {s:.3f}")
+        if selected is not None:
+            print(f"kept the policy of {selected['timesteps']} timesteps (worst-case score "
+                  f"{selected['worst']:.3f}; {args.eval_games} games per opponent, "
+                  f"{args.eval_games + args.eval_extra_games} against those below "
+                  f"{args.eval_extra_below}) as "
+                  f"final_model.zip; the last weights are last_model.zip")
+        print(f"wrote {run_dir / 'final_model.zip'}")
+        return 0
+    finally:
+        callback.close()
 
 
 if __name__ == "__main__":

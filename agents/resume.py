@@ -17,7 +17,8 @@ it needs saving:
   the seed sequence its snapshot policies are seeded from and the generator of every opponent
   policy (the live ``latest``, the bots, the cached snapshots, and any snapshot an env still
   plays after the cache dropped it);
-* the training callback's kept-best record (``best_model.zip`` selection).
+* the training callback's kept-best record (``best_model.zip`` selection) and the background
+  evaluations still pending (their candidates stay in ``run_dir/.evaluations/``).
 
 The state is one pickle (:data:`RESUME_MEMBER`) inside the checkpoint zip, written with it in
 one atomic ``os.replace``, so the model and its generators can never come from different
@@ -162,7 +163,9 @@ def capture_training_state(model: Any, venv: Any, pool: Any, callback: Any = Non
         "opponents": [(kind, key, getattr(o, "rng", None)) for kind, key, o in opponents],
         "pool": {"state_dict": pool.state_dict(),
                  "snap_seed": getattr(pool, "_snap_seed", None)},
-        "callback": {"best": getattr(callback, "best", None)},
+        "callback": {"best": getattr(callback, "best", None),
+                     "pending": (callback.pending_evaluations()
+                                 if hasattr(callback, "pending_evaluations") else [])},
     }
     buf = io.BytesIO()
     _Pickler(buf, games).dump(state)
@@ -217,6 +220,8 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
     Raises:
         AgentLoadError: for a pool state that does not load, or a snapshot file it needs that
             is gone (names ``where``).
+        AgentError: a background evaluation the state left pending needs a candidate file
+            that is gone (:meth:`agents.training.SelfPlayCallback.check_restored_pending`).
     """
     import torch
 
@@ -266,6 +271,11 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
     model._last_episode_starts = state["sb3"]["_last_episode_starts"]
     if callback is not None:
         callback.best = state["callback"]["best"]
+        # background evaluations the checkpoint left pending: played again at the start
+        callback.restored_pending = list(state["callback"].get("pending", []))
+        check = getattr(callback, "check_restored_pending", None)
+        if check is not None:
+            check()
     rng = state["rng"]
     random.setstate(rng["python"])
     np.random.set_state(rng["numpy"])

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
+import shutil
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -162,13 +165,15 @@ def in_process_envs(venv: VecEnv) -> bool:
 
 def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: int, seed: int,
                    max_decisions: int | None = None, jobs: int = 1) -> dict[str, float]:
-    """Score of ``model`` (arg-max of its masked policy) against each opponent:
+    """Score of ``model`` (a MaskablePPO model or a :class:`~agents.ppo.MaskablePPOPolicy`;
+    arg-max of its masked policy) against each opponent:
     ``{name: (wins + draws / 2) / games}`` over ``games`` games with both seatings on common
     chance seeds (see :mod:`agents.tournament`); with three or more sides, the share of
     free-for-all games in which the model placed better than every copy of the opponent, ties
     half (see :mod:`agents.free_for_all`). ``jobs`` worker processes play the games (the same
     scores whatever the number)."""
-    me = MaskablePPOPolicy(model, deterministic=True, name="model")
+    me = (model if isinstance(model, MaskablePPOPolicy)
+          else MaskablePPOPolicy(model, deterministic=True, name="model"))
     scores = {}
     for name, opp in opponents.items():
         if game.num_players > 2:  # the model against n - 1 copies of the opponent, seats rotated
@@ -179,6 +184,144 @@ def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: 
                               max_decisions=max_decisions, jobs=jobs)
         scores[name] = res.pairs[0].a_score
     return scores
+
+
+#: offset of the tournament seed of the extra selection games (disjoint from eval_seed's)
+EXTRA_SEED_OFFSET = 1_000_003
+
+
+def selection_scores(model: Any, game: Game, opponents: Mapping[str, Any], games: int,
+                     seed: int, extra_games: int = 0, extra_below: float = 1.0,
+                     max_decisions: int | None = None, jobs: int = 1) -> dict[str, float]:
+    """The checkpoint-selection evaluation of ``model`` (a MaskablePPO model or a
+    :class:`~agents.ppo.MaskablePPOPolicy`): ``games`` games against each opponent
+    (:func:`evaluate_model`, tournament seed ``seed``), then ``extra_games`` more (on the
+    disjoint seed ``seed + EXTRA_SEED_OFFSET``) against each opponent it scored below
+    ``extra_below`` against; a score is over all the games played against that opponent."""
+    scores = evaluate_model(model, game, opponents, games, seed, max_decisions, jobs=jobs)
+    hard = {n: o for n, o in opponents.items() if scores[n] < extra_below}
+    if extra_games > 0 and hard:
+        more = evaluate_model(model, game, hard, extra_games, seed + EXTRA_SEED_OFFSET,
+                              max_decisions, jobs=jobs)
+        for n, s in more.items():
+            scores[n] = (scores[n] * games + s * extra_games) / (games + extra_games)
+    return scores
+
+
+#: what the background evaluation worker inherits when it is forked (see BackgroundEvaluator)
+_BACKGROUND: dict[str, Any] = {}
+
+
+def _evaluate_candidate(path: str) -> tuple[dict[str, float], float]:
+    """In the background worker: the selection scores of the candidate checkpoint ``path``
+    and the CPU seconds they took."""
+    import time as _time
+
+    c = _time.process_time()
+    bg = _BACKGROUND
+    policy = MaskablePPOPolicy.load(path, bg["game"], deterministic=True, name="model")
+    scores = selection_scores(policy, bg["game"], bg["opponents"], bg["games"], bg["seed"],
+                              bg["extra_games"], bg["extra_below"], bg["max_decisions"])
+    return scores, _time.process_time() - c
+
+
+def _init_background(parent: int) -> None:
+    """Initializer of the background evaluation worker: one torch thread, and on Linux it
+    is killed when the training process dies (``PR_SET_PDEATHSIG``), so that a SIGKILLed
+    run leaves no worker waiting for work forever."""
+    from .tournament import _init_worker
+
+    _init_worker()
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+class BackgroundEvaluator:
+    """Plays the periodic selection evaluations of ``train.py`` in one worker process while
+    training goes on (PPO uses one core; the evaluations the other), in the spirit of RLlib's
+    ``evaluation_parallel_to_training``.
+
+    The evaluations never feed back into training (they choose ``final_model.zip`` and draw
+    the learning curves), so running them beside it changes no weight and no score: a
+    candidate is written to ``directory/model_<timesteps>.zip`` at its rollout boundary and
+    scored from that file, by the same numpy forward pass and tournament seeds as in the
+    training process. Results come back in submission order (one worker, first in first out).
+    The worker is forked at the first :meth:`submit` (it inherits the game and the opponents);
+    :meth:`close` terminates it (:func:`envs.core.workers.stop_workers`).
+
+    Raises (from :meth:`submit`, :meth:`ready`, :meth:`drain`):
+        envs.core.workers.WorkerDiedError: the worker process died (killed, out of memory).
+    """
+
+    def __init__(self, game: Game, opponents: Mapping[str, Any], games: int, seed: int,
+                 directory: Path, extra_games: int = 0, extra_below: float = 1.0,
+                 max_decisions: int | None = None):
+        self.settings = {"game": game, "opponents": dict(opponents), "games": games,
+                         "seed": seed, "extra_games": extra_games, "extra_below": extra_below,
+                         "max_decisions": max_decisions}
+        self.directory = Path(directory)
+        self._pool_cm: Any = None
+        self._pool: Any = None
+        #: (timesteps, future, the caller's record of the submission) in submission order
+        self._pending: list[tuple[int, Any, dict[str, Any]]] = []
+
+    def path(self, steps: int) -> Path:
+        """The candidate file of the policy evaluated at ``steps`` timesteps."""
+        return self.directory / f"model_{int(steps):010d}.zip"
+
+    def submit(self, steps: int, record: Mapping[str, Any], model: Any = None) -> None:
+        """Queue the evaluation of the candidate of ``steps`` timesteps; with ``model``, write
+        it first (atomically; without, the file must exist: a resumed run's pending one).
+        ``record`` is handed back with the scores."""
+        from envs.core.workers import submit, worker_pool
+
+        if model is not None:
+            atomic_save_model(model, self.path(steps), self.settings["game"])
+        if self._pool is None:
+            self._pool_cm = worker_pool(1, _init_background, (os.getpid(),))
+            self._pool = self._pool_cm.__enter__()
+            _BACKGROUND.update(self.settings)
+            try:  # forked here, inheriting _BACKGROUND
+                fut = submit(self._pool, f"the evaluation at {steps} timesteps",
+                             _evaluate_candidate, str(self.path(steps)))
+            finally:
+                _BACKGROUND.clear()
+        else:
+            fut = submit(self._pool, f"the evaluation at {steps} timesteps",
+                         _evaluate_candidate, str(self.path(steps)))
+        self._pending.append((int(steps), fut, dict(record)))
+
+    def pending(self) -> list[dict[str, Any]]:
+        """The records of the evaluations not yet handed back, oldest first, each with its
+        ``timesteps`` (what a checkpoint keeps so that a resumed run plays them again)."""
+        return [{**rec, "timesteps": steps} for steps, _, rec in self._pending]
+
+    def ready(self, block: bool = False) -> list[tuple[int, dict[str, float], float,
+                                                      dict[str, Any]]]:
+        """The finished evaluations, oldest first, as ``(timesteps, scores, worker CPU
+        seconds, record)``; with ``block``, waits for every pending one."""
+        from envs.core.workers import result_of
+
+        out = []
+        while self._pending and (block or self._pending[0][1].done()):
+            steps, fut, rec = self._pending.pop(0)
+            scores, cpu = result_of(fut, f"the evaluation at {steps} timesteps")
+            out.append((steps, scores, cpu, rec))
+        return out
+
+    def close(self) -> None:
+        """Terminate the worker (pending evaluations are dropped); safe to call twice."""
+        if self._pool_cm is not None:
+            cm, self._pool_cm, self._pool = self._pool_cm, None, None
+            cm.__exit__(None, None, None)
 
 
 class InterruptCallback(BaseCallback):
@@ -206,8 +349,21 @@ class InterruptCallback(BaseCallback):
         return self.stopped_at is None
 
 
-#: offset of the tournament seed of the extra selection games (disjoint from eval_seed's)
-EXTRA_SEED_OFFSET = 1_000_003
+#: checkpoint member listing the timesteps of the background evaluations left pending (JSON)
+PENDING_MEMBER = "riposte_pending_evaluations.json"
+
+
+def pending_in_checkpoint(path: Path) -> list[int]:
+    """The timesteps of the background evaluations the checkpoint ``path`` left pending
+    (:data:`PENDING_MEMBER`; none for a checkpoint without it or one that cannot be read)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            data = json.loads(zf.read(PENDING_MEMBER))
+        return [int(x) for x in data]
+    except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        return []
 
 
 class SelfPlayCallback(BaseCallback):
@@ -228,15 +384,29 @@ class SelfPlayCallback(BaseCallback):
     best worst-case score over the evaluation opponents (ties: better mean, then later) is kept
     as ``run_dir/best_model.zip`` and described by :attr:`best`. When the pool is a
     :class:`~agents.league.League`, every finished training episode is recorded in it (PFSP win
-    rates)."""
+    rates).
+
+    With ``background=True`` the periodic evaluations are played by a
+    :class:`BackgroundEvaluator` (one worker process, candidates in
+    ``run_dir/.evaluations/``) while training goes on: their results are taken in at the next
+    rollout boundaries (metrics rows and selection as if played at their own boundary; the
+    TensorBoard ``eval/`` values are logged when they arrive, with ``eval/timesteps`` saying
+    which policy they score), :meth:`drain` waits for the rest, :meth:`close` stops the worker,
+    and a checkpoint lists the evaluations still pending so that ``--resume`` plays them
+    again. ``eval_seconds`` is then the time training waited for them."""
 
     def __init__(self, run_dir: Path, pool: OpponentPool, game: Game,
                  eval_opponents: Mapping[str, Any], snapshot_freq: int, checkpoint_freq: int,
                  eval_freq: int, eval_games: int, eval_seed: int, keep_checkpoints: int = 3,
                  max_decisions: int | None = None, timed_env: TimedVecEnv | None = None,
                  eval_after: int = 0, extra_games: int = 0, extra_below: float = 1.0,
-                 candidates_dir: Path | None = None, eval_jobs: int = 1):
+                 candidates_dir: Path | None = None, eval_jobs: int = 1,
+                 background: bool = False):
         super().__init__(verbose=0)
+        self.background = background
+        self.evaluator: BackgroundEvaluator | None = None
+        #: evaluations a resumed run's checkpoint left pending (played again at the start)
+        self.restored_pending: list[dict[str, Any]] = []
         self.eval_after = eval_after
         self.eval_jobs = eval_jobs
         self.extra_games = extra_games
@@ -268,8 +438,40 @@ class SelfPlayCallback(BaseCallback):
         self._steps0 = self.num_timesteps
         self._marks = {"snap": self.num_timesteps, "ckpt": self.num_timesteps,
                        "eval": self.num_timesteps}
+        if self.background and self.eval_games:
+            self.evaluator = BackgroundEvaluator(
+                self.game, self.eval_opponents, self.eval_games, self.eval_seed,
+                self.run_dir / ".evaluations", self.extra_games, self.extra_below,
+                self.max_decisions)
+        for rec in self.restored_pending:  # a resumed run's: from their candidate files
+            self._replay_pending(rec)
+        self.restored_pending = []
         if self.eval_games and self.eval_freq and self.num_timesteps == 0:
             self._evaluate(0)  # the warm start: the first point of the curves, a candidate
+
+    def check_restored_pending(self) -> None:
+        """Raise :class:`~agents.policy.AgentError` when a candidate of an evaluation the
+        resumed checkpoint left pending is gone (``run_dir/.evaluations/``)."""
+        from .policy import AgentError
+
+        for rec in self.restored_pending:
+            path = self._candidate(int(rec["timesteps"]))
+            if not path.is_file():
+                raise AgentError(f"the checkpoint left the evaluation of the policy of "
+                                 f"{int(rec['timesteps'])} timesteps pending, but that "
+                                 f"policy's file {str(path)!r} is gone")
+
+    def _candidate(self, steps: int) -> Path:
+        return self.run_dir / ".evaluations" / f"model_{steps:010d}.zip"
+
+    def _replay_pending(self, rec: dict[str, Any]) -> None:
+        steps = int(rec["timesteps"])
+        path = self._candidate(steps)
+        if self.evaluator is not None:
+            self.evaluator.submit(steps, rec)
+            return
+        policy = MaskablePPOPolicy.load(path, self.game, deterministic=True, name="model")
+        self._take(steps, self.scores(policy), rec, path)
 
     def scores(self, model: Any = None) -> dict[str, float]:
         """The selection evaluation of ``model`` (default: the learner): ``eval_games`` games
@@ -277,46 +479,94 @@ class SelfPlayCallback(BaseCallback):
         seed ``eval_seed + EXTRA_SEED_OFFSET``) against each opponent it scored below
         ``extra_below`` against; a score is over all the games played against that opponent."""
         model = self.model if model is None else model
-        scores = evaluate_model(model, self.game, self.eval_opponents, self.eval_games,
-                                self.eval_seed, self.max_decisions, jobs=self.eval_jobs)
-        hard = {n: o for n, o in self.eval_opponents.items() if scores[n] < self.extra_below}
-        if self.extra_games > 0 and hard:
-            more = evaluate_model(model, self.game, hard, self.extra_games,
-                                  self.eval_seed + EXTRA_SEED_OFFSET, self.max_decisions,
-                                  jobs=self.eval_jobs)
-            n0, n1 = self.eval_games, self.extra_games
-            for n, s in more.items():
-                scores[n] = (scores[n] * n0 + s * n1) / (n0 + n1)
-        return scores
+        return selection_scores(model, self.game, self.eval_opponents, self.eval_games,
+                                self.eval_seed, self.extra_games, self.extra_below,
+                                self.max_decisions, jobs=self.eval_jobs)
 
-    def _evaluate(self, steps: int) -> dict[str, float]:
+    def _record(self, steps: int) -> dict[str, Any]:
+        """What a metrics row of an evaluation at ``steps`` says besides the scores, taken
+        now (at its rollout boundary)."""
+        env_s = self.timed_env.env_seconds if self.timed_env is not None else float("nan")
+        return {"wall": time.perf_counter() - self._t0, "session_steps": steps - self._steps0,
+                "env_seconds": env_s, "snapshots": len(self.pool.snapshots)}
+
+    def _evaluate(self, steps: int) -> None:
+        if self.evaluator is not None:
+            self.evaluator.submit(steps, self._record(steps), self.model)
+            return
         t, c = time.perf_counter(), time.process_time()
         scores = self.scores()
         self.eval_seconds += time.perf_counter() - t
         self.eval_cpu_seconds += time.process_time() - c
+        self._take(steps, scores, self._record(steps))
+
+    def _take(self, steps: int, scores: Mapping[str, float], rec: Mapping[str, Any],
+              source: Path | None = None) -> None:
+        """Log, write the metrics row of and consider the evaluation of ``steps``."""
         for name, s in scores.items():
             self.logger.record(f"eval/score_vs_{name}", s)
-        wall = time.perf_counter() - self._t0
-        self.write_metrics_row(steps, scores, wall, steps - self._steps0)
-        self.consider(steps, scores)
-        return scores
+        if source is not None:
+            self.logger.record("eval/timesteps", steps)
+        self.write_metrics_row(steps, scores, rec["wall"], rec["session_steps"],
+                               rec.get("env_seconds"), rec.get("snapshots"))
+        self.consider(steps, scores, source)
 
-    def consider(self, steps: int, scores: Mapping[str, float]) -> bool:
-        """Make the current model the kept one (``run_dir/best_model.zip``, atomically) when
-        its evaluation ``scores`` beat the best so far on the worst case (ties: the mean, then
-        later wins). True when it was kept."""
+    def _take_ready(self, block: bool = False) -> None:
+        if self.evaluator is None:
+            return
+        t = time.perf_counter()
+        for steps, scores, cpu, rec in self.evaluator.ready(block):
+            self.eval_cpu_seconds += cpu
+            self._take(steps, scores, rec, self.evaluator.path(steps))
+        if block:
+            self.eval_seconds += time.perf_counter() - t
+
+    def drain(self) -> None:
+        """Wait for the background evaluations still pending and take them in (no-op
+        without ``background``); the wait counts in ``eval_seconds``. Evaluations a resumed
+        run's checkpoint left pending and no training played yet are played here."""
+        for rec in self.restored_pending:  # (--resume of a run with nothing left to train)
+            self._replay_pending(rec)
+        self.restored_pending = []
+        self._take_ready(block=True)
+
+    def pending_evaluations(self) -> list[dict[str, Any]]:
+        """The background evaluations not yet taken in (what a checkpoint keeps)."""
+        return [] if self.evaluator is None else self.evaluator.pending()
+
+    def close(self) -> None:
+        """Stop the background evaluation worker (pending evaluations are dropped: a
+        checkpoint lists them); safe to call twice."""
+        if self.evaluator is not None:
+            self.evaluator.close()
+
+    def consider(self, steps: int, scores: Mapping[str, float],
+                 source: Path | None = None) -> bool:
+        """Make the evaluated policy the kept one (``run_dir/best_model.zip``, atomically)
+        when its evaluation ``scores`` beat the best so far on the worst case (ties: the mean,
+        then later wins). The policy is the current model, or the checkpoint file ``source``
+        (a background evaluation's candidate). True when it was kept."""
         if not scores:
             return False
         if self.candidates_dir is not None:
-            atomic_save_model(self.model, self.candidates_dir / f"model_{int(steps):010d}.zip",
-                              self.game)
+            self._keep(source, self.candidates_dir / f"model_{int(steps):010d}.zip")
         worst, mean = min(scores.values()), sum(scores.values()) / len(scores)
         if self.best is not None and (worst, mean) < (self.best["worst"], self.best["mean"]):
             return False
-        atomic_save_model(self.model, self.run_dir / "best_model.zip", self.game)
+        self._keep(source, self.run_dir / "best_model.zip")
         self.best = {"timesteps": int(steps), "worst": worst, "mean": mean,
                      "scores": dict(scores)}
         return True
+
+    def _keep(self, source: Path | None, path: Path) -> None:
+        """Write the current model, or copy ``source``, to ``path`` (atomically)."""
+        if source is None:
+            atomic_save_model(self.model, path, self.game)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, path)
 
     def _due(self, key: str, freq: int) -> bool:
         if freq <= 0:
@@ -356,6 +606,7 @@ class SelfPlayCallback(BaseCallback):
         timestep; not before ``eval_after``: the actor was still frozen, the policy the warm
         start's), then checkpoint when one is due."""
         steps = self.num_timesteps
+        self._take_ready()  # the background evaluations finished by now
         if self.eval_games and self._due("eval", self.eval_freq) and steps >= self.eval_after:
             self._evaluate(steps)  # (the end is not a boundary here: train.py evaluates it)
         if steps > self._steps0 and self._due("ckpt", self.checkpoint_freq):
@@ -381,26 +632,50 @@ class SelfPlayCallback(BaseCallback):
         if in_process_envs(self.training_env):  # (--vec-env subproc: no exact resume)
             extra[RESUME_MEMBER] = capture_training_state(self.model, self.training_env,
                                                           self.pool, self)
+        pending = [int(r["timesteps"]) for r in self.pending_evaluations()]
+        extra[PENDING_MEMBER] = json.dumps(pending).encode()
         path = save_model(self.model, ckdir / f"ckpt_{steps:010d}.zip", self.game,
                           extra=extra)
         old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
         for p in old[:-self.keep_checkpoints]:
             p.unlink(missing_ok=True)
+        self._prune_candidates()
         return path
 
+    def _prune_candidates(self) -> None:
+        """Delete the background evaluations' candidate files that nothing needs any more:
+        not pending, and not left pending by a checkpoint still on disk (a ``--resume`` from
+        it plays them again); the directory goes when it is empty."""
+        d = self.run_dir / ".evaluations"
+        if not d.is_dir():
+            return
+        keep = {int(r["timesteps"]) for r in self.pending_evaluations() + self.restored_pending}
+        for ck in (self.run_dir / "checkpoints").glob("ckpt_*.zip"):
+            keep.update(pending_in_checkpoint(ck))
+        for f in d.glob("model_*.zip"):
+            tail = f.stem.removeprefix("model_")
+            if tail.isdigit() and int(tail) not in keep:
+                f.unlink(missing_ok=True)
+        try:
+            d.rmdir()
+        except OSError:  # not empty (or gone)
+            pass
+
     def write_metrics_row(self, steps: int, scores: Mapping[str, float], wall: float,
-                          session_steps: int) -> None:
+                          session_steps: int, env_seconds: float | None = None,
+                          snapshots: int | None = None) -> None:
         """Add ``timesteps, wall_seconds, timesteps_per_second, env_time_share, snapshots,
         score_vs_<name>...`` to ``run_dir/metrics.csv`` (rewritten atomically): each timestep
         once — rows at ``steps`` or later (the final evaluation at a periodic one's timestep,
         or what an interrupted run wrote after the checkpoint it resumed from) are replaced."""
         path = self.run_dir / "metrics.csv"
         names = list(self.eval_opponents)
-        env_s = self.timed_env.env_seconds if self.timed_env is not None else float("nan")
+        env_s = env_seconds if env_seconds is not None else (
+            self.timed_env.env_seconds if self.timed_env is not None else float("nan"))
         row = {"timesteps": steps, "wall_seconds": round(wall, 3),
                "timesteps_per_second": round(session_steps / wall, 3) if wall > 0 else 0.0,
-               "env_time_share": round(env_s / wall, 4) if wall > 0 else 0.0,
-               "snapshots": len(self.pool.snapshots)}
+               "env_time_share": round(env_s / wall, 4) if wall > 0 and session_steps else 0.0,
+               "snapshots": len(self.pool.snapshots) if snapshots is None else snapshots}
         row.update({f"score_vs_{n}": scores.get(n, "") for n in names})
         rows = []
         if path.is_file():  # rows of a later timestep (an interrupted run's) are replaced
