@@ -304,14 +304,16 @@ class BackgroundEvaluator:
         ``timesteps`` (what a checkpoint keeps so that a resumed run plays them again)."""
         return [{**rec, "timesteps": steps} for steps, _, rec in self._pending]
 
-    def ready(self, block: bool = False) -> list[tuple[int, dict[str, float], float,
-                                                      dict[str, Any]]]:
+    def ready(self, keep: int | None = None) -> list[tuple[int, dict[str, float], float,
+                                                         dict[str, Any]]]:
         """The finished evaluations, oldest first, as ``(timesteps, scores, worker CPU
-        seconds, record)``; with ``block``, waits for every pending one."""
+        seconds, record)``; with ``keep``, first waits until at most ``keep`` are pending
+        (0: every one finished)."""
         from envs.core.workers import result_of
 
         out = []
-        while self._pending and (block or self._pending[0][1].done()):
+        while self._pending and ((keep is not None and len(self._pending) > keep)
+                                 or self._pending[0][1].done()):
             steps, fut, rec = self._pending.pop(0)
             scores, cpu = result_of(fut, f"the evaluation at {steps} timesteps")
             out.append((steps, scores, cpu, rec))
@@ -348,6 +350,9 @@ class InterruptCallback(BaseCallback):
     def _on_step(self) -> bool:
         return self.stopped_at is None
 
+
+#: background evaluations in flight at most (one playing, one queued) before training waits
+MAX_PENDING_EVALUATIONS = 2
 
 #: checkpoint member listing the timesteps of the background evaluations left pending (JSON)
 PENDING_MEMBER = "riposte_pending_evaluations.json"
@@ -391,9 +396,11 @@ class SelfPlayCallback(BaseCallback):
     ``run_dir/.evaluations/``) while training goes on: their results are taken in at the next
     rollout boundaries (metrics rows and selection as if played at their own boundary; the
     TensorBoard ``eval/`` values are logged when they arrive, with ``eval/timesteps`` saying
-    which policy they score), :meth:`drain` waits for the rest, :meth:`close` stops the worker,
-    and a checkpoint lists the evaluations still pending so that ``--resume`` plays them
-    again. ``eval_seconds`` is then the time training waited for them."""
+    which policy they score); at most :data:`MAX_PENDING_EVALUATIONS` are in flight (when one
+    more is due, training waits for the oldest), :meth:`drain` waits for the rest,
+    :meth:`close` stops the worker, and a checkpoint lists the evaluations still pending so
+    that ``--resume`` plays them again. ``eval_seconds`` is then the time training waited
+    for them."""
 
     def __init__(self, run_dir: Path, pool: OpponentPool, game: Game,
                  eval_opponents: Mapping[str, Any], snapshot_freq: int, checkpoint_freq: int,
@@ -492,6 +499,9 @@ class SelfPlayCallback(BaseCallback):
 
     def _evaluate(self, steps: int) -> None:
         if self.evaluator is not None:
+            # evaluations due faster than the worker plays them: wait rather than pile up
+            # candidates (training then goes at the blocking evaluations' pace)
+            self._take_ready(keep=MAX_PENDING_EVALUATIONS - 1)
             self.evaluator.submit(steps, self._record(steps), self.model)
             return
         t, c = time.perf_counter(), time.process_time()
@@ -511,14 +521,19 @@ class SelfPlayCallback(BaseCallback):
                                rec.get("env_seconds"), rec.get("snapshots"))
         self.consider(steps, scores, source)
 
-    def _take_ready(self, block: bool = False) -> None:
+    def _take_ready(self, keep: int | None = None) -> None:
+        """Take in the finished background evaluations; with ``keep``, first wait until at
+        most ``keep`` are pending (the wait counts in ``eval_seconds``)."""
         if self.evaluator is None:
             return
         t = time.perf_counter()
-        for steps, scores, cpu, rec in self.evaluator.ready(block):
+        taken = self.evaluator.ready(keep)
+        for steps, scores, cpu, rec in taken:
             self.eval_cpu_seconds += cpu
             self._take(steps, scores, rec, self.evaluator.path(steps))
-        if block:
+        if taken:
+            self._prune_candidates()
+        if keep is not None:
             self.eval_seconds += time.perf_counter() - t
 
     def drain(self) -> None:
@@ -528,7 +543,7 @@ class SelfPlayCallback(BaseCallback):
         for rec in self.restored_pending:  # (--resume of a run with nothing left to train)
             self._replay_pending(rec)
         self.restored_pending = []
-        self._take_ready(block=True)
+        self._take_ready(keep=0)
 
     def pending_evaluations(self) -> list[dict[str, Any]]:
         """The background evaluations not yet taken in (what a checkpoint keeps)."""
