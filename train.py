@@ -153,8 +153,8 @@ class Args:
     """games per evaluation opponent (both seatings, common random numbers); also the
     checkpoint selection's evaluation"""
     eval_jobs: int = 2
-    """worker processes playing the evaluation games (forked; the same scores whatever the
-    number; 2 played the default run's evaluations 1.9x faster than 1 on this 2-core machine,
+    """worker processes playing the final evaluation's games, and the periodic ones' with
+    --no-eval-background (forked; the same scores whatever the number; 2 played the default run's evaluations 1.9x faster than 1 on this 2-core machine,
     README, Measured numbers)"""
     eval_agents: list[str] = field(default_factory=lambda: _panel())
     """opponents of the periodic evaluation (default: the whole bot panel)"""
