@@ -154,8 +154,8 @@ class Args:
     checkpoint selection's evaluation"""
     eval_jobs: int = 2
     """worker processes playing the final evaluation's games, and the periodic ones' with
-    --no-eval-background (forked; the same scores whatever the number; 2 played the default run's evaluations 1.9x faster than 1 on this 2-core machine,
-    README, Measured numbers)"""
+    --no-eval-background (forked; the same scores whatever the number; 2 played the default
+    run's evaluations 1.9x faster than 1 on this 2-core machine, README, Measured numbers)"""
     eval_agents: list[str] = field(default_factory=lambda: _panel())
     """opponents of the periodic evaluation (default: the whole bot panel)"""
     eval_extra_games: int = 60
@@ -405,8 +405,12 @@ def main(argv: list[str] | None = None) -> int:
                       f"checkpoints (if any) are in {ckdir!r}", file=sys.stderr)
                 return intr.exit_status
             if isinstance(exc, WorkerDiedError):  # an evaluation's worker process was killed
-                print(f"error: {exc} (or --eval-jobs 1 --no-eval-background); complete checkpoints (if any) are in "
-                      f"{ckdir!r}: continue with --resume", file=sys.stderr)
+                what = exc.what or "evaluation games"
+                print(f"error: a worker process died while playing {what} "
+                      f"(killed by a signal or out of memory?); play the evaluations in this "
+                      f"process (--eval-jobs 1 --no-eval-background) to see what happens; "
+                      f"complete checkpoints (if any) are in {ckdir!r}: continue with --resume",
+                      file=sys.stderr)
                 return 1
             raise
 
@@ -684,6 +688,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                       f"saved {str(path)!r}; resume with: python train.py --run-dir "
                       f"{shlex.quote(str(run_dir))} --resume")
                 return exit_status(guard.requested)
+        if callback.pending_evaluations():  # a checkpoint to --resume from while waiting
+            callback.save_checkpoint(model.num_timesteps)
         callback.drain()  # the background evaluations still playing (their wait is timed)
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         steps = model.num_timesteps - steps0
@@ -715,7 +721,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             "timesteps_per_cpu_second": steps / (cpu + worker_cpu) if cpu > 0 else 0.0,
             "env_cpu_share": venv.env_cpu_seconds / cpu if cpu > 0 else 0.0,
             # the periodic evaluations: the wall time training paused for them (in the
-            # background: waited for them), and their CPU time (in the background: the worker's)
+            # background: waited for them), and their CPU time (in the background: the
+            # worker's; pausing: this process's, not that of its --eval-jobs workers)
             "eval_seconds": callback.eval_seconds,
             "eval_cpu_seconds": callback.eval_cpu_seconds,
             "eval_background": callback.evaluator is not None,

@@ -14,7 +14,8 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -226,15 +227,20 @@ def _evaluate_candidate(path: str) -> tuple[dict[str, float], float]:
 
 
 def _init_background(parent: int) -> None:
-    """Initializer of the background evaluation worker: one torch thread, and on Linux it
-    is killed when the training process dies (``PR_SET_PDEATHSIG``), so that a SIGKILLed
-    run leaves no worker waiting for work forever."""
+    """Initializer of the background evaluation worker: one torch thread; SIGTERM ignored
+    (a SIGTERM to the whole process group — systemd, Slurm's ``scancel`` — must reach the
+    training process, which checkpoints at its next rollout boundary, and not kill the worker
+    first: its death would end the run as an error); and on Linux it is killed when the
+    training process dies (``PR_SET_PDEATHSIG``), so that a SIGKILLed run leaves no worker
+    waiting for work forever. :meth:`BackgroundEvaluator.close` kills it (SIGKILL)."""
+    import signal
+
     from .tournament import _init_worker
 
     _init_worker()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         import ctypes
-        import signal
 
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
@@ -320,9 +326,13 @@ class BackgroundEvaluator:
         return out
 
     def close(self) -> None:
-        """Terminate the worker (pending evaluations are dropped); safe to call twice."""
+        """Kill the worker (it ignores SIGTERM; pending evaluations are dropped); safe to
+        call twice."""
         if self._pool_cm is not None:
-            cm, self._pool_cm, self._pool = self._pool_cm, None, None
+            cm, pool, self._pool_cm, self._pool = self._pool_cm, self._pool, None, None
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                if proc.is_alive():
+                    proc.kill()
             cm.__exit__(None, None, None)
 
 
@@ -349,6 +359,24 @@ class InterruptCallback(BaseCallback):
 
     def _on_step(self) -> bool:
         return self.stopped_at is None
+
+
+@contextmanager
+def _global_generators_kept() -> Iterator[None]:
+    """Restore Python's, numpy's and torch's global generators on exit: loading a model
+    inside a run (a resumed run's pending evaluation played in the training process) must
+    not move the draws the run makes next."""
+    import random
+
+    import torch
+
+    states = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    try:
+        yield
+    finally:
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.set_rng_state(states[2])
 
 
 #: background evaluations in flight at most (one playing, one queued) before training waits
@@ -445,23 +473,30 @@ class SelfPlayCallback(BaseCallback):
         self._steps0 = self.num_timesteps
         self._marks = {"snap": self.num_timesteps, "ckpt": self.num_timesteps,
                        "eval": self.num_timesteps}
-        if self.background and self.eval_games:
+        if self.background and self.eval_games and self.eval_freq:
             self.evaluator = BackgroundEvaluator(
                 self.game, self.eval_opponents, self.eval_games, self.eval_seed,
                 self.run_dir / ".evaluations", self.extra_games, self.extra_below,
                 self.max_decisions)
-        for rec in self.restored_pending:  # a resumed run's: from their candidate files
-            self._replay_pending(rec)
-        self.restored_pending = []
+        self._replay_restored()
         if self.eval_games and self.eval_freq and self.num_timesteps == 0:
             self._evaluate(0)  # the warm start: the first point of the curves, a candidate
 
+    def _replay_restored(self) -> None:
+        """Play the evaluations a resumed run's checkpoint left pending, from their candidate
+        files (none when this run evaluates nothing: ``eval_games`` 0)."""
+        pending, self.restored_pending = self.restored_pending, []
+        if self.eval_games:
+            for rec in pending:
+                self._replay_pending(rec)
+
     def check_restored_pending(self) -> None:
         """Raise :class:`~agents.policy.AgentError` when a candidate of an evaluation the
-        resumed checkpoint left pending is gone (``run_dir/.evaluations/``)."""
+        resumed checkpoint left pending is gone (``run_dir/.evaluations/``; not needed, and
+        not checked, when this run evaluates nothing: ``eval_games`` 0)."""
         from .policy import AgentError
 
-        for rec in self.restored_pending:
+        for rec in self.restored_pending if self.eval_games else ():
             path = self._candidate(int(rec["timesteps"]))
             if not path.is_file():
                 raise AgentError(f"the checkpoint left the evaluation of the policy of "
@@ -477,7 +512,8 @@ class SelfPlayCallback(BaseCallback):
         if self.evaluator is not None:
             self.evaluator.submit(steps, rec)
             return
-        policy = MaskablePPOPolicy.load(path, self.game, deterministic=True, name="model")
+        with _global_generators_kept():  # building the loaded network draws from torch's
+            policy = MaskablePPOPolicy.load(path, self.game, deterministic=True, name="model")
         self._take(steps, self.scores(policy), rec, path)
 
     def scores(self, model: Any = None) -> dict[str, float]:
@@ -540,9 +576,7 @@ class SelfPlayCallback(BaseCallback):
         """Wait for the background evaluations still pending and take them in (no-op
         without ``background``); the wait counts in ``eval_seconds``. Evaluations a resumed
         run's checkpoint left pending and no training played yet are played here."""
-        for rec in self.restored_pending:  # (--resume of a run with nothing left to train)
-            self._replay_pending(rec)
-        self.restored_pending = []
+        self._replay_restored()  # (--resume of a run with nothing left to train)
         self._take_ready(keep=0)
 
     def pending_evaluations(self) -> list[dict[str, Any]]:

@@ -1,17 +1,27 @@
 """train.py's background evaluations (``--eval-background``, the default): the periodic
 selection evaluations play in one worker process beside training and change nothing learnt or
 chosen — the same metrics.csv scores, the same final_model.zip as ``--no-eval-background`` —
-their candidate files are pruned, and a resume that needs a candidate that is gone says so."""
+their candidate files are pruned, a resume plays the pending ones again (in either mode) and
+ends as the run uninterrupted, a resume that needs a candidate that is gone says so, and a
+SIGTERM to the whole process group checkpoints instead of failing on the worker's death."""
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from agents.training import PENDING_MEMBER, pending_in_checkpoint
-from tests.test_scripts import TINY, run
+from tests.test_scripts import LAUNCH, ROOT, TINY, run
 
 RUN = ["--ruleset", "acw_regimental", "--seed", "3", "--total-timesteps", "640",
        "--critic-warmup", "64", "--eval-freq", "128", "--checkpoint-freq", "128",
@@ -62,8 +72,6 @@ def test_a_pending_evaluation_whose_candidate_is_gone_is_named(tmp_path):
     line, as for a snapshot that is gone)."""
     from types import SimpleNamespace
 
-    import pytest
-
     from agents.policy import AgentError
     from agents.training import SelfPlayCallback
 
@@ -85,3 +93,86 @@ def test_pending_in_checkpoint_reads_nothing_from_a_bad_file(tmp_path):
     bad.write_bytes(b"not a zip")
     assert pending_in_checkpoint(bad) == []
     assert pending_in_checkpoint(tmp_path / "missing.zip") == []
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Path:
+    """The uninterrupted background run the resumed ones are compared with."""
+    run_dir = tmp_path_factory.mktemp("bg") / "whole"
+    r = run("train.py", *RUN, "--run-dir", str(run_dir))
+    assert r.returncode == 0, r.stderr
+    return run_dir
+
+
+def _same_run(a: Path, b: Path) -> None:
+    assert _rows(b) == _rows(a)
+    for name in ("final_model.zip", "last_model.zip"):
+        assert _policy_digest(b / name) == _policy_digest(a / name), name
+
+
+def _copy_back_to_pending_checkpoint(whole: Path, dest: Path) -> int:
+    """Copy the run, keeping checkpoints up to the first that left evaluations pending (the
+    newest left); its timestep."""
+    shutil.copytree(whole, dest)
+    cks = sorted((dest / "checkpoints").glob("ckpt_*.zip"))
+    # the run keeps the last three checkpoints: find one of them with pending evaluations
+    with_pending = [ck for ck in cks[:-1] if pending_in_checkpoint(ck)]
+    assert with_pending, [(ck.name, pending_in_checkpoint(ck)) for ck in cks]
+    keep = with_pending[0]
+    for ck in cks:
+        if ck.name > keep.name:
+            ck.unlink()
+    for name in ("final_model.zip", "last_model.zip", "metrics.json"):
+        (dest / name).unlink()
+    return int(keep.stem.removeprefix("ckpt_"))
+
+
+@pytest.mark.parametrize("mode", ["--eval-background", "--no-eval-background"])
+def test_resume_plays_the_pending_evaluations_again_in_either_mode(whole, tmp_path, mode):
+    """A checkpoint that left evaluations pending, resumed in either mode, ends as the run
+    uninterrupted (the replay in the training process keeps the global generators)."""
+    copy = tmp_path / "copy"
+    at = _copy_back_to_pending_checkpoint(whole, copy)
+    r = run("train.py", *RUN, "--run-dir", str(copy), "--resume", mode)
+    assert r.returncode == 0, r.stderr
+    assert f"at {at} timesteps" in r.stdout, r.stdout
+    _same_run(whole, copy)
+
+
+def test_resume_without_evaluations_ignores_the_pending_ones(whole, tmp_path):
+    copy = tmp_path / "copy"
+    _copy_back_to_pending_checkpoint(whole, copy)
+    shutil.rmtree(copy / ".evaluations", ignore_errors=True)  # not needed: nothing evaluated
+    r = run("train.py", *RUN, "--run-dir", str(copy), "--resume", "--eval-games", "0")
+    assert r.returncode == 0, r.stderr
+    assert _policy_digest(copy / "last_model.zip") == _policy_digest(whole / "last_model.zip")
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+def test_sigterm_to_the_process_group_checkpoints_and_resumes_exactly(whole, tmp_path):
+    """systemd and Slurm stop a job with SIGTERM to its whole process group: the background
+    worker ignores it, the run checkpoints at its next rollout boundary and exits 143, and
+    --resume ends as the run uninterrupted; no worker is left."""
+    run_dir = tmp_path / "run"
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "train.py", *RUN, "--run-dir",
+                             str(run_dir)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    try:  # the first checkpoint is written after the first evaluation was submitted
+        while not list((run_dir / "checkpoints").glob("ckpt_*.zip")) \
+                if (run_dir / "checkpoints").is_dir() else True:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no checkpoint within the deadline"
+            time.sleep(0.01)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert "interrupted (SIGTERM) at " in out, (out, err)
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True)
+    assert left.stdout.strip() == "", left.stdout  # the worker went with the run
+    r = run("train.py", *RUN, "--run-dir", str(run_dir), "--resume")
+    assert r.returncode == 0, r.stderr
+    _same_run(whole, run_dir)

@@ -32,7 +32,12 @@ T = TypeVar("T")
 
 class WorkerDiedError(RuntimeError):
     """A worker process ended abruptly (killed by a signal, out of memory, a crash) while it
-    had work; the message says which work and how to play it in one process."""
+    had work; the message says which work and how to play it in one process. ``what`` names
+    the work (``None`` when not given), so that a caller can word its own advice."""
+
+    def __init__(self, message: str, what: str | None = None):
+        super().__init__(message)
+        self.what = what
 
 
 def _init(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
@@ -93,7 +98,7 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
 def _died(what: str) -> WorkerDiedError:
     return WorkerDiedError(
         f"a worker process died while playing {what} (killed by a signal or out of memory?); "
-        f"play it in one process (--jobs 1) to see what happens")
+        f"play it in one process (--jobs 1) to see what happens", what)
 
 
 def submit(pool: ProcessPoolExecutor, what: str, fn: Callable[..., T], *args: Any) -> Future[T]:
