@@ -533,7 +533,7 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         algo.stop()
 
     from .checkpoint import load_policy_model
-    from .training import evaluate_model
+    from .evaluation import evaluate_model
 
     scores = evaluate_model(load_policy_model(final), game, eval_opponents, args.eval_games,
                             args.seed + 1, args.max_decisions,

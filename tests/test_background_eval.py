@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.training import PENDING_MEMBER, pending_in_checkpoint
+from agents.evaluation import PENDING_MEMBER, pending_in_checkpoint
 from tests.test_scripts import LAUNCH, ROOT, TINY, run
 
 RUN = ["--ruleset", "acw_regimental", "--seed", "3", "--total-timesteps", "640",

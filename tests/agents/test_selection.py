@@ -8,8 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
+import agents.evaluation as evaluation
 import agents.training as training
-from agents.training import EXTRA_SEED_OFFSET, SelfPlayCallback
+from agents.evaluation import EXTRA_SEED_OFFSET
+from agents.training import SelfPlayCallback
 
 
 def _callback(tmp_path, monkeypatch, first, more, **kw):
@@ -23,7 +25,7 @@ def _callback(tmp_path, monkeypatch, first, more, **kw):
         return {n: table[n] for n in opponents}
 
     saved = []
-    monkeypatch.setattr(training, "evaluate_model", fake_evaluate)
+    monkeypatch.setattr(evaluation, "evaluate_model", fake_evaluate)
     monkeypatch.setattr(training, "atomic_save_model",
                         lambda model, path, game=None: saved.append(path.name))
     opponents = {n: object() for n in first}
