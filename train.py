@@ -572,11 +572,17 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                 venv.close()
                 raise UsageError(f"--resume: {exc}") from None
         if model.num_timesteps >= args.total_timesteps:
-            venv.close()
-            print(f"{str(run_dir)!r} is already at {model.num_timesteps} timesteps (>= "
-                  f"--total-timesteps {args.total_timesteps}): nothing to train; pass a larger "
-                  f"--total-timesteps to continue")
-            return 0
+            if (run_dir / "final_model.zip").is_file():
+                venv.close()
+                print(f"{str(run_dir)!r} is already at {model.num_timesteps} timesteps (>= "
+                      f"--total-timesteps {args.total_timesteps}): nothing to train; pass a "
+                      f"larger --total-timesteps to continue")
+                return 0
+            # stopped after its last rollout (while it waited for its last evaluations, or
+            # played the final one): finish it — evaluations, selection, final_model.zip
+            print(f"{str(run_dir)!r} is at {model.num_timesteps} timesteps (>= "
+                  f"--total-timesteps {args.total_timesteps}) but has no final_model.zip: "
+                  f"finishing the run")
         if resume_state is None:
             venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
     else:
@@ -688,6 +694,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                       f"saved {str(path)!r}; resume with: python train.py --run-dir "
                       f"{shlex.quote(str(run_dir))} --resume")
                 return exit_status(guard.requested)
+        else:  # a resumed run that only finishes (the callback never saw model.learn)
+            callback.init_callback(model)
         if callback.pending_evaluations():  # a checkpoint to --resume from while waiting
             callback.save_checkpoint(model.num_timesteps)
         callback.drain()  # the background evaluations still playing (their wait is timed)

@@ -338,10 +338,13 @@ class SelfPlayCallback(BaseCallback):
     def _take(self, steps: int, scores: Mapping[str, float], rec: Mapping[str, Any],
               source: Path | None = None) -> None:
         """Log, write the metrics row of and consider the evaluation of ``steps``."""
-        for name, s in scores.items():
-            self.logger.record(f"eval/score_vs_{name}", s)
-        if source is not None:
-            self.logger.record("eval/timesteps", steps)
+        # (no logger when a resumed run only finishes: model.learn never ran)
+        logger = getattr(self.model, "_logger", None)
+        if logger is not None:
+            for name, s in scores.items():
+                logger.record(f"eval/score_vs_{name}", s)
+            if source is not None:
+                logger.record("eval/timesteps", steps)
         self.write_metrics_row(steps, scores, rec["wall"], rec["session_steps"],
                                rec.get("env_seconds"), rec.get("snapshots"))
         self.consider(steps, scores, source)

@@ -176,3 +176,34 @@ def test_sigterm_to_the_process_group_checkpoints_and_resumes_exactly(whole, tmp
     r = run("train.py", *RUN, "--run-dir", str(run_dir), "--resume")
     assert r.returncode == 0, r.stderr
     _same_run(whole, run_dir)
+
+
+#: train.py with SelfPlayCallback.drain interrupted as by a Ctrl-C during the run's final wait
+LAUNCH_CTRL_C_IN_DRAIN = (
+    "import os, runpy, signal, sys, time, tests.conftest, agents.training as t\n"
+    "def drain(self):\n"
+    "    os.kill(os.getpid(), signal.SIGINT)\n"
+    "    time.sleep(60)\n"
+    "t.SelfPlayCallback.drain = drain\n"
+    "script = sys.argv.pop(1); sys.argv[0] = script; runpy.run_path(script, run_name='__main__')")
+
+
+def test_a_run_stopped_while_waiting_for_its_last_evaluations_is_finished_by_resume(
+        whole, tmp_path):
+    """The checkpoint written before the final wait lists the evaluations still playing;
+    --resume from it (no timesteps left) plays them, selects and writes final_model.zip, as
+    the run uninterrupted."""
+    run_dir = tmp_path / "run"
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    r = subprocess.run([sys.executable, "-c", LAUNCH_CTRL_C_IN_DRAIN, "train.py", *RUN,
+                        "--run-dir", str(run_dir)], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 130, r.stderr
+    assert not (run_dir / "final_model.zip").exists()
+    final = run_dir / "checkpoints" / "ckpt_0000000640.zip"
+    assert pending_in_checkpoint(final), "no evaluation was pending at the end"
+    r = run("train.py", *RUN, "--run-dir", str(run_dir), "--resume")
+    assert r.returncode == 0, r.stderr
+    assert "but has no final_model.zip: finishing the run" in r.stdout, r.stdout
+    _same_run(whole, run_dir)
+    assert _policy_digest(run_dir / "best_model.zip") == _policy_digest(whole / "best_model.zip")
