@@ -446,6 +446,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     from agents.policy import AgentError
     from agents.league import League
     from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
+    from envs.core.files import atomic_write_bytes
     from envs import load_game
     from envs.core.errors import RiposteError
 
@@ -625,8 +626,6 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         elif bc_agents:
             import io
 
-            from envs.core.files import atomic_write_bytes
-
             model.set_teacher()
             buffer = io.BytesIO()
             torch.save(model.teacher_state_dict(), buffer)
@@ -710,8 +709,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         callback.consider(model.num_timesteps, scores)  # the last weights are a candidate too
         selected = callback.best if args.select_best and callback.best else None
         if selected is not None:
-            shutil.copyfile(run_dir / "best_model.zip", run_dir / ".final_model.tmp.zip")
-            os.replace(run_dir / ".final_model.tmp.zip", run_dir / "final_model.zip")
+            atomic_write_bytes(run_dir / "final_model.zip",
+                               (run_dir / "best_model.zip").read_bytes())
         else:
             atomic_save_model(model, run_dir / "final_model.zip", game)
         summary = {

@@ -30,7 +30,7 @@ from .selfplay import atomic_save_model
 from .tournament import round_robin
 
 __all__ = ["EXTRA_SEED_OFFSET", "MAX_PENDING_EVALUATIONS", "PENDING_MEMBER",
-           "BackgroundEvaluator", "evaluate_model", "global_generators_kept",
+           "BackgroundEvaluator", "candidate_path", "evaluate_model", "global_generators_kept",
            "pending_in_checkpoint", "selection_scores"]
 
 
@@ -79,6 +79,12 @@ def selection_scores(model: Any, game: Game, opponents: Mapping[str, Any], games
     return scores
 
 
+def candidate_path(directory: Path, steps: int) -> Path:
+    """``directory/model_<steps, 10 digits>.zip``: the file of the policy evaluated at
+    ``steps`` timesteps (background candidates, ``train.py --keep-candidates``)."""
+    return Path(directory) / f"model_{int(steps):010d}.zip"
+
+
 #: what the background evaluation worker inherits when it is forked (see BackgroundEvaluator)
 _BACKGROUND: dict[str, Any] = {}
 
@@ -102,7 +108,8 @@ def _init_background(parent: int) -> None:
     training process, which checkpoints at its next rollout boundary, and not kill the worker
     first: its death would end the run as an error); and on Linux it is killed when the
     training process dies (``PR_SET_PDEATHSIG``), so that a SIGKILLed run leaves no worker
-    waiting for work forever. :meth:`BackgroundEvaluator.close` kills it (SIGKILL)."""
+    waiting for work forever. :meth:`BackgroundEvaluator.close` kills it (SIGKILL: the
+    worker pool's ``grace=0``)."""
     import signal
 
     from .tournament import _init_worker
@@ -131,7 +138,7 @@ class BackgroundEvaluator:
     scored from that file, by the same numpy forward pass and tournament seeds as in the
     training process. Results come back in submission order (one worker, first in first out).
     The worker is forked at the first :meth:`submit` (it inherits the game and the opponents);
-    :meth:`close` terminates it (:func:`envs.core.workers.stop_workers`).
+    :meth:`close` kills it (:func:`envs.core.workers.stop_workers` with ``grace=0``).
 
     Raises (from :meth:`submit`, :meth:`ready`, :meth:`drain`):
         envs.core.workers.WorkerDiedError: the worker process died (killed, out of memory).
@@ -151,7 +158,7 @@ class BackgroundEvaluator:
 
     def path(self, steps: int) -> Path:
         """The candidate file of the policy evaluated at ``steps`` timesteps."""
-        return self.directory / f"model_{int(steps):010d}.zip"
+        return candidate_path(self.directory, steps)
 
     def submit(self, steps: int, record: Mapping[str, Any], model: Any = None) -> None:
         """Queue the evaluation of the candidate of ``steps`` timesteps; with ``model``, write
@@ -163,7 +170,7 @@ class BackgroundEvaluator:
             atomic_save_model(model, self.path(steps), self.settings["game"])
         first = self._pool is None
         if first:
-            self._pool_cm = worker_pool(1, _init_background, (os.getpid(),))
+            self._pool_cm = worker_pool(1, _init_background, (os.getpid(),), grace=0)
             self._pool = self._pool_cm.__enter__()
             _BACKGROUND.update(self.settings)
         try:  # the worker is forked at the first submit, inheriting _BACKGROUND
@@ -198,10 +205,7 @@ class BackgroundEvaluator:
         """Kill the worker (it ignores SIGTERM; pending evaluations are dropped); safe to
         call twice."""
         if self._pool_cm is not None:
-            cm, pool, self._pool_cm, self._pool = self._pool_cm, self._pool, None, None
-            for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                if proc.is_alive():
-                    proc.kill()
+            cm, self._pool_cm, self._pool = self._pool_cm, None, None
             cm.__exit__(None, None, None)
 
 

@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import os
-import shutil
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,10 +22,12 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
 
+from envs.core.files import atomic_write_bytes
 from envs.core.protocol import Game
 
 from .evaluation import (MAX_PENDING_EVALUATIONS, PENDING_MEMBER, BackgroundEvaluator,
-                         global_generators_kept, pending_in_checkpoint, selection_scores)
+                         candidate_path, global_generators_kept, pending_in_checkpoint,
+                         selection_scores)
 from .league import OpponentTag
 from .ppo import MaskablePPOPolicy
 from .selfplay import OpponentPool, atomic_save_model, atomic_write_text
@@ -229,6 +230,8 @@ class SelfPlayCallback(BaseCallback):
         super().__init__(verbose=0)
         self.background = background
         self.evaluator: BackgroundEvaluator | None = None
+        #: the background evaluations' candidate files
+        self.evaluations_dir = Path(run_dir) / ".evaluations"
         #: evaluations a resumed run's checkpoint left pending (played again at the start)
         self.restored_pending: list[dict[str, Any]] = []
         self.eval_after = eval_after
@@ -265,7 +268,7 @@ class SelfPlayCallback(BaseCallback):
         if self.background and self.eval_games and self.eval_freq:
             self.evaluator = BackgroundEvaluator(
                 self.game, self.eval_opponents, self.eval_games, self.eval_seed,
-                self.run_dir / ".evaluations", self.extra_games, self.extra_below,
+                self.evaluations_dir, self.extra_games, self.extra_below,
                 self.max_decisions)
         self._replay_restored()
         if self.eval_games and self.eval_freq and self.num_timesteps == 0:
@@ -286,18 +289,15 @@ class SelfPlayCallback(BaseCallback):
         from .policy import AgentError
 
         for rec in self.restored_pending if self.eval_games else ():
-            path = self._candidate(int(rec["timesteps"]))
+            path = candidate_path(self.evaluations_dir, rec["timesteps"])
             if not path.is_file():
                 raise AgentError(f"the checkpoint left the evaluation of the policy of "
                                  f"{int(rec['timesteps'])} timesteps pending, but that "
                                  f"policy's file {str(path)!r} is gone")
 
-    def _candidate(self, steps: int) -> Path:
-        return self.run_dir / ".evaluations" / f"model_{steps:010d}.zip"
-
     def _replay_pending(self, rec: dict[str, Any]) -> None:
         steps = int(rec["timesteps"])
-        path = self._candidate(steps)
+        path = candidate_path(self.evaluations_dir, steps)
         if self.evaluator is not None:
             self.evaluator.submit(steps, rec)
             return
@@ -390,7 +390,7 @@ class SelfPlayCallback(BaseCallback):
         if not scores:
             return False
         if self.candidates_dir is not None:
-            self._keep(source, self.candidates_dir / f"model_{int(steps):010d}.zip")
+            self._keep(source, candidate_path(self.candidates_dir, steps))
         worst, mean = min(scores.values()), sum(scores.values()) / len(scores)
         if self.best is not None and (worst, mean) < (self.best["worst"], self.best["mean"]):
             return False
@@ -403,11 +403,8 @@ class SelfPlayCallback(BaseCallback):
         """Write the current model, or copy ``source``, to ``path`` (atomically)."""
         if source is None:
             atomic_save_model(self.model, path, self.game)
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        shutil.copyfile(source, tmp)
-        os.replace(tmp, path)
+        else:
+            atomic_write_bytes(path, source.read_bytes())
 
     def _due(self, key: str, freq: int) -> bool:
         if freq <= 0:
@@ -487,7 +484,7 @@ class SelfPlayCallback(BaseCallback):
         """Delete the background evaluations' candidate files that nothing needs any more:
         not pending, and not left pending by a checkpoint still on disk (a ``--resume`` from
         it plays them again); the directory goes when it is empty."""
-        d = self.run_dir / ".evaluations"
+        d = self.evaluations_dir
         if not d.is_dir():
             return
         keep = {int(r["timesteps"]) for r in self.pending_evaluations() + self.restored_pending}

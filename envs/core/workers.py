@@ -49,8 +49,10 @@ def _init(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) ->
 
 @contextmanager
 def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
-                initargs: tuple[Any, ...] = ()) -> Iterator[ProcessPoolExecutor]:
-    """A :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers, terminated on exit.
+                initargs: tuple[Any, ...] = (),
+                grace: float | None = None) -> Iterator[ProcessPoolExecutor]:
+    """A :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers, terminated on exit
+    (:func:`stop_workers` with ``grace``).
 
     With the ``fork`` start method the workers are forked at the first ``submit`` (or ``map``),
     so whatever module state they should inherit must be in place by then.
@@ -66,29 +68,32 @@ def worker_pool(jobs: int, initializer: Callable[..., None] | None = None,
     try:
         yield pool
     finally:
-        stop_workers(pool)
+        stop_workers(pool, grace)
 
 
 #: seconds a worker has to exit after SIGTERM before it is killed (SIGKILL)
 TERMINATE_GRACE = 2.0
 
 
-def stop_workers(pool: ProcessPoolExecutor) -> None:
+def stop_workers(pool: ProcessPoolExecutor, grace: float | None = None) -> None:
     """Terminate ``pool``'s workers (queued work is dropped) and wait for them to exit.
 
-    A worker still alive :data:`TERMINATE_GRACE` seconds after SIGTERM is killed. A worker
+    A worker still alive ``grace`` seconds (default :data:`TERMINATE_GRACE`) after SIGTERM is
+    killed; with ``grace=0`` the workers are killed (SIGKILL) at once, for workers that ignore
+    SIGTERM and whose work can be thrown away. A worker
     forked a moment before still runs the parent's Python signal handlers until its
     initializer resets them, and the parent's :class:`~agents.interrupts.SignalGuard` only
     notes a deferred SIGTERM; such a worker lives on, and when its sibling died holding the
     call queue's read lock (an idle worker waits inside ``Queue.get`` holding it) it waits for
     that lock forever, never sees ``shutdown``'s stop sentinel, and ``shutdown`` waited for it
     forever (a CI hang: a two-game evaluation ended while its second worker was starting)."""
+    grace = TERMINATE_GRACE if grace is None else grace
     procs = list((getattr(pool, "_processes", None) or {}).values())  # no public handle (3.11)
     for p in procs:
         if p.is_alive():
-            p.terminate()
+            p.kill() if grace <= 0 else p.terminate()
     for p in procs:
-        p.join(TERMINATE_GRACE)
+        p.join(grace)
         if p.is_alive():
             p.kill()
             p.join()

@@ -227,22 +227,32 @@ def test_fuzz_runs_on_every_registered_ruleset(ruleset, tmp_path, capsys):
     assert doc["decisions"] >= 4 and doc["round_trips"] >= 4
 
 
-def test_fuzz_jobs_ctrl_c_stops_the_workers_and_reports(tmp_path):
+@pytest.mark.parametrize("name, group, status", [("SIGINT", False, 130),
+                                                 ("SIGTERM", True, 143)])
+def test_fuzz_jobs_interrupt_stops_the_workers_and_reports(tmp_path, name, group, status):
+    """Ctrl-C to the fuzz (SIGINT) stops its workers; SIGTERM to the whole process group (what
+    ``timeout`` and batch schedulers send) kills the workers too. Either way the games finished
+    before it are reported and written."""
+    import os
     import signal
     import time
 
+    sig = getattr(signal, name)
     out = tmp_path / "toy.json"
-    proc = _start_toy_fuzz(out, "--jobs", "2")
+    proc = _start_toy_fuzz(out, "--jobs", "2", start_new_session=group)
     time.sleep(6.0)  # past the imports: the workers are playing
     assert proc.poll() is None, proc.communicate()
-    proc.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
     # the forked workers hold the pipes too: communicate() returns only once they are gone
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == status, stderr
     assert "Traceback" not in stderr, stderr
-    assert stdout.splitlines()[0].startswith("interrupted (SIGINT) after ")
+    assert stdout.splitlines()[0].startswith(f"interrupted ({name}) after ")
     doc = json.loads(out.read_text())
-    assert doc["interrupted"] == "SIGINT" and doc["games"] >= 10 and doc["games"] % 10 == 0
+    assert doc["interrupted"] == name and doc["games"] >= 10 and doc["games"] % 10 == 0
     assert doc["jobs"] == 2 and doc["violations"] == []
 
 
@@ -292,27 +302,6 @@ def test_fuzz_worker_death_is_an_error_unless_the_run_was_signalled(monkeypatch,
         assert rc == 143
         assert err == "interrupted (SIGTERM): a worker stopped with it, nothing was written\n"
     assert not out.exists()
-
-
-def test_fuzz_jobs_group_sigterm_reports_the_games_finished(tmp_path):
-    """SIGTERM to the whole process group (what ``timeout`` and batch schedulers send) kills
-    the workers too; the games finished before it are still reported and written."""
-    import os
-    import signal
-    import time
-
-    out = tmp_path / "toy.json"
-    proc = _start_toy_fuzz(out, "--jobs", "2", start_new_session=True)
-    time.sleep(6.0)  # past the imports: the workers are playing
-    assert proc.poll() is None, proc.communicate()
-    os.killpg(proc.pid, signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 143, stderr
-    assert "Traceback" not in stderr, stderr
-    assert stdout.splitlines()[0].startswith("interrupted (SIGTERM) after ")
-    doc = json.loads(out.read_text())
-    assert doc["interrupted"] == "SIGTERM" and doc["games"] >= 10 and doc["games"] % 10 == 0
-    assert doc["violations"] == []
 
 
 @pytest.mark.parametrize("share, first_100", [
