@@ -15,8 +15,14 @@ A signal handler's exception is lost when the signal lands while Python runs a f
 weakref callback (for instance the module-lock callback at the end of an ``import``): Python
 prints "Exception ignored" and carries on. While a guard is active, ``sys.unraisablehook``
 catches such a lost :class:`Interrupted` and has the same signal sent again a moment later
-(from a helper thread), so it is raised outside that callback instead of being dropped (seen in a loaded test run:
-a Ctrl-C during the warm start's imports was ignored and the warm start ran on).
+(from a helper thread), so it is raised outside that callback instead of being dropped (seen
+in a loaded test run: a Ctrl-C during the warm start's imports was ignored and the warm start
+ran on). Once a
+signal has arrived, the hook drops the other "Exception ignored" reports, during the guard
+and after it: they come from finalizers of objects the interrupt left half-done — a
+``zipfile.ZipFile`` whose member was being opened when a second Ctrl-C landed cannot close
+and says so from ``__del__`` — and would print a traceback after the one-line report (seen
+once in a fresh-clone ``make test``); the files they held are cleaned up already.
 
 Standard library only.
 """
@@ -72,12 +78,17 @@ def interrupted_in(exc: BaseException) -> Interrupted | None:
     return None
 
 
+def _drop_unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook`` left by a guard that a signal stopped: reports nothing."""
+
+
 class SignalGuard:
     """Context manager installing SIGINT / SIGTERM handlers (restored on exit; a no-op outside
     the main thread, where Python cannot install handlers). Once a signal has arrived, leaving
     the guard ignores further SIGINT / SIGTERM instead of restoring the default handlers: the
     script is on its way out, and a late Ctrl-C during interpreter shutdown would otherwise
-    print a ``KeyboardInterrupt`` traceback from a finalizer."""
+    print a ``KeyboardInterrupt`` traceback from a finalizer; for the same reason the
+    "Exception ignored" reports of finalizers are dropped from then on."""
 
     def __init__(self) -> None:
         self.requested: int | None = None
@@ -101,6 +112,8 @@ class SignalGuard:
         """``sys.unraisablehook`` while the guard is active: an :class:`Interrupted` raised
         where Python cannot propagate it is delivered again; anything else goes to the hook
         that was installed before."""
+        if self.signalled and not isinstance(unraisable.exc_value, Interrupted):
+            return  # the run is stopping: a finalizer of what the interrupt left half-done
         if isinstance(unraisable.exc_value, Interrupted):
             # not from here: a signal raised now would be handled inside this hook, where its
             # exception is lost again; a helper thread sends it once the callback is over
@@ -125,7 +138,8 @@ class SignalGuard:
             signal.signal(s, signal.SIG_IGN if self.signalled else old)
         self._old.clear()
         if self._old_hook is not None:
-            sys.unraisablehook = self._old_hook
+            # on the way out after a signal: finalizers stay quiet (see the module docstring)
+            sys.unraisablehook = _drop_unraisable if self.signalled else self._old_hook
             self._old_hook = None
 
     @contextlib.contextmanager
