@@ -16,6 +16,7 @@ MaskablePPO self-play then improves on it. Run directory::
 
     DIR/config.json            the full configuration (Args + game config)
     DIR/checkpoints/ckpt_<timesteps>.zip   + DIR/pool.json (opponent pool state)
+    DIR/.kept/ckpt_<timesteps>.zip   best_model.zip as it was at that checkpoint (--resume)
     DIR/snapshots/snapshot_<timesteps>.zip  frozen opponents
     DIR/tb/                    TensorBoard logs
     DIR/metrics.csv            periodic evaluation scores and throughput
@@ -483,7 +484,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
                          "or --overwrite to start afresh")
     elif args.overwrite:  # start afresh: drop the previous run's checkpoints, pool and metrics
-        for sub in ("checkpoints", "snapshots", "candidates"):
+        for sub in ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations"):
             shutil.rmtree(run_dir / sub, ignore_errors=True)
         for name in ("pool.json", "metrics.csv", "metrics.json", "final_model.zip",
                      "best_model.zip", "last_model.zip", "learning_curves.png"):
@@ -654,6 +655,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 
         try:
             restore_training_state(resume_state, model, venv, pool, callback, where=str(ckpt))
+            callback.discard_after(model.num_timesteps)  # what the stopped run wrote later
         except AgentError as exc:
             venv.close()
             raise UsageError(f"--resume: {exc}") from None

@@ -9,6 +9,7 @@ at import time).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -394,10 +395,47 @@ class SelfPlayCallback(BaseCallback):
         worst, mean = min(scores.values()), sum(scores.values()) / len(scores)
         if self.best is not None and (worst, mean) < (self.best["worst"], self.best["mean"]):
             return False
-        self._keep(source, self.run_dir / "best_model.zip")
+        best = self.run_dir / "best_model.zip"
+        self._keep(source, best)
         self.best = {"timesteps": int(steps), "worst": worst, "mean": mean,
-                     "scores": dict(scores)}
+                     "scores": dict(scores), "sha256": _sha256(best)}
         return True
+
+    def kept_path(self, steps: int) -> Path:
+        """``run_dir/.kept/ckpt_<steps, 10 digits>.zip``: the kept policy (``best_model.zip``)
+        as it was when the checkpoint ``checkpoints/ckpt_<steps>.zip`` was written (a hard
+        link where the file system allows it; deleted with that checkpoint)."""
+        return self.run_dir / ".kept" / f"ckpt_{int(steps):010d}.zip"
+
+    def discard_after(self, steps: int) -> None:
+        """Undo what an interrupted run wrote after the checkpoint of ``steps`` timesteps that
+        this run resumes from: ``best_model.zip`` is put back to the policy the checkpoint's
+        kept-best record names (from :meth:`kept_path`; removed when the record names none)
+        and the ``metrics.csv`` rows of later timesteps are dropped. A record without a
+        digest (a checkpoint of an older Riposte) leaves ``best_model.zip`` as it is.
+
+        Raises:
+            AgentError: when ``best_model.zip`` holds another policy and the checkpoint's copy
+                of the kept one is gone or differs.
+        """
+        from .policy import AgentError
+
+        best = self.run_dir / "best_model.zip"
+        if self.best is None:
+            best.unlink(missing_ok=True)
+        elif "sha256" in self.best and (not best.is_file() or
+                                        _sha256(best) != self.best["sha256"]):
+            kept = self.kept_path(steps)
+            if not kept.is_file() or _sha256(kept) != self.best["sha256"]:
+                raise AgentError(f"the checkpoint kept the policy of "
+                                 f"{int(self.best['timesteps'])} timesteps, but "
+                                 f"{str(best)!r} holds another one and the checkpoint's copy "
+                                 f"{str(kept)!r} is {'changed' if kept.is_file() else 'gone'}")
+            atomic_write_bytes(best, kept.read_bytes())
+        path = self.run_dir / "metrics.csv"
+        if path.is_file():
+            fields, rows = _metrics_before(path, steps + 1)
+            _write_metrics(path, fields, rows)
 
     def _keep(self, source: Path | None, path: Path) -> None:
         """Write the current model, or copy ``source``, to ``path`` (atomically)."""
@@ -466,6 +504,8 @@ class SelfPlayCallback(BaseCallback):
 
         ckdir = self.run_dir / "checkpoints"
         self.pool.save(self.run_dir / "pool.json")
+        if self.best is not None:  # before the checkpoint that needs it (discard_after)
+            _link_or_copy(self.run_dir / "best_model.zip", self.kept_path(steps))
         extra = {}
         if in_process_envs(self.training_env):  # (--vec-env subproc: no exact resume)
             extra[RESUME_MEMBER] = capture_training_state(self.model, self.training_env,
@@ -477,6 +517,9 @@ class SelfPlayCallback(BaseCallback):
         old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
         for p in old[:-self.keep_checkpoints]:
             p.unlink(missing_ok=True)
+        for p in self.kept_path(0).parent.glob("ckpt_*.zip"):  # of the checkpoints deleted
+            if not (ckdir / p.name).is_file():
+                p.unlink(missing_ok=True)
         self._prune_candidates()
         return path
 
@@ -515,13 +558,44 @@ class SelfPlayCallback(BaseCallback):
                "env_time_share": round(env_s / wall, 4) if wall > 0 and session_steps else 0.0,
                "snapshots": len(self.pool.snapshots) if snapshots is None else snapshots}
         row.update({f"score_vs_{n}": scores.get(n, "") for n in names})
-        rows = []
-        if path.is_file():  # rows of a later timestep (an interrupted run's) are replaced
-            with open(path, newline="", encoding="utf-8") as fh:
-                rows = [r for r in csv.DictReader(fh)
-                        if r.get("timesteps", "").isdigit() and int(r["timesteps"]) < steps]
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(row), lineterminator="\n")
-        w.writeheader()
-        w.writerows([{k: r.get(k, "") for k in row} for r in rows] + [row])
-        atomic_write_text(path, buf.getvalue())
+        # rows of a later timestep (an interrupted run's) are replaced
+        rows = _metrics_before(path, steps)[1] if path.is_file() else []
+        _write_metrics(path, list(row), rows + [row])
+
+
+def _metrics_before(path: Path, steps: int) -> tuple[list[str], list[dict[str, str]]]:
+    """The columns of the ``metrics.csv`` at ``path`` and its rows of fewer than ``steps``
+    timesteps (rows without a timestep count are dropped)."""
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        rows = [r for r in reader
+                if r.get("timesteps", "").isdigit() and int(r["timesteps"]) < steps]
+        return list(reader.fieldnames or []), rows
+
+
+def _write_metrics(path: Path, fields: list[str], rows: list[Mapping[str, Any]]) -> None:
+    """Rewrite the ``metrics.csv`` at ``path`` (atomically) with these columns and rows."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows([{k: r.get(k, "") for k in fields} for r in rows])
+    atomic_write_text(path, buf.getvalue())
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """Make ``dst`` hold ``src``'s bytes, replacing it atomically: a hard link (no copy; the
+    kept file is replaced, never modified in place, so the link keeps the old bytes), or a
+    copy where the file system has no hard links."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(f".{dst.name}.tmp{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        atomic_write_bytes(dst, src.read_bytes())
+        return
+    os.replace(tmp, dst)

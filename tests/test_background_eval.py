@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -99,7 +100,7 @@ def test_pending_in_checkpoint_reads_nothing_from_a_bad_file(tmp_path):
 def whole(tmp_path_factory) -> Path:
     """The uninterrupted background run the resumed ones are compared with."""
     run_dir = tmp_path_factory.mktemp("bg") / "whole"
-    r = run("train.py", *RUN, "--run-dir", str(run_dir))
+    r = run("train.py", *RUN, "--run-dir", str(run_dir), "--keep-candidates")
     assert r.returncode == 0, r.stderr
     return run_dir
 
@@ -140,12 +141,36 @@ def test_resume_plays_the_pending_evaluations_again_in_either_mode(whole, tmp_pa
 
 
 def test_resume_without_evaluations_ignores_the_pending_ones(whole, tmp_path):
+    """... and drops what the stopped run wrote after the checkpoint: its later metrics.csv
+    rows and a later best_model.zip (the kept policy is the checkpoint's choice)."""
     copy = tmp_path / "copy"
-    _copy_back_to_pending_checkpoint(whole, copy)
+    at = _copy_back_to_pending_checkpoint(whole, copy)
     shutil.rmtree(copy / ".evaluations", ignore_errors=True)  # not needed: nothing evaluated
     r = run("train.py", *RUN, "--run-dir", str(copy), "--resume", "--eval-games", "0")
     assert r.returncode == 0, r.stderr
     assert _policy_digest(copy / "last_model.zip") == _policy_digest(whole / "last_model.zip")
+    # the kept policy is the checkpoint's own choice, not one the interrupted run evaluated
+    # after it (whose best_model.zip the copy still held)
+    kept = json.loads((copy / "metrics.json").read_text())["selected"]["timesteps"]
+    later = json.loads((whole / "metrics.json").read_text())["selected"]["timesteps"]
+    assert kept < later, (kept, later)  # the copy's best_model.zip was a later policy's
+    assert _policy_digest(copy / "final_model.zip") == \
+        _policy_digest(whole / "candidates" / f"model_{kept:010d}.zip")
+    assert _policy_digest(copy / "best_model.zip") == _policy_digest(copy / "final_model.zip")
+    steps = [int(r[0]) for r in _rows(copy)]
+    assert steps == [int(r[0]) for r in _rows(whole) if int(r[0]) <= at] + [640], (at, steps)
+
+
+def test_resume_names_a_kept_policy_that_is_gone(whole, tmp_path):
+    copy = tmp_path / "copy"
+    at = _copy_back_to_pending_checkpoint(whole, copy)
+    (copy / ".kept" / f"ckpt_{at:010d}.zip").unlink()
+    r = run("train.py", *RUN, "--run-dir", str(copy), "--resume", "--eval-games", "0")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("error: --resume: the checkpoint kept the policy of "), r.stderr
+    assert f".kept/ckpt_{at:010d}.zip' is gone" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (copy / "final_model.zip").exists()
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
