@@ -456,6 +456,8 @@ def main(args) -> int:
         return fail(f"--save {save}: {e}")
     if not 0 <= args.port <= 65535:
         return fail(f"--port {args.port}: must be 0..65535")
+    if args.seed < 0:
+        return fail(f"--seed must be >= 0, got {args.seed}")
     try:
         game = load_game(args.ruleset, args.scenario, params)
         if args.side >= game.num_players:
@@ -485,6 +487,6 @@ def main(args) -> int:
     finally:
         server.server_close()
         server._riposte_socket.close()
-    print("stopped" + ("" if session.saved else " (the game was not finished: no replay "
-                                                 "saved)"), file=sys.stderr)
+    print("stopped" + ("" if session.saved else f" ({session.save_error})" if session.save_error
+                       else " (the game was not finished: no replay saved)"), file=sys.stderr)
     return 0

@@ -92,8 +92,13 @@ class ReplayScript:
         """The script as TOML text that :meth:`load` reads back to an equal script (strings,
         numbers, booleans, lists of them and one level of tables in ``params``/``meta``).
 
+        A parameter set to ``None`` is left out: ``None`` is the default of every optional
+        parameter of every ruleset (``ACWParams``, ``AAParams``, ``AlertParams``), so the
+        script loads back to the same game (TOML has no null).
+
         Raises:
-            ReplayError: for a value TOML cannot hold here (e.g. None, nested tables).
+            ReplayError: for a value TOML cannot hold here (e.g. None in ``meta``, nested
+                tables).
         """
         lines = []
         if self.description:
@@ -110,6 +115,8 @@ class ReplayScript:
                 lines.append("")
                 lines.append(f"[{name}]")
                 for k, v in table.items():
+                    if v is None and name == "params":
+                        continue
                     lines.append(f"{_toml_key(k)} = {_toml_value(v, f'{name}.{k}')}")
         return "\n".join(lines) + "\n"
 

@@ -129,6 +129,8 @@ def test_cli_unknown_agent_and_scenario(tmp_path):
                             "--save", str(tmp_path / "r.toml")), "nowhere")
     one_line_error(play_cli("--opponent", "random", "--param", "turns",
                             "--save", str(tmp_path / "r.toml")), "KEY=VALUE")
+    one_line_error(play_cli("--opponent", "random", "--seed", "-1",
+                            "--save", str(tmp_path / "r.toml")), "--seed must be >= 0, got -1")
 
 
 def test_cli_port_in_use(tmp_path):

@@ -120,6 +120,48 @@ def test_evaluate_record_saves_every_game_as_a_replay_the_viewer_opens(tmp_path)
     assert len(page_data(html)["frames"]) == len(s.actions) + 1
 
 
+@pytest.mark.parametrize("ruleset, scenario", [("atomic_africa", None),
+                                               ("skirmish_alert", "duel")])
+def test_evaluate_record_of_the_other_rulesets(tmp_path, ruleset, scenario):
+    """Their params hold None (Atomic Africa's turns, skirmish's rounds and max_decisions:
+    the scenario's own), which a replay leaves out; every game is saved and replays."""
+    rec = tmp_path / "games"
+    args = ["--ruleset", ruleset, *(["--scenario", scenario] if scenario else []),
+            "--agents", "random", "heuristic", "--games", "2", "--seed", "1",
+            "--record", str(rec), "--jobs", "1", "--quiet"]
+    r = run("evaluate.py", *args)
+    assert r.returncode == 0, r.stderr
+    files = sorted(rec.glob("*.toml"))
+    assert [p.name for p in files] == ["random-vs-heuristic-000.toml",
+                                       "random-vs-heuristic-001.toml"]
+    for path in files:
+        s = ReplayScript.load(path)
+        assert s.ruleset == ruleset and None not in s.params.values()
+        final = s.play()
+        assert final.is_terminal()
+        assert [float(x) for x in final.returns()] == s.meta["returns"]
+
+
+def test_optional_parameters_default_to_none():
+    """What ReplayScript.to_toml relies on when it leaves None parameters out."""
+    import types
+    import typing
+
+    from envs.rulesets.acw_regimental.params import ACWParams
+    from envs.rulesets.atomic_africa.params import AAParams
+    from envs.rulesets.skirmish_alert.params import AlertParams
+
+    optional = []
+    for model in (ACWParams, AAParams, AlertParams):
+        for name, field in model.model_fields.items():
+            ann = field.annotation
+            if typing.get_origin(ann) in (typing.Union, types.UnionType) and \
+                    type(None) in typing.get_args(ann):
+                optional.append(f"{model.__name__}.{name}")
+                assert field.default is None, f"{model.__name__}.{name}"
+    assert "AAParams.turns" in optional and "AlertParams.rounds" in optional
+
+
 def test_record_that_does_not_replay_is_refused():
     from envs import load_game
     from envs.cli.records import replay_from_decisions
