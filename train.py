@@ -503,6 +503,9 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
     try:
         game = load_game(args.ruleset, args.scenario)
+        if args.shaped_reward and not type(game).has_shaped_reward:
+            raise UsageError(f"--shaped-reward: the {args.ruleset} ruleset has no shaped reward "
+                             f"(its reward is the final result only)")
         pool_kw = dict(bots=tuple(args.pool_bots),
                        weights=PoolWeights(args.pool_latest_weight, args.pool_snapshot_weight,
                                            args.pool_bot_weight),

@@ -232,12 +232,14 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--vec-env", "threads"], "--vec-env 'threads' is not one of dummy, subproc"),
     (["--eval-jobs", "0"], "--eval-jobs must be >= 1"),
     (["--league-snapshots-weight", "-1"], "--league-snapshots-weight must be a finite number"),
+    (["--shaped-reward"], "--shaped-reward: the toy ruleset has no shaped reward"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
+    assert not (tmp_path / "r").exists()  # refused before anything is written
 
 
 def test_train_run_dir_that_cannot_be_a_directory_is_one_line_error(tmp_path):

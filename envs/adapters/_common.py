@@ -9,10 +9,34 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.errors import ParameterError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
+from envs.core.registry import game_class, list_rulesets
 
 #: name of the game parameter that switches the ruleset's shaped reward on (RULINGS 9)
 SHAPED_REWARD_PARAM = "shaped_reward"
+
+
+def game_params(ruleset: str, params: Any, shaped_reward: bool) -> dict[str, Any]:
+    """The ``params`` of an env's game (a copy; ``None``: none), with the ruleset's shaped
+    reward switched on when ``shaped_reward``.
+
+    Raises:
+        ParameterError: when ``shaped_reward`` and the ruleset has no shaped reward
+            (:attr:`~envs.core.protocol.Game.has_shaped_reward`).
+        UnknownRulesetError: for an unknown ruleset (only looked up when ``shaped_reward``).
+    """
+    params = dict(params or {})
+    if shaped_reward:
+        if not game_class(ruleset).has_shaped_reward:
+            have = [r for r in list_rulesets() if game_class(r).has_shaped_reward]
+            raise ParameterError(f"shaped_reward: the {ruleset} ruleset has no shaped reward "
+                                 f"(its reward is the final result only; rulesets with one: "
+                                 f"{', '.join(have) or 'none'})")
+        params[SHAPED_REWARD_PARAM] = True
+    return params
+
+
 #: how many recent events ``render()`` shows
 RENDER_EVENTS = 8
 

@@ -69,8 +69,8 @@ from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
-from ._common import (SHAPED_REWARD_PARAM, as_action_id, check_seed, decision_name,
-                      illegal_message, render_rgb, render_text, winner_of)
+from ._common import (as_action_id, check_seed, decision_name, game_params, illegal_message,
+                      render_rgb, render_text, winner_of)
 from .spaces import mask_box, observation_box
 
 
@@ -106,9 +106,7 @@ class RiposteAECEnv(AECEnv):
                  max_decisions: int | None = None, shaped_reward: bool = False,
                  render_mode: str | None = None):
         super().__init__()
-        params = dict(params or {})
-        if shaped_reward:
-            params[SHAPED_REWARD_PARAM] = True
+        params = game_params(ruleset, params, shaped_reward)
         self.game: Game = load_game(ruleset, scenario, params)
         g = self.game
         self.metadata = {**type(self).metadata, "name": f"{ruleset}_v0"}

@@ -89,7 +89,8 @@ from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
 from ._common import (RENDER_EVENTS, SHAPED_REWARD_PARAM, as_action_id, check_seed,  # noqa: F401
-                      decision_name, illegal_message, render_rgb, render_text, winner_of)
+                      decision_name, game_params, illegal_message, render_rgb, render_text,
+                      winner_of)
 from .spaces import LegalDiscrete, observation_box
 
 OpponentFn = Callable[[np.ndarray, np.ndarray], int]
@@ -143,9 +144,7 @@ class RiposteGymEnv(gym.Env):
                  max_decisions: int | None = None, shaped_reward: bool = False,
                  render_mode: str | None = None, illegal_action: str = "raise",
                  info_labels: bool = True):
-        params = dict(params or {})
-        if shaped_reward:
-            params[SHAPED_REWARD_PARAM] = True
+        params = game_params(ruleset, params, shaped_reward)
         self.ruleset = ruleset
         self.game: Game = load_game(ruleset, scenario, params)
         g = self.game

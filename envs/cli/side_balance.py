@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             check_output_path(args.json)
         game = load_game(args.ruleset, args.scenario)
+        if game.num_players != 2:
+            return _fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
+                         f"side balance compares the two sides of a two-sided battle")
         seeds = np.random.SeedSequence(args.seed).spawn(2)
         agents = [make_agent(n, game, s) for n, s in zip(names, seeds)]
     except (RiposteError, AgentError, OSError) as exc:

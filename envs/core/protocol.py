@@ -75,6 +75,9 @@ class Game(abc.ABC):
 
     ruleset_id: ClassVar[str] = ""
     version: ClassVar[int] = 0
+    #: whether the ruleset has a ``shaped_reward`` parameter (returns that move during the game,
+    #: RULINGS 9); the envs' ``shaped_reward=True`` is refused for a ruleset without one
+    has_shaped_reward: ClassVar[bool] = False
 
     num_players: int
     side_names: tuple[str, ...]
@@ -418,6 +421,15 @@ class State(abc.ABC):
         except (TypeError, ValueError) as e:
             raise InvalidStateError(f"{where}: history: expected a list of [player, action] "
                                     f"integer pairs ({e})") from None
+        for i, (p, a) in enumerate(st.history):
+            n = len(game.chance) if p == CHANCE else len(game.actions)
+            if not (p == CHANCE or 0 <= p < game.num_players):
+                raise InvalidStateError(f"{where}: history[{i}]: player {p} is not a side "
+                                        f"(0..{game.num_players - 1}) nor chance ({CHANCE})")
+            if not 0 <= a < n:
+                raise InvalidStateError(
+                    f"{where}: history[{i}]: {'chance outcome' if p == CHANCE else 'action'} "
+                    f"{a} is not an id in 0..{n - 1}")
         try:
             st.events = [Event.from_dict(e) for e in data["events"]]
         except KeyError as e:

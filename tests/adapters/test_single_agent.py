@@ -265,10 +265,16 @@ def test_render_ansi(ruleset):
         RiposteGymEnv(ruleset, render_mode="human")
 
 
-def test_shaped_reward_flag_reaches_the_game():
-    # the toy ruleset has no shaped_reward parameter, so the flag must be rejected by the game
-    with pytest.raises(ParameterError, match="shaped_reward"):
-        RiposteGymEnv("toy", shaped_reward=True)
+@pytest.mark.parametrize("ruleset", ["toy", "atomic_africa", "skirmish_alert"])
+def test_shaped_reward_of_a_ruleset_without_one_is_named(ruleset):
+    from envs.adapters.aec import RiposteAECEnv
+
+    why = (rf"shaped_reward: the {ruleset} ruleset has no shaped reward \(its reward is the "
+           rf"final result only; rulesets with one: .*acw_regimental")
+    with pytest.raises(ParameterError, match=why):
+        RiposteGymEnv(ruleset, shaped_reward=True)
+    with pytest.raises(ParameterError, match=why):
+        RiposteAECEnv(ruleset, shaped_reward=True)
 
 
 def test_shaped_reward_acw_sums_to_the_final_return():

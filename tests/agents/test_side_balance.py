@@ -39,6 +39,8 @@ def test_side_balance_two_agents_first_one_is_side_0(tmp_path, capsys):
     (["--agents", "stand_and_fire"], "expected one of random, heuristic, never-react, "
                                      "always-react, stand-and-fire, rush"),
     (["--agents", "rush", "--scenario", "nowhere"], "nowhere"),
+    (["--ruleset", "skirmish_alert", "--scenario", "ffa3", "--agents", "heuristic"],
+     "skirmish_alert/ffa3 has 3 sides: side balance compares the two sides of a two-sided"),
 ])
 def test_side_balance_bad_input(args, message, capsys):
     assert main(args) == 2

@@ -215,6 +215,21 @@ def test_from_json_without_game_uses_the_registry() -> None:
     assert json.loads(s.to_json(indent=2)) == json.loads(s.to_json())
 
 
+@pytest.mark.parametrize("entry, problem", [
+    ([0, 999], r"history\[1\]: action 999 is not an id in 0\.\.\d+$"),
+    ([0, -1], r"history\[1\]: action -1 is not an id in 0\.\.\d+$"),
+    ([-1, 99], r"history\[1\]: chance outcome 99 is not an id in 0\.\.5$"),
+    ([7, 0], r"history\[1\]: player 7 is not a side \(0\.\.1\) nor chance \(-1\)$"),
+])
+def test_from_json_refuses_a_history_entry_out_of_range(entry, problem) -> None:
+    """A record's history is read back as labels (viewers, transcripts): an id out of range
+    is named, not an IndexError later (and not a negative index wrapping round)."""
+    doc = json.loads(at(["attack", "react:decline", "d6=6"]).to_json())
+    doc["history"][1] = entry
+    with pytest.raises(InvalidStateError, match=problem):
+        State.from_json(json.dumps(doc))
+
+
 def test_returns_at_end() -> None:
     labels = []
     for _ in range(5):

@@ -43,6 +43,7 @@ class ACWGame(Game):
 
     ruleset_id = "acw_regimental"
     version = 4
+    has_shaped_reward = True
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):
