@@ -92,6 +92,11 @@ def run(args: argparse.Namespace) -> int:
         if args.json is not None:
             check_output_path(args.json)
         game = load_game(args.ruleset, args.scenario)
+        try:  # where a violation's replay would go (known only at the end of a long run)
+            check_output_path(Path(args.replay_dir) / f"{game.ruleset_id}_seed0_game0.toml")
+        except OSError as exc:
+            raise OSError(f"--replay-dir {args.replay_dir!r} cannot take the replays of "
+                          f"violations: {exc}") from None
     except (RiposteError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     bar = None
@@ -249,9 +254,14 @@ def _report(game: Any, args: argparse.Namespace, violations: list[dict[str, Any]
     replay_dir = Path(args.replay_dir)
     for v in violations:
         path = replay_dir / f"{game.ruleset_id}_seed{args.seed}_game{v['game']}.toml"
-        atomic_write_text(path, _replay_toml(game.ruleset_id, args.scenario,
-                                             dict(game.params), v.pop("labels"), v["message"]))
-        v["replay"] = str(path)
+        try:  # checked at the start; a failure now still reports the violation and the rest
+            atomic_write_text(path, _replay_toml(game.ruleset_id, args.scenario,
+                                                 dict(game.params), v.pop("labels"),
+                                                 v["message"]))
+            v["replay"] = str(path)
+        except OSError as exc:
+            v["replay"] = None
+            v["replay_error"] = f"cannot write {str(path)!r}: {exc.strerror or exc}"
         v["rerun"] = (f"python -m envs fuzz --ruleset {game.ruleset_id}"
                       + (f" --scenario {args.scenario}" if args.scenario else "")
                       + f" --games 1 --seed {args.seed} --start {v['game']}"
@@ -271,8 +281,10 @@ def _report(game: Any, args: argparse.Namespace, violations: list[dict[str, Any]
           f"({games / seconds if seconds > 0 else 0.0:.2f} games/s, {args.jobs} "
           f"job{'s' if args.jobs > 1 else ''}), {len(violations)} violations")
     for v in violations:
-        print(f"violation in game {v['game']}: {v['message']}\n  replay: python -m envs replay "
-              f"{v['replay']}\n  re-run: {v['rerun']}")
+        replay = (f"python -m envs replay {v['replay']}" if v["replay"] is not None
+                  else v["replay_error"])
+        print(f"violation in game {v['game']}: {v['message']}\n  replay: {replay}\n"
+              f"  re-run: {v['rerun']}")
     if args.json is not None:
         atomic_write_text(args.json, json.dumps(summary, indent=2))
     if violations:

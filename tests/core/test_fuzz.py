@@ -128,6 +128,47 @@ def test_fuzz_violation_exits_1_with_a_replay_that_reproduces_it(tmp_path, capsy
     assert abs(sum(p for _, p in state.chance_outcomes()) - 0.9) < 1e-9
 
 
+def test_fuzz_replay_dir_that_cannot_be_written_is_refused_before_the_games(tmp_path, capsys):
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file, not a directory")
+    out = tmp_path / "f.json"
+    rc = main(["fuzz", "--ruleset", "toy_chance09", "--games", "3", "--no-progress",
+               "--json", str(out), "--replay-dir", str(blocker)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1, err
+    assert err[0].startswith(f"error: --replay-dir {str(blocker)!r} cannot take the replays "
+                             f"of violations: "), err
+    assert not out.exists()
+
+
+def test_fuzz_a_replay_that_cannot_be_written_still_reports_everything(tmp_path, capsys,
+                                                                      monkeypatch):
+    """A replay directory that fails only at the end (a full disk): every violation is still
+    printed and the --json summary written, each violation naming why it has no replay."""
+    from envs.cli import fuzz
+
+    real = fuzz.atomic_write_text
+
+    def write(path, text):
+        if str(path).endswith(".toml"):
+            raise OSError(28, "No space left on device")
+        return real(path, text)
+
+    monkeypatch.setattr(fuzz, "atomic_write_text", write)
+    out = tmp_path / "f.json"
+    rdir = tmp_path / "fails"
+    rc = main(["fuzz", "--ruleset", "toy_chance09", "--games", "3", "--seed", "0",
+               "--no-progress", "--json", str(out), "--replay-dir", str(rdir)])
+    printed = capsys.readouterr().out.splitlines()
+    assert rc == 1
+    assert printed[0].endswith(" 3 violations")
+    replay = rdir / "toy_chance09_seed0_game0.toml"
+    assert printed[2] == f"  replay: cannot write {str(replay)!r}: No space left on device"
+    doc = json.loads(out.read_text())
+    assert len(doc["violations"]) == 3 and doc["violations"][0]["replay"] is None
+    assert doc["violations"][0]["replay_error"].startswith("cannot write ")
+
+
 def test_fuzz_negative_counter_is_a_violation(tmp_path, capsys):
     rc = main(["fuzz", "--ruleset", "toy_negative_turn", "--games", "4", "--seed", "0",
                "--no-progress", "--replay-dir", str(tmp_path)])
