@@ -16,7 +16,7 @@ from envs.core.testing import run_all
 @pytest.mark.parametrize("scenario,teams,params", [
     ("duel", 2, {}), ("default", 2, {"rounds": 2}), ("ffa3", 3, {"rounds": 1}),
     ("ffa4", 4, {"rounds": 1}), ("three_teams", 3, {"reaction_timing": "before_effect"}),
-    ("duel", 2, {"maintain_timing": "round_start"}),
+    ("duel", 2, {"maintain_timing": "round_start"}), ("duel", 2, {"max_decisions": 12}),
 ])
 def test_conformance(scenario: str, teams: int, params: dict) -> None:
     g = load_game("skirmish_alert", scenario, params)
@@ -30,3 +30,37 @@ def test_every_seed_rule_id_is_named_by_a_test() -> None:
     text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
     named = {int(m) for m in re.findall(r"al(\d+)", text.lower().replace("-", ""))}
     assert set(range(1, 28)) - named == set()
+
+
+@pytest.mark.parametrize("cap", [10, 60])
+def test_the_decision_cap_ends_the_game_scored_as_it_stands(cap: int) -> None:
+    """params.max_decisions: the decision that reaches it ends the game (chance outcomes are
+    not counted), with the returns of the VP as they stand; without it the game goes on."""
+    import numpy as np
+
+    def play(params):
+        state = load_game("skirmish_alert", "default", params).new_initial_state()
+        rng = np.random.default_rng(4)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                ids, ps = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(ids, p=ps)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        return state
+
+    free = play({})
+    decisions = sum(1 for p, _ in free.history if p >= 0)
+    assert decisions > 60  # the uncapped game is longer than either cap
+    capped = play({"max_decisions": cap})
+    assert sum(1 for p, _ in capped.history if p >= 0) == cap
+    assert capped.history == free.history[:len(capped.history)]  # the same game, cut short
+    last = capped.events[-1]
+    assert last.kind == "decision_cap" and last.data["scores"] == capped.scores()
+    pl = capped.placements()
+    assert capped.returns() == [1.0 if pl[0] < pl[1] else -1.0 if pl[0] > pl[1] else 0.0,
+                                1.0 if pl[1] < pl[0] else -1.0 if pl[1] > pl[0] else 0.0]
+    from envs.core.protocol import State
+
+    again = State.from_json(capped.to_json())  # the ended game reads back ended
+    assert again.is_terminal() and again.returns() == capped.returns()

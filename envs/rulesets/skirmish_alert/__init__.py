@@ -102,7 +102,9 @@ each team's return is (teams placed below − teams placed above) / (n − 1): z
 
 ## Episode End
 
-After the scenario's rounds, or when at most one team has fighters in play.
+After the scenario's rounds, when at most one team has fighters in play, or at the
+``max_decisions`` cap when it is set (scored on VP as they stand; chance outcomes are not
+counted).
 
 ## Arguments
 

@@ -90,6 +90,8 @@ class AlertGame(Game):
         N = len(fighters)
         ap = max(f.ap_max for f in fighters)
         per_turn = 1 + (ap + 1) * (1 + 3 * N)
+        #: the decision cap of params (None: none; AlertState._apply_action)
+        self.max_decisions = p.max_decisions
         self.max_game_length = p.max_decisions or self.rounds * N * per_turn
         self.layout = build_layout(n, self.F, self.X, self.max_board)
         self.feature_index = {k: i for i, k in enumerate(FIGHTER_FEATURES)}

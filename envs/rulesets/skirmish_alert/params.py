@@ -71,7 +71,9 @@ class AlertParams(pydantic.BaseModel):
             (AL-PD-25).
         equipment_blocked_when_engaged: equipment cannot be used while engaged (AL-16f,
             AL-PD-15).
-        max_decisions: decision cap; reaching it ends the game, scored as it stands.
+        max_decisions: decision cap (chance outcomes are not counted); the decision that
+            reaches it ends the game, scored on VP as they stand (``None``: no cap; the envs
+            then truncate at ``max_game_length``).
     """
 
     model_config = pydantic.ConfigDict(extra="forbid", strict=True)

@@ -409,6 +409,18 @@ class AlertState(ProcedureState):
             self.log("out_of_action", ("AL-PD-22",), f"{f.name} is out of action", f.team,
                      fighter=f.gid)
 
+    def _apply_action(self, action: int) -> None:
+        """The frames' flow, then the decision cap of ``params.max_decisions`` (when set):
+        the decision that reaches it ends the game, scored as it stands (an engine cap, not a
+        rule of the seed; the ACW ruleset's ends its games the same way)."""
+        super()._apply_action(action)
+        cap = self.game.max_decisions
+        if cap is not None and self.stack.node is not None and \
+                sum(1 for p, _ in self.history if p >= 0) >= cap:
+            self.log("decision_cap", (), f"decision cap {cap} reached: the game ends, scored "
+                     f"as it stands (VP {self.scores()})", None, scores=self.scores())
+            self.stack = FrameStack()
+
     # -- scoring --------------------------------------------------------------------------------
     def scores(self) -> list[int]:
         """Victory points per team (scenario ``[scoring]``): fighters still in play, objectives
