@@ -484,6 +484,15 @@ def test_scenario_table_size_must_be_finite(tmp_path, table, key):
     _refused(p, key, "finite")
 
 
+@pytest.mark.parametrize("table,key", [("width = 1e300", "table.width"),
+                                       ("depth = 145.0", "table.depth")])
+def test_scenario_table_is_at_most_12_feet_a_side(tmp_path, table, key):
+    """A huge table loaded, played and then broke the drawing (a 57,600-pixel image, or
+    none at all)."""
+    p = _write(tmp_path, f"[table]\n{table}\n" + UNIT_A + UNIT_B)
+    _refused(p, key, "less than or equal to 144")
+
+
 @pytest.mark.parametrize("terrain,needles", [
     ("[[terrain.woods]]\npolygon = [[1.0, 2.0], [nan, 3.0], [4.0, 4.0]]",
      ("terrain.woods[0].polygon[1][0]", "finite")),

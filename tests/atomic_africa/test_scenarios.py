@@ -59,6 +59,13 @@ def test_unit_off_the_table(tmp_path: Path) -> None:
         load_game("atomic_africa", p)
 
 
+def test_table_is_at_most_4_metres_a_side(tmp_path: Path) -> None:
+    p = _write(tmp_path, DUEL.replace("width = 60.0", "width = 1e300"))
+    with pytest.raises(ScenarioError, match=r"s\.toml: table\.width: .*less than or equal "
+                                            r"to 400"):
+        load_game("atomic_africa", p)
+
+
 def test_wrong_type_in_file(tmp_path: Path) -> None:
     p = _write(tmp_path, DUEL.replace("figures = 10", 'figures = "ten"', 1))
     with pytest.raises(ScenarioError, match=r"s\.toml: units\[0\]\.figures"):

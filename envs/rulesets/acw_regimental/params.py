@@ -79,8 +79,10 @@ class _Model(pydantic.BaseModel):
 
 
 class TableSpec(_Model):
-    width: FFloat = pydantic.Field(48.0, gt=0)
-    depth: FFloat = pydantic.Field(36.0, gt=0)
+    """The table in inches: at most 144" (12 feet) a side, the largest tables played."""
+
+    width: FFloat = pydantic.Field(48.0, gt=0, le=144)
+    depth: FFloat = pydantic.Field(36.0, gt=0, le=144)
 
 
 class AreaSpec(_Model):

@@ -68,9 +68,11 @@ class AAParams(pydantic.BaseModel):
 
 
 class TableSpec(pydantic.BaseModel):
+    """The table in cm: at most 400 cm a side (the largest tables played are about 370 cm)."""
+
     model_config = pydantic.ConfigDict(extra="forbid")
-    width: float = pydantic.Field(gt=0)
-    depth: float = pydantic.Field(gt=0)
+    width: float = pydantic.Field(gt=0, le=400)
+    depth: float = pydantic.Field(gt=0, le=400)
 
 
 class TerrainSpec(pydantic.BaseModel):
