@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="replay script written at the end (default replays/play-<time>.toml)")
     pl.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="game parameter (repeatable), e.g. pips_fixed=true")
+    pl.add_argument("--trust-checkpoint", action="store_true",
+                    help="load an --opponent checkpoint without Riposte's config by unpickling "
+                         "(can run code: only for files you trust)")
     from envs.cli import fuzz
 
     fuzz.add_parser(sub)

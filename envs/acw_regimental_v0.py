@@ -28,7 +28,8 @@ no hidden information of the other side. Pieces are tabulated in the ruleset's d
 
 ## Starting State
 
-The chosen scenario (default: the one-brigade-a-side battle of RULINGS 8), opening rolls resolved.
+The chosen scenario (default: "Two Farms", this project's symmetric battle for two seats; the
+earlier one-brigade-a-side battle of RULINGS 8 is ``crossroads``), opening rolls resolved.
 
 ## Rewards
 

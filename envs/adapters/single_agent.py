@@ -57,7 +57,7 @@ in a game of three or more sides a sampler is asked once per opponent seat at ev
 each of the n − 1 other sides is played by its own draw from the pool, named in
 ``info["opponents"]`` by side),
 ``max_decisions`` (default ``game.max_game_length``), ``shaped_reward``, ``render_mode``
-(``"ansi"`` or ``None``), ``illegal_action`` (``"raise"`` or ``"loss"``), ``info_labels``
+(``"ansi"``, ``"rgb_array"`` or ``None``), ``illegal_action`` (``"raise"`` or ``"loss"``), ``info_labels``
 (``False`` leaves ``legal_action_labels`` out of ``info``; training does not read them).
 
 ## Randomness

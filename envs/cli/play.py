@@ -1,5 +1,6 @@
 """``python -m envs play --ruleset acw_regimental --opponent AGENT [--side 0|1] [--scenario NAME]
-[--port P]``: a person plays one side against an agent in the browser.
+[--port P] [--seed S] [--save FILE] [--param KEY=VALUE] [--trust-checkpoint]``: a person plays
+one side against an agent in the browser (two-sided battles).
 
 The server (Flask on werkzeug's threaded server, bound to 127.0.0.1 only) keeps one game. The
 page (inline HTML/CSS/JS, nothing fetched from outside the machine) shows the table as SVG (the
@@ -460,10 +461,12 @@ def main(args) -> int:
         return fail(f"--seed must be >= 0, got {args.seed}")
     try:
         game = load_game(args.ruleset, args.scenario, params)
-        if args.side >= game.num_players:
-            return fail(f"--side {args.side}: {args.ruleset} has sides 0..{game.num_players - 1}")
+        if game.num_players != 2:
+            return fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
+                        f"play is one person against one agent in a two-sided battle")
         agent = make_agent(args.opponent, game, seed=np.random.SeedSequence(args.seed,
-                                                                             spawn_key=(1,)))
+                                                                             spawn_key=(1,)),
+                           trust_checkpoint=getattr(args, "trust_checkpoint", False))
     except RiposteError as e:
         return fail(str(e).splitlines()[0])
     session = PlaySession(game, agent, args.opponent, args.side, args.seed, save, args.scenario)

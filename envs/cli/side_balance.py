@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=200, help="games (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of dice and agents")
     p.add_argument("--json", default=None, help="write the result as JSON here (atomically)")
+    p.add_argument("--trust-checkpoint", action="store_true",
+                   help="load agent checkpoints without Riposte's config by unpickling (can "
+                        "run code: only for files you trust)")
     try:
         args = p.parse_args(argv)
     except SystemExit as exc:
@@ -104,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
                          f"side balance compares the two sides of a two-sided battle")
         seeds = np.random.SeedSequence(args.seed).spawn(2)
-        agents = [make_agent(n, game, s) for n, s in zip(names, seeds)]
+        agents = [make_agent(n, game, s, trust_checkpoint=args.trust_checkpoint)
+                  for n, s in zip(names, seeds)]
     except (RiposteError, AgentError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     res = side_balance(game, agents, args.games, args.seed)

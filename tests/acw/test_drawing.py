@@ -108,3 +108,20 @@ def test_window_refuse_the_flank_shows_the_flank_zones():
         pytest.fail("example B never asks for Refuse the Flank")
     zones = [sh for sh in g.drawing(s).shapes if sh.role == "trigger" and isinstance(sh, Polygon)]
     assert len(zones) == 2 and all("Refuse the Flank" in z.title for z in zones)
+
+
+def test_caption_at_the_end_names_the_last_turn():
+    """A game that ends on time has moved its turn counter past the last turn."""
+    import numpy as np
+
+    g = load_game("acw_regimental", None, {"turns": 1})
+    state = g.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, ps = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(ids, p=ps)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    caption = g.drawing(state).caption
+    assert caption.startswith("Turn 1/1 · ") and caption.endswith(" · game over"), caption

@@ -46,3 +46,22 @@ def test_side_balance_bad_input(args, message, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_side_balance_loads_a_plain_checkpoint_only_when_trusted(tmp_path, capsys):
+    """A checkpoint without Riposte's config is unpickled (can run code): refused, naming
+    the flag that this command has, and played with --trust-checkpoint."""
+    from sb3_contrib import MaskablePPO
+
+    from envs.adapters import RiposteGymEnv
+
+    model = MaskablePPO("MlpPolicy", RiposteGymEnv("toy"), n_steps=32, batch_size=32,
+                        policy_kwargs={"net_arch": [8]}, device="cpu")
+    path = tmp_path / "plain.zip"
+    model.save(path)
+    args = ["--ruleset", "toy", "--agents", str(path), "random", "--games", "2"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "--trust-checkpoint" in err and err.count("\n") == 1
+    assert main([*args, "--trust-checkpoint"]) == 0
+    assert "toy/" in capsys.readouterr().out

@@ -131,6 +131,9 @@ def test_cli_unknown_agent_and_scenario(tmp_path):
                             "--save", str(tmp_path / "r.toml")), "KEY=VALUE")
     one_line_error(play_cli("--opponent", "random", "--seed", "-1",
                             "--save", str(tmp_path / "r.toml")), "--seed must be >= 0, got -1")
+    one_line_error(play_cli("--opponent", "random", "--ruleset", "skirmish_alert", "--scenario",
+                            "ffa3", "--save", str(tmp_path / "r.toml")),
+                   "skirmish_alert/ffa3 has 3 sides: play is one person against one agent")
 
 
 def test_cli_port_in_use(tmp_path):

@@ -229,7 +229,9 @@ def caption(state) -> str:
     p = state.current_player()
     who = ("game over" if p == TERMINAL else "dice" if p == CHANCE
            else f"{SIDE_NAME[p]} to decide ({state.decision_name()})")
-    return (f"Turn {state.turn}/{g.turns} · {SIDE_NAME[state.active]} player-turn · phase "
+    # the turn counter passes the last turn when the game ends on time (as the observation)
+    return (f"Turn {min(state.turn, g.turns)}/{g.turns} · {SIDE_NAME[state.active]} "
+            f"player-turn · phase "
             f"{state.phase} · Staff Pips U{state.pips[0]}/C{state.pips[1]} · {who}")
 
 
