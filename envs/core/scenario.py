@@ -7,6 +7,7 @@ engine: every failure becomes a :class:`envs.core.errors.ScenarioError` (bad fil
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,10 +30,25 @@ def _loc(loc: tuple[Any, ...]) -> str:
     return out or "<top level>"
 
 
+#: a union member's tag in a pydantic error location (``constrained-int``,
+#: ``literal['roll_off']``, ``function-after[...]``, a bare type name): not a key of the file
+_UNION_TAG = re.compile(r"^(?:int|float|str|bool|bytes|none|[a-z]+(?:-[a-z]+)+(?:\[.*\])?|"
+                        r"[a-z]+\[.*\])$", re.S)
+
+
 def format_validation_error(err: pydantic.ValidationError, source: str) -> str:
-    """One line per problem: ``source: key.path: message``."""
-    lines = [f"{source}: {_loc(e['loc'])}: {e['msg']}" for e in err.errors()]
-    return "\n".join(lines)
+    """One line per problem: ``source: key.path: message``. A value that fits none of a
+    union's alternatives is one problem: the alternatives' messages joined by ``, or``
+    (pydantic reports one error per alternative, under a tag that is not a key)."""
+    problems: dict[tuple[str, int], list[str]] = {}
+    for i, e in enumerate(err.errors()):
+        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p)))
+        # alternatives of one union share a line; other problems keep their own
+        msgs = problems.setdefault((_loc(loc), -1 if loc != tuple(e["loc"]) else i), [])
+        if e["msg"] not in msgs:
+            msgs.append(e["msg"])
+    return "\n".join(f"{source}: {where}: {', or '.join(msgs)}"
+                     for (where, _), msgs in problems.items())
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:

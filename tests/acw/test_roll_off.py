@@ -93,3 +93,10 @@ def test_a_bad_first_side_names_the_file_and_key(tmp_path):
     with pytest.raises(ScenarioError) as ei:
         load_game("acw_regimental", str(p))
     assert str(p) in str(ei.value) and "first_side" in str(ei.value)
+    # one line for the value that fits neither alternative, without pydantic's union tags
+    assert str(ei.value) == (f"{p}: first_side: Input should be a valid integer, or Input "
+                             f"should be 'roll_off'")
+    p.write_text(text.replace('first_side = "coin"', "first_side = 5"))
+    with pytest.raises(ScenarioError, match=r"first_side: Input should be less than or equal "
+                                            r"to 1, or Input should be 'roll_off'$"):
+        load_game("acw_regimental", str(p))
