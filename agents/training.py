@@ -398,7 +398,8 @@ class SelfPlayCallback(BaseCallback):
         best = self.run_dir / "best_model.zip"
         self._keep(source, best)
         self.best = {"timesteps": int(steps), "worst": worst, "mean": mean,
-                     "scores": dict(scores), "sha256": _sha256(best)}
+                     "scores": dict(scores),
+                     "sha256": _sha256(best) if best.is_file() else None}
         return True
 
     def kept_path(self, steps: int) -> Path:
@@ -423,8 +424,8 @@ class SelfPlayCallback(BaseCallback):
         best = self.run_dir / "best_model.zip"
         if self.best is None:
             best.unlink(missing_ok=True)
-        elif "sha256" in self.best and (not best.is_file() or
-                                        _sha256(best) != self.best["sha256"]):
+        elif self.best.get("sha256") and (not best.is_file() or
+                                          _sha256(best) != self.best["sha256"]):
             kept = self.kept_path(steps)
             if not kept.is_file() or _sha256(kept) != self.best["sha256"]:
                 raise AgentError(f"the checkpoint kept the policy of "
