@@ -244,7 +244,10 @@ BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
 
-def _norm(v: Any) -> Any:
+def _norm(v: Any, key: str = "") -> Any:
+    """A flag's value as config.json holds it (``--scenario default`` is no scenario given)."""
+    if key == "scenario" and v == "default":
+        return None
     return list(v) if isinstance(v, tuple) else v
 CKPT_RE = re.compile(r"^ckpt_(\d+)\.zip$")
 
@@ -357,8 +360,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.bc_epochs >= 1, "--bc-epochs must be >= 1"),
               (0.0 < args.bc_lr < math.inf, "--bc-lr must be finite and > 0"),
               (args.max_snapshots >= 1, "--max-snapshots must be >= 1"),
-              (min(args.pool_latest_weight, args.pool_snapshot_weight,
-                   args.pool_bot_weight) >= 0.0, "--pool-*-weight must be >= 0")]
+              (all(0.0 <= w < math.inf for w in (args.pool_latest_weight,
+                                                 args.pool_snapshot_weight,
+                                                 args.pool_bot_weight)),
+               "--pool-latest-weight, --pool-snapshot-weight and --pool-bot-weight must be "
+               "finite and >= 0")]
     for ok, msg in checks:
         if not ok:
             print(f"error: {msg}", file=sys.stderr)
@@ -371,6 +377,36 @@ class UsageError(Exception):
 
 
 # -- run directory -----------------------------------------------------------------------------
+#: the files and directories train.py writes in the run directory (--overwrite deletes them,
+#: except config.json, which the new run rewrites, and tb/)
+RUN_FILES = ("config.json", "pool.json", "metrics.csv", "metrics.json", "final_model.zip",
+             "best_model.zip", "last_model.zip", "learning_curves.png", TEACHER_FILE)
+RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations")
+
+
+def check_run_dir(run_dir: Path) -> None:
+    """Refuse, before any work, a run directory where a file train.py writes is a directory
+    (or not a regular file), or where one of its subdirectories is a file.
+
+    Raises:
+        UsageError: naming the path.
+    """
+    from envs.core.files import check_output_path
+
+    if run_dir.exists() and not run_dir.is_dir():
+        raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory (a file of "
+                         f"that name is in the way)")
+    for name in RUN_FILES:
+        try:
+            check_output_path(run_dir / name)
+        except OSError as exc:
+            raise UsageError(f"--run-dir {str(run_dir)!r}: {exc}") from None
+    for sub in (*RUN_SUBDIRS, "tb"):
+        if (run_dir / sub).exists() and not (run_dir / sub).is_dir():
+            raise UsageError(f"--run-dir {str(run_dir)!r}: {str(run_dir / sub)!r} is in the "
+                             f"way (a file where the run keeps a directory)")
+
+
 def checkpoints(run_dir: Path) -> list[tuple[int, Path]]:
     """``(timesteps, path)`` of the complete checkpoints in ``run_dir/checkpoints``, sorted."""
     d = run_dir / "checkpoints"
@@ -430,13 +466,23 @@ def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
 def _name_agent_flags(message: str, args: Args) -> str:
     """``message`` about an agent, prefixed with the flags that name it (``--pool-bots:
     unknown agent 'bogus': ...``) when the message quotes one of their agents."""
+    from agents.policy import AgentError
     from agents.selfplay import parse_bot_spec
+
+    if message.startswith("opponent pool"):  # the pool's own checks: its bots and weights
+        return f"--pool-bots: {message}" if message.startswith("opponent pool bot") else message
+
+    def name(spec: str) -> str:
+        try:
+            return parse_bot_spec(spec)[0]
+        except AgentError:
+            return spec
 
     holders = (("--pool-bots", args.pool_bots), ("--eval-agents", args.eval_agents),
                ("--bc-teacher", [args.bc_teacher] if args.bc_games > 0 else []),
                ("--bc-opponents", args.bc_opponents if args.bc_games > 0 else []))
     flags = [flag for flag, specs in holders
-             if any(repr(parse_bot_spec(spec)[0]) in message for spec in specs)]
+             if any(repr(name(spec)) in message for spec in specs)]
     return f"{', '.join(flags)}: {message}" if flags else message
 
 
@@ -457,38 +503,37 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         if not ckpts:
             raise UsageError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r}")
         cfg_path = run_dir / "config.json"
-        if cfg_path.is_file():  # the run's own configuration wins, except what was given now
-            try:
-                saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
-                if not isinstance(saved, dict):
-                    raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
-            except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
-                what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
-                raise UsageError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
-                                 f"configuration): {what}") from None
-            names = {f.name for f in dataclasses.fields(Args)}
-            merged = {k: v for k, v in saved.items() if k in names}
-            # the run continues as configured: only these may change on --resume
-            changed = sorted(k for k in given - RESUMABLE
-                             if k in merged and _norm(getattr(args, k)) != _norm(merged[k]))
-            if changed:
-                flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
-                                  f"{getattr(args, k)!r})" for k in changed)
-                raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
-                                 f"config.json; these flags differ: {flags}. Start a new "
-                                 f"--run-dir (or --overwrite) to change them")
-            merged.update({k: getattr(args, k) for k in given})
-            merged["resume"], merged["run_dir"] = True, args.run_dir
-            args = Args(**merged)
+        if not cfg_path.is_file():
+            raise UsageError(f"--resume: {str(cfg_path)!r} (the run's configuration) is "
+                             f"missing, so the run's flags are unknown: put it back, or start "
+                             f"afresh with --overwrite")
+        # the run's own configuration wins, except what was given now
+        try:
+            saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+            if not isinstance(saved, dict):
+                raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
+            what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise UsageError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
+                             f"configuration): {what}") from None
+        names = {f.name for f in dataclasses.fields(Args)}
+        merged = {k: v for k, v in saved.items() if k in names}
+        # the run continues as configured: only these may change on --resume
+        changed = sorted(k for k in given - RESUMABLE
+                         if k in merged and _norm(getattr(args, k), k) != _norm(merged[k], k))
+        if changed:
+            flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
+                              f"{getattr(args, k)!r})" for k in changed)
+            raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
+                             f"config.json; these flags differ: {flags}. Start a new "
+                             f"--run-dir (or --overwrite) to change them")
+        merged.update({k: getattr(args, k) for k in given})
+        merged["resume"], merged["run_dir"] = True, args.run_dir
+        args = Args(**merged)
     elif ckpts and not args.overwrite:
         raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
                          "or --overwrite to start afresh")
-    elif args.overwrite:  # start afresh: drop the previous run's checkpoints, pool and metrics
-        for sub in ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations"):
-            shutil.rmtree(run_dir / sub, ignore_errors=True)
-        for name in ("pool.json", "metrics.csv", "metrics.json", "final_model.zip",
-                     "best_model.zip", "last_model.zip", "learning_curves.png"):
-            (run_dir / name).unlink(missing_ok=True)
+    check_run_dir(run_dir)
 
     if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
         from agents.builtin import panel_for
@@ -526,6 +571,12 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                                    else make_agent(name, game, s, args.trust_checkpoint))
     except (RiposteError, AgentError) as exc:
         raise UsageError(_name_agent_flags(str(exc).splitlines()[0], args)) from None
+    if args.overwrite and not args.resume:  # start afresh, now that every flag is known good
+        for sub in RUN_SUBDIRS:
+            shutil.rmtree(run_dir / sub, ignore_errors=True)
+        for name in RUN_FILES:
+            if name != "config.json":
+                (run_dir / name).unlink(missing_ok=True)
 
     # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
     import torch

@@ -233,6 +233,12 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--eval-jobs", "0"], "--eval-jobs must be >= 1"),
     (["--league-snapshots-weight", "-1"], "--league-snapshots-weight must be a finite number"),
     (["--shaped-reward"], "--shaped-reward: the toy ruleset has no shaped reward"),
+    (["--pool-bots", "random:-1"],
+     "error: --pool-bots: opponent pool bot 'random:-1': weight must be finite and >= 0"),
+    (["--pool-bots", "random", "random"], "error: --pool-bots: opponent pool bots must be "
+                                          "distinct"),
+    (["--no-pfsp", "--pool-bot-weight", "inf"], "--pool-bot-weight must be finite and >= 0"),
+    (["--pool-snapshot-weight", "nan"], "--pool-bot-weight must be finite and >= 0"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
@@ -255,6 +261,71 @@ def test_train_run_dir_that_cannot_be_a_directory_is_one_line_error(tmp_path):
         if run_dir == blocker:
             assert lines[0].endswith("(a file of that name is in the way)"), r.stderr
     assert blocker.read_text() == "a file, not a directory"
+
+
+def _files(run_dir: Path) -> dict[str, int]:
+    return {str(p.relative_to(run_dir)): p.stat().st_mtime_ns for p in run_dir.rglob("*")
+            if p.is_file()}
+
+
+def test_overwrite_refused_for_a_bad_flag_deletes_nothing(trained, tmp_path):
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    before = _files(run_dir)
+    for bad in (["--pool-bots", "random", "skynet"], ["--scenario", "nowhere"],
+                ["--eval-agents", "skynet"]):
+        r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--overwrite",
+                "--total-timesteps", "64", *TINY, *bad)
+        assert r.returncode == 2, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert _files(run_dir) == before, bad  # the run that was there is all still there
+
+
+@pytest.mark.parametrize("name, kind", [("final_model.zip", "dir"), ("learning_curves.png", "dir"),
+                                        ("checkpoints", "file"), (".kept", "file")])
+def test_a_run_dir_entry_in_the_way_is_refused_before_training(tmp_path, name, kind):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    if kind == "dir":
+        (run_dir / name).mkdir()
+    else:
+        (run_dir / name).write_text("in the way")
+    r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--total-timesteps",
+            "64", *TINY, *TOY_POOL)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: --run-dir {str(run_dir)!r}: ")
+    assert name in lines[0], r.stderr
+    assert sorted(p.name for p in run_dir.iterdir()) == [name]  # nothing trained or written
+
+
+def test_resume_given_the_default_scenario_by_name_is_the_same_run(trained, tmp_path):
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--scenario", "default",
+            "--total-timesteps", "384", "--no-progress-bar")
+    assert r.returncode == 0, r.stderr
+    assert "resuming from" in r.stdout
+
+
+def test_resume_without_config_json_is_refused(trained, tmp_path):
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    (run_dir / "config.json").unlink()
+    before = _files(run_dir)
+    r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--resume",
+            "--total-timesteps", "512", "--no-progress-bar")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (f"error: --resume: {str(run_dir / 'config.json')!r} (the run's "
+                                f"configuration) is missing, so the run's flags are unknown: "
+                                f"put it back, or start afresh with --overwrite")
+    assert _files(run_dir) == before
 
 
 @pytest.mark.parametrize("name, text, message", [

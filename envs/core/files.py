@@ -55,13 +55,17 @@ def check_output_path(path: str | Path) -> Path:
         ``path`` as a :class:`~pathlib.Path`.
 
     Raises:
-        OSError: ``FileNotFoundError`` for an empty name; ``IsADirectoryError`` /
+        OSError: ``FileNotFoundError`` for an empty name; ``IsADirectoryError`` for a name
+            that ends with ``/`` (a directory's, whether it exists or not);
+            ``IsADirectoryError`` /
             ``PermissionError`` when ``path`` is a directory or an existing file that is not
             a regular one (a device, a ``/proc`` entry), or when its nearest existing
             ancestor directory does not accept new files.
     """
     if not str(path):
         raise FileNotFoundError("empty file name")
+    if isinstance(path, str) and path.endswith(("/", os.sep)):  # Path() would drop the slash
+        raise IsADirectoryError(f"{path!r} names a directory (it ends with '/'), not a file")
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{str(path)!r} is a directory, not a file")

@@ -39,6 +39,31 @@ def test_a_directory_is_refused_before_any_work(tmp_path):
     assert check_output_path(tmp_path / "new" / "r.json") == tmp_path / "new" / "r.json"
 
 
+def test_a_name_ending_in_a_slash_is_a_directory_even_where_a_file_is(tmp_path):
+    """pathlib drops a trailing slash: ``model.zip/`` would have replaced the file model.zip."""
+    model = tmp_path / "model.zip"
+    model.write_bytes(b"weights")
+    for name in (f"{model}/", f"{tmp_path / 'new'}/"):
+        with pytest.raises(IsADirectoryError, match="names a directory .it ends with '/'."):
+            check_output_path(name)
+        with pytest.raises(IsADirectoryError):
+            atomic_write_text(name, "x")
+    assert model.read_bytes() == b"weights" and not (tmp_path / "new").exists()
+
+
+def test_evaluate_json_ending_in_a_slash_is_one_line_error(tmp_path):
+    from tests.test_scripts import run
+
+    model = tmp_path / "final_model.zip"
+    model.write_bytes(b"weights")
+    r = run("evaluate.py", "--agents", "random", "never-react", "--games", "2", "--quiet",
+            "--json", f"{model}/")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "ends with '/'" in lines[0]
+    assert model.read_bytes() == b"weights"
+
+
 def test_bench_refuses_a_directory_for_json_before_running(tmp_path, capsys):
     from envs.bench import main
     assert main(["--ruleset", "acw_regimental", "--seconds", "30", "--json",
