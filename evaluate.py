@@ -390,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.record:
             check_output_path(Path(args.record) / "probe.toml")
         game = load_game(args.ruleset, args.scenario)
+        if args.record and game.num_players > 2:
+            return _fail(f"--record: {game.ruleset_id}/{game.scenario_name} has "
+                         f"{game.num_players} sides; only two-sided tournaments are recorded")
         seeds = np.random.SeedSequence(args.seed).spawn(len(args.agents))
         agents = {a: make_agent(a, game, s, args.trust_checkpoint)
                   for a, s in zip(args.agents, seeds)}
@@ -404,8 +407,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         from envs.cli.records import record_tournament_game
 
+        _RECORDING.update(dir=args.record, games=0)
+
         def on_game(a, b, i, rec):
             record_tournament_game(args.record, game, args, a, b, i, rec)
+            _RECORDING["games"] += 1
     if game.num_players > 2:  # free-for-all: every game seats one agent per side
         from agents.free_for_all import free_for_all
 
@@ -437,7 +443,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+#: the tournament's --record directory and the games written to it so far (set by main)
+_RECORDING: dict[str, Any] = {}
+
+
+def stop_note() -> str:
+    """What an interrupted tournament leaves behind (``interrupted (SIGINT): ...``)."""
+    if _RECORDING:
+        return (f"stopped; {_RECORDING['games']} finished game(s) recorded in "
+                f"{_RECORDING['dir']}, no --json or --plot written")
+    return "stopped, nothing was written"
+
+
 if __name__ == "__main__":
     from agents.interrupts import run_guarded
 
-    sys.exit(run_guarded(main, what="stopped, nothing was written"))
+    sys.exit(run_guarded(main, what=stop_note))

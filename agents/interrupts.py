@@ -152,9 +152,10 @@ class SignalGuard:
             self._defer = False
 
 
-def run_guarded(fn: Any, *args: Any, what: str = "nothing was written") -> int:
+def run_guarded(fn: Any, *args: Any, what: Any = "nothing was written") -> int:
     """``fn(*args)`` under a :class:`SignalGuard`; SIGINT / SIGTERM print one line on stderr
-    (``interrupted (SIGINT): <what>``) and give ``128 + signal`` instead of a traceback; a
+    (``interrupted (SIGINT): <what>``, ``what`` a string or a function giving it then) and
+    give ``128 + signal`` instead of a traceback; a
     worker process that died (:class:`~envs.core.workers.WorkerDiedError`) prints one
     ``error:`` line and gives 1."""
     from envs.core.workers import WorkerDiedError
@@ -165,7 +166,8 @@ def run_guarded(fn: Any, *args: Any, what: str = "nothing was written") -> int:
         except BaseException as exc:
             # the interrupt first: a worker that died of the same signal is no error
             if (intr := interrupted_in(exc)) is not None:
-                print(f"interrupted ({intr.name}): {what}", file=sys.stderr)
+                print(f"interrupted ({intr.name}): {what() if callable(what) else what}",
+                      file=sys.stderr)
                 return intr.exit_status
             if isinstance(exc, WorkerDiedError):
                 print(f"error: {exc}", file=sys.stderr)

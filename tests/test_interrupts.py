@@ -125,6 +125,23 @@ def test_evaluate_interrupt_is_one_line_and_writes_nothing(tmp_path, sig, status
     assert out == "" and not out_json.exists() and os.listdir(tmp_path) == []
 
 
+def test_evaluate_interrupt_while_recording_says_what_it_recorded(tmp_path):
+    rec = tmp_path / "games"
+    proc = _start("evaluate.py", "--ruleset", "toy", "--agents", "random", "always-react",
+                  "--games", "100000", "--record", str(rec), "--jobs", "1")
+    deadline = time.monotonic() + 120
+    while not (rec.is_dir() and len(os.listdir(rec)) >= 3):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    n = len([p for p in os.listdir(rec) if p.endswith(".toml")])
+    assert err.strip().splitlines() == [
+        f"interrupted (SIGINT): stopped; {n} finished game(s) recorded in {rec}, no --json or "
+        f"--plot written"], err
+
+
 # -- empty or whitespace-only paths are refused before any work ---------------------------------
 @pytest.mark.parametrize("script, args, flag", [
     ("train.py", ["--run-dir", ""], "--run-dir"),

@@ -142,6 +142,15 @@ def test_evaluate_record_of_the_other_rulesets(tmp_path, ruleset, scenario):
         assert [float(x) for x in final.returns()] == s.meta["returns"]
 
 
+def test_evaluate_record_of_a_free_for_all_is_refused_before_the_games(tmp_path):
+    r = run("evaluate.py", "--ruleset", "skirmish_alert", "--scenario", "ffa3", "--agents",
+            "random", "heuristic", "--games", "2", "--record", str(tmp_path / "games"))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == ("error: --record: skirmish_alert/ffa3 has 3 sides; only "
+                                "two-sided tournaments are recorded")
+    assert not (tmp_path / "games").exists()
+
+
 def test_optional_parameters_default_to_none():
     """What ReplayScript.to_toml relies on when it leaves None parameters out."""
     import types
