@@ -5,7 +5,9 @@ At every ``reaction`` decision the tournament calls :meth:`GameTracker.on_decisi
 state before the choice; at the end :meth:`ReactionAnalytics.add_game` reads the final state's
 event log. For each reaction decision:
 
-* *offered*: the ``react:*`` labels that were legal there; *taken*: the one chosen.
+* *offered*: the labels that were legal there (every choice of a ``reaction`` decision:
+  ACW's ``react:*``, Atomic Africa's ``react:unit<k>`` / ``react:none``, skirmish's
+  ``alert:attempt:f<k>`` / ``alert:decline``); *taken*: the one chosen.
 * *trigger*: the enemy unit the reaction answers — the unit of the latest ``charge`` event of
   the other side since its latest ``activate`` event, else the activated unit (every reaction
   window of the ACW ruleset opens on the active side's moving or charging unit).
@@ -16,8 +18,8 @@ event log. For each reaction decision:
   ``charge_stopped`` (no ``contact`` by the charger in the window).
 
 Per label, outcomes are averaged over the decisions where it was *taken* and, as the comparable
-situations, over those where it was *offered* and the agent *declined* (``react:decline``)
-instead. Game scores (win 1, draw ½, loss 0) are compared between games in which the agent took
+situations, over those where it was *offered* and the agent *declined* (the choice not to
+react: a label ending in ``:decline`` or ``:none``, :func:`is_decline`) instead. Game scores (win 1, draw ½, loss 0) are compared between games in which the agent took
 the reaction at least once and games in which it was offered but never taken. Means carry
 normal-approximation 95% intervals (:func:`~agents.research.common.mean_ci95`).
 
@@ -36,9 +38,13 @@ import numpy as np
 
 from .common import mean_ci95, proportion_ci95
 
-REACT = "react:"
-DECLINE = "react:decline"
 WINDOW_END = frozenset({"activate", "phase", "game_end"})
+
+
+def is_decline(label: str) -> bool:
+    """Whether ``label`` is the choice not to react at a ``reaction`` decision
+    (``react:decline``, ``react:none``, ``alert:decline``)."""
+    return label.rsplit(":", 1)[-1] in ("decline", "none")
 
 
 @dataclass(slots=True)
@@ -82,7 +88,7 @@ class GameTracker:
         if state.decision_name() != "reaction":
             return
         labels = state.game.actions.labels
-        offered = tuple(labels[a] for a in np.flatnonzero(mask) if labels[a].startswith(REACT))
+        offered = tuple(labels[a] for a in np.flatnonzero(mask))
         trig, charge = find_trigger(state.events, side)
         self.offers.append(_Offer(side, labels[action], offered, len(state.events), trig,
                                   charge))
@@ -164,7 +170,7 @@ class ReactionAnalytics:
                 offered_in_game[o.side].add(lab)
                 if lab == o.taken:
                     bucket = "taken"
-                elif o.taken == DECLINE:
+                elif is_decline(o.taken):
                     bucket = "declined"
                 else:
                     continue
@@ -217,7 +223,7 @@ def format_summary(doc: dict[str, Any]) -> str:
 
     for name, per in doc.items():
         for lab, d in per.items():
-            if lab == DECLINE:
+            if is_decline(lab):
                 continue
             st, sd = d["score_when_taken"], d["score_when_declined"]
             fs = lambda s: "-" if not s["n"] else f"{s['mean']:.2f}"  # noqa: E731

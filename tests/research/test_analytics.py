@@ -94,3 +94,31 @@ def test_toy_tournament_counts_every_reaction_decision():
         if n_react:
             assert per["react:decline"]["offered"] == n_react == per["react:dodge"]["offered"]
     assert res.reaction_analytics["never-react"].get("react:dodge", {"taken": 0})["taken"] == 0
+
+
+@pytest.mark.parametrize("ruleset, scenario, decline", [
+    ("skirmish_alert", "default", "alert:decline"), ("atomic_africa", None, "react:none")])
+def test_the_other_rulesets_reactions_are_counted(ruleset, scenario, decline):
+    """Every choice of a reaction decision counts, whatever its label (skirmish's
+    alert:attempt:f<k> were left out: "none offered"); the choice not to react is the
+    decline, left out of the summary."""
+    from agents.research.analytics import is_decline
+
+    game = load_game(ruleset, scenario)
+    agents = {n: make_agent(n, game, i) for i, n in enumerate(["random", "heuristic"])}
+    res = round_robin(game, agents, 2, seed=0)
+    total = 0
+    for name in agents:
+        per = res.reaction_analytics[name]
+        stats = res.decision_stats[name].get("reaction", {})
+        n_react = sum(stats.values())
+        total += n_react
+        assert sum(d["taken"] for d in per.values()) == n_react
+        for lab, count in stats.items():
+            assert per[lab]["taken"] == count
+        if n_react:
+            assert per[decline]["offered"] == n_react  # declining is always a choice
+    assert total > 0
+    assert is_decline(decline) and not is_decline("alert:attempt:f1")
+    text = format_summary(res.reaction_analytics)
+    assert decline not in text and len(text.splitlines()) > 2
