@@ -290,6 +290,9 @@ def exploit_command(argv: list[str]) -> int:
             if out:
                 check_output_path(out)
         game = load_game(ns.ruleset, ns.scenario)
+        if game.num_players != 2:
+            return _fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
+                         f"exploit trains a best response in a two-sided battle")
         # a bad checkpoint fails here, before training
         MaskablePPOPolicy.load(ns.model, game, trust=ns.trust_checkpoint)
     except (RiposteError, AgentError, OSError) as exc:
@@ -448,10 +451,13 @@ _RECORDING: dict[str, Any] = {}
 
 
 def stop_note() -> str:
-    """What an interrupted tournament leaves behind (``interrupted (SIGINT): ...``)."""
+    """What an interrupted tournament or subcommand leaves behind (``interrupted (SIGINT):
+    ...``)."""
     if _RECORDING:
         return (f"stopped; {_RECORDING['games']} finished game(s) recorded in "
                 f"{_RECORDING['dir']}, no --json or --plot written")
+    if "agents.research.cli" in sys.modules:  # a subcommand that may keep a partial result
+        return sys.modules["agents.research.cli"].STOP_NOTE["what"]
     return "stopped, nothing was written"
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 from collections.abc import Callable
 
 import numpy as np
@@ -22,6 +23,21 @@ import numpy as np
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         raise SystemExit(fail(f"{self.prog}: {message}"))
+
+
+#: what an interrupted subcommand says it left (``interrupted (SIGINT): ...``); a long run
+#: that keeps its finished part in --json says so
+STOP_NOTE: dict[str, str] = {"what": "stopped, nothing was written"}
+
+
+def two_sided(game: Any, command: str) -> None:
+    """Raise ``RiposteError`` for a game of three or more sides (``command`` compares two
+    sides' agents)."""
+    from envs.core.errors import RiposteError
+
+    if game.num_players != 2:
+        raise RiposteError(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} "
+                           f"sides: {command} works on two-sided battles")
 
 
 def fail(message: str) -> int:
@@ -107,6 +123,8 @@ def masking_main(argv: list[str]) -> int:
             p.error(f"--seeds must be distinct and >= 0, got {ns.seeds}")
         if ns.batch_size > ns.n_steps:
             p.error("--batch-size must be <= --n-steps")
+        if ns.eval_seed < 0:
+            p.error(f"--eval-seed must be >= 0, got {ns.eval_seed}")
         return ns
 
     def body(ns: argparse.Namespace) -> int:
@@ -126,13 +144,17 @@ def masking_main(argv: list[str]) -> int:
         try:
             _check_outputs(ns.json, ns.plot)
             game = load_game(cfg.ruleset, cfg.scenario, cfg.params)
+            two_sided(game, "masking")
             for a in (cfg.opponent, cfg.eval_opponent, *cfg.also_eval):
                 make_agent(a, game, 0)
         except (RiposteError, AgentError, OSError) as exc:
             return fail(str(exc) or type(exc).__name__)
+
         def save_partial(d: dict) -> None:  # a long run keeps what it has finished
             if ns.json:
                 write_json(ns.json, d)
+                STOP_NOTE["what"] = (f"stopped; the finished runs are in {ns.json} "
+                                     f"(\"complete\": false)")
 
         doc = run(cfg, show_progress=not ns.quiet, on_run=save_partial)
         if not ns.quiet:
@@ -203,6 +225,7 @@ def whatif_main(argv: list[str]) -> int:
             _check_outputs(ns.json, ns.plot)
             script = ReplayScript.load(ns.replay)
             state = decision_point(script, ns.at)
+            two_sided(state.game, "whatif")
             resolve_baseline(state, ns.baseline)
             seeds = np.random.SeedSequence(ns.seed).spawn(2)
             agents = [make_agent(a, state.game, s) for a, s in zip(ns.agents, seeds)]
@@ -305,6 +328,7 @@ def ablate_main(argv: list[str]) -> int:
                                  train_opponent=ns.train_opponent)
             games = load_variant_games(cfg)
             for g in games:
+                two_sided(g, "ablate")
                 build_agents(cfg, g)
                 if ns.train:
                     make_agent(ns.train_opponent, g, 0)

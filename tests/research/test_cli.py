@@ -142,6 +142,25 @@ def test_masking_tiny_run(tmp_path):
 def test_masking_bad_input(capsys):
     assert evaluate.main(["masking", "--timesteps", "0"]) == 2
     assert "--timesteps must be >= 1" in capsys.readouterr().err
+    assert evaluate.main(["masking", "--eval-seed", "-5"]) == 2
+    assert "--eval-seed must be >= 0, got -5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["ablate", "--ruleset", "skirmish_alert", "--scenario", "ffa3", "--agents", "heuristic",
+      "never-alert", "--param", "rounds=2", "--games", "2"], "ablate"),
+    (["whatif", "tests/skirmish_alert/golden/three_teams.toml", "--at", "14", "--rollouts", "4"],
+     "whatif"),
+    (["masking", "--ruleset", "skirmish_alert", "--scenario", "ffa3", "--timesteps", "64"],
+     "masking"),
+    (["exploit", "no_such_model.zip", "--ruleset", "skirmish_alert", "--scenario", "ffa3"],
+     "exploit"),
+])
+def test_two_sided_commands_refuse_a_free_for_all_before_any_work(capsys, argv, command):
+    assert evaluate.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: skirmish_alert/") and " has 3 sides: " in err, err
+    assert command in err and err.count("\n") == 1, err
 
 
 def test_masking_also_eval_scores_further_opponents(tmp_path):
