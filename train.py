@@ -396,6 +396,8 @@ def check_run_dir(run_dir: Path) -> None:
     if run_dir.exists() and not run_dir.is_dir():
         raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory (a file of "
                          f"that name is in the way)")
+    if not run_dir.exists():  # nothing of the run can be in the way (mkdir names the rest)
+        return
     for name in RUN_FILES:
         try:
             check_output_path(run_dir / name)
