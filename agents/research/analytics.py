@@ -21,7 +21,7 @@ Per label, outcomes are averaged over the decisions where it was *taken* and, as
 situations, over those where it was *offered* and the agent *declined* (the choice not to
 react: a label ending in ``:decline`` or ``:none``, :func:`is_decline`) instead. Game scores (win 1, draw ½, loss 0) are compared between games in which the agent took
 the reaction at least once and games in which it was offered but never taken. Means carry
-normal-approximation 95% intervals (:func:`~agents.research.common.mean_ci95`).
+Student's t 95% intervals (:func:`~agents.research.common.mean_ci95`; none for one value).
 
 The event kinds are those of the ACW regimental ruleset; on a ruleset without them the counts
 of offered/taken are still exact and the outcomes are zero.
@@ -125,7 +125,7 @@ def _summary(xs: list[float]) -> dict[str, Any]:
     if not xs:
         return {"n": 0, "mean": None, "ci95": None}
     m, lo, hi = mean_ci95(xs)
-    return {"n": len(xs), "mean": m, "ci95": [lo, hi]}
+    return {"n": len(xs), "mean": m, "ci95": [lo, hi] if len(xs) > 1 else None}
 
 
 def _score_summary(xs: list[float]) -> dict[str, Any]:

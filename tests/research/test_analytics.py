@@ -122,3 +122,18 @@ def test_the_other_rulesets_reactions_are_counted(ruleset, scenario, decline):
     assert is_decline(decline) and not is_decline("alert:attempt:f1")
     text = format_summary(res.reaction_analytics)
     assert decline not in text and len(text.splitlines()) > 2
+
+
+def test_mean_ci95_is_students_t_over_few_values():
+    """Three seeds: t(0.975, 2) = 4.303, not the normal 1.96 (intervals 2.2 times wider)."""
+    import math
+
+    from agents.research.common import mean_ci95
+
+    m, lo, hi = mean_ci95([0.0, 1.0, 2.0])  # sd 1
+    assert m == 1.0 and hi - m == pytest.approx(4.302653 / math.sqrt(3), abs=1e-6)
+    assert m - lo == pytest.approx(hi - m)
+    m, lo, hi = mean_ci95([0.0, 1.0] * 500)  # many values: close to the normal interval
+    assert hi - m == pytest.approx(1.96 * 0.5002501 / math.sqrt(1000), rel=2e-3)
+    m, lo, hi = mean_ci95([0.7])
+    assert m == 0.7 and math.isnan(lo) and math.isnan(hi)
