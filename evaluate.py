@@ -86,7 +86,8 @@ class Args:
 
 def parse_args(argv: list[str] | None = None) -> Args:
     p = _ArgumentParser(description=__doc__.split("\n\n")[0],
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        epilog=SUBCOMMANDS_HELP)
     d = Args()
     p.add_argument("--ruleset", default=d.ruleset, help="ruleset id")
     p.add_argument("--scenario", default=None, help="scenario name or TOML path (default: the "
@@ -365,12 +366,25 @@ def _masking(argv: list[str]) -> int:
 
 # research tools (agents.research)
 SUBCOMMANDS.update(whatif=_whatif, ablate=_ablate, masking=_masking)
+SUBCOMMANDS_HELP = """subcommands (python evaluate.py NAME --help):
+  exploit MODEL   train a best response against a frozen model (exploitability)
+  whatif REPLAY   value of every option at one decision of a replay, by rollouts
+  ablate          the same agents under rule variants (--param NAME=VALUE)
+  masking         action masking against an illegal-action penalty, learning curves"""
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
+    if argv and not argv[0].startswith("-"):  # a tournament takes no positional argument
+        import difflib
+
+        near = difflib.get_close_matches(argv[0], list(SUBCOMMANDS), n=1)
+        return _fail(f"unknown subcommand {argv[0]!r}"
+                     + (f" (did you mean {near[0]!r}?)" if near else "")
+                     + f"; subcommands: {', '.join(SUBCOMMANDS)}; without one, evaluate.py "
+                       f"plays a tournament (--agents ...)")
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # --help exits 0; bad flags were reported by _ArgumentParser

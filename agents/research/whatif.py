@@ -50,9 +50,8 @@ from envs.core.protocol import CHANCE, TERMINAL, State
 from envs.core.replay import ReplayScript, play_labels
 
 from ..policy import as_callable, reset_policy
+from .analytics import is_decline
 from .common import mean_ci95, progress
-
-DEFAULT_BASELINE = "react:decline"
 
 
 class WhatIfError(RiposteError):
@@ -245,8 +244,9 @@ def _seeds(seed: int, k: int, j: int, crn: bool, sides: int, align: str):
 
 
 def resolve_baseline(state: State, baseline: str | None) -> str:
-    """The baseline label: ``baseline`` when given (must be legal here), else
-    ``react:decline`` when legal, else the first legal label.
+    """The baseline label: ``baseline`` when given (must be legal here), else the choice not
+    to react when it is legal (``react:decline``, ``react:none``, ``alert:decline``:
+    :func:`~agents.research.analytics.is_decline`), else the first legal label.
 
     Raises:
         WhatIfError: a given baseline that is not a legal label here.
@@ -257,7 +257,7 @@ def resolve_baseline(state: State, baseline: str | None) -> str:
             raise WhatIfError(f"baseline {baseline!r} is not legal at this {state.decision_name()}"
                               f" decision; legal: {legal}")
         return baseline
-    return DEFAULT_BASELINE if DEFAULT_BASELINE in legal else legal[0]
+    return next((lab for lab in legal if is_decline(lab)), legal[0])
 
 
 def evaluate_options(state: State, agents: Sequence[Any], rollouts: int, seed: int = 0,
@@ -329,7 +329,8 @@ def variance_ratio(indep: WhatIfResult, crn: WhatIfResult) -> dict[str, float]:
             continue
         vc = float(np.var(o.diff, ddof=1))
         vi = float(np.var(indep.option(o.label).diff, ddof=1))
-        out[o.label] = vi / vc if vc > 0 else float("inf")
+        # no variance with common numbers: infinitely narrower, or undefined when neither has
+        out[o.label] = vi / vc if vc > 0 else float("inf") if vi > 0 else float("nan")
     return out
 
 

@@ -189,3 +189,31 @@ def test_masking_also_eval_unknown_agent_is_one_line(tmp_path, capsys):
     assert rc == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no-such-bot" in err[0]
+
+
+def test_a_mistyped_subcommand_is_named_with_the_nearest(capsys):
+    assert evaluate.main(["abalte", "--param", "turns=3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: unknown subcommand 'abalte' (did you mean 'ablate'?); "
+                          "subcommands: exploit, whatif, ablate, masking"), err
+    assert err.count("\n") == 1
+
+
+def test_whatif_baseline_is_the_rulesets_decline():
+    """skirmish's reaction window declines with alert:decline (the baseline was its first
+    label, alert:attempt:f0)."""
+    from envs import load_game
+    from agents.research.whatif import resolve_baseline
+    import numpy as np
+
+    state = load_game("skirmish_alert", "default").new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.decision_name() != "reaction":
+        if state.is_chance_node():
+            ids, ps = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(ids, p=ps)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    legal = state.legal_labels()
+    assert legal[0] != "alert:decline" and "alert:decline" in legal
+    assert resolve_baseline(state, None) == "alert:decline"
