@@ -191,15 +191,17 @@ def read_policy_config(path: str | Path) -> dict[str, Any] | None:
     try:
         with zipfile.ZipFile(p) as zf:
             names = zf.namelist()
-            if CONFIG_MEMBER not in names:
-                if "policy.pth" not in names and "data" not in names:
-                    raise AgentLoadError(f"checkpoint {str(path)!r} is not a MaskablePPO "
-                                         f"checkpoint (no policy.pth in the zip)")
-                return None
-            cfg = json.loads(zf.read(CONFIG_MEMBER).decode("utf-8"))
+            cfg = (json.loads(zf.read(CONFIG_MEMBER).decode("utf-8"))
+                   if CONFIG_MEMBER in names else None)
     except (OSError, zipfile.BadZipFile, UnicodeDecodeError, ValueError) as exc:
         raise AgentLoadError(f"checkpoint {str(path)!r}: cannot read {CONFIG_MEMBER}: "
                              f"{exc}") from None
+    if cfg is None:
+        if "policy.pth" not in names and "data" not in names:
+            raise AgentLoadError(f"checkpoint {str(path)!r} is not a MaskablePPO checkpoint: "
+                                 f"no policy.pth in the zip (a damaged or cut-short file, or "
+                                 f"another kind of zip)")
+        return None
     if not isinstance(cfg, dict) or cfg.get("format") != FORMAT:
         raise AgentLoadError(f"checkpoint {str(path)!r}: {CONFIG_MEMBER} is not a "
                              f"{FORMAT!r} config")
