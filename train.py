@@ -377,8 +377,8 @@ class UsageError(Exception):
 
 
 # -- run directory -----------------------------------------------------------------------------
-#: the files and directories train.py writes in the run directory (--overwrite deletes them,
-#: except config.json, which the new run rewrites, and tb/)
+#: the files and directories train.py writes in the run directory besides tb/ (--overwrite
+#: deletes them and tb/, except config.json, which the new run rewrites)
 RUN_FILES = ("config.json", "pool.json", "metrics.csv", "metrics.json", "final_model.zip",
              "best_model.zip", "last_model.zip", "learning_curves.png", TEACHER_FILE)
 RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations")
@@ -574,7 +574,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     except (RiposteError, AgentError) as exc:
         raise UsageError(_name_agent_flags(str(exc).splitlines()[0], args)) from None
     if args.overwrite and not args.resume:  # start afresh, now that every flag is known good
-        for sub in RUN_SUBDIRS:
+        for sub in (*RUN_SUBDIRS, "tb"):  # (the old run's TensorBoard curves too)
             shutil.rmtree(run_dir / sub, ignore_errors=True)
         for name in RUN_FILES:
             if name != "config.json":

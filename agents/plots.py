@@ -64,7 +64,7 @@ def plot_learning_curves(csv_path: str | Path, out: str | Path, title: str = "",
     if not steps or not curves:
         return None
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(8.5, 4))
     for name, ys in curves.items():
         ax.plot(steps, ys, marker="o", ms=3, label=name)
     worst = [min((c[i] for c in curves.values() if not math.isnan(c[i])), default=math.nan)
@@ -78,7 +78,9 @@ def plot_learning_curves(csv_path: str | Path, out: str | Path, title: str = "",
     ax.set_ylabel("score (wins + draws/2)")
     ax.set_title(title or "score against each evaluation opponent")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right", ncol=2)
+    # beside the axes, not over the curves (scores fill the whole 0..1 range)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.tight_layout()
     try:
         return save_figure(fig, out)
     finally:
@@ -97,6 +99,22 @@ def score_matrix(agents: Sequence[str], pairs: Sequence[Mapping[str, Any]]) -> l
     return m
 
 
+def short_labels(agents: Sequence[str]) -> list[str]:
+    """Display names of ``agents``: a checkpoint path as its file stem, with as many parent
+    directories as it takes to tell it from the others (``t1/final_model``,
+    ``t2/final_model``); other names as they are."""
+    parts = [Path(a).with_suffix("").parts if a.endswith(".zip") else (a,) for a in agents]
+    depth = [1] * len(agents)
+    while True:
+        labels = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
+        clash = {lab for lab in labels if labels.count(lab) > 1}
+        grow = [i for i, lab in enumerate(labels) if lab in clash and depth[i] < len(parts[i])]
+        if not grow:
+            return labels
+        for i in grow:
+            depth[i] += 1
+
+
 def plot_score_matrix(doc: Mapping[str, Any], out: str | Path) -> Path:
     """Heatmap of the pairwise scores of an ``evaluate.py`` JSON document ``doc`` (``agents``,
     ``pairs``, ``ratings``) with the ratings beside it, into the PNG ``out`` (atomically)."""
@@ -104,7 +122,7 @@ def plot_score_matrix(doc: Mapping[str, Any], out: str | Path) -> Path:
 
     plt = _pyplot()
     agents = list(doc["agents"])
-    short = [Path(a).stem if a.endswith(".zip") else a for a in agents]
+    short = short_labels(agents)
     m = np.array(score_matrix(agents, doc["pairs"]), dtype=float)
     n = len(agents)
     fig, (ax, axr) = plt.subplots(1, 2, figsize=(4 + 1.1 * n, 1.2 + 0.6 * n),

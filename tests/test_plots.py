@@ -87,3 +87,11 @@ def test_learning_curves_png_from_metrics_csv(tmp_path):
     empty.write_text("timesteps,wall_seconds\n")
     assert plot_learning_curves(empty, tmp_path / "none.png") is None
     assert not (tmp_path / "none.png").exists()
+
+
+def test_short_labels_tell_checkpoints_of_the_same_name_apart():
+    from agents.plots import short_labels
+
+    assert short_labels(["runs/t1/final_model.zip", "runs/t2/final_model.zip", "heuristic",
+                         "runs/t2/checkpoints/ckpt_0000006144.zip", "a/x.zip", "x.zip"]) == [
+        "t1/final_model", "t2/final_model", "heuristic", "ckpt_0000006144", "a/x", "x"]

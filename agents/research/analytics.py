@@ -221,13 +221,15 @@ def format_summary(doc: dict[str, Any]) -> str:
         f = lambda s: "-" if not s or not s["n"] else f"{s['mean']:.2f}"  # noqa: E731
         return f"{f(a)}/{f(b)}"
 
-    for name, per in doc.items():
-        for lab, d in per.items():
+    from ..plots import short_labels
+
+    for name, shown in zip(doc, short_labels(list(doc))):
+        for lab, d in doc[name].items():
             if is_decline(lab):
                 continue
             st, sd = d["score_when_taken"], d["score_when_declined"]
             fs = lambda s: "-" if not s["n"] else f"{s['mean']:.2f}"  # noqa: E731
-            lines.append(f"{name[:22]:<22} {lab:<24} {d['offered']:>7} {d['taken']:>6} "
+            lines.append(f"{shown[-22:]:<22} {lab:<24} {d['offered']:>7} {d['taken']:>6} "
                          f"{pair(d, 'stands_lost'):>13} {pair(d, 'disorder_caused'):>13} "
                          f"{pair(d, 'charge_stopped'):>15} "
                          f"{fs(st) + ' (' + str(st['n']) + ')/' + fs(sd) + ' (' + str(sd['n']) + ')':>21}")
