@@ -21,8 +21,8 @@ from typing import Any
 
 from envs.core.protocol import Game
 
-from .tournament import (PairResult, ScheduledGame, TournamentResult, agent_seed, chance_seed,
-                         play_schedule)
+from .tournament import (PairResult, Schedule, ScheduledGame, TournamentResult, agent_seed,
+                         chance_seed, play_schedule)
 
 
 def placements_of(returns: list[float]) -> list[int]:
@@ -93,12 +93,15 @@ def free_for_all(game: Game, agents: Mapping[str, Any], games: int, seed: int = 
     per_game: list[dict[str, Any]] = []
     rated: list[tuple[str, str, float]] = []
     truncated = 0
-    schedule = [ScheduledGame(tuple(seats), tuple(agent_seed(seed, 0, i, s)
-                                                  for s in range(len(seats))),
-                              chance_seed(seed, i))
-                for i, seats in ((i, seating(names, game.num_players, i)) for i in range(games))]
-    for g, (rec, _) in zip(schedule, play_schedule(game, agents, schedule, max_decisions, jobs)):
-        seats = list(g.seats)
+    def scheduled(i: int) -> ScheduledGame:
+        seats = seating(names, game.num_players, i)
+        return ScheduledGame(tuple(seats), tuple(agent_seed(seed, 0, i, s)
+                                                 for s in range(len(seats))),
+                             chance_seed(seed, i))
+
+    schedule = Schedule(games, scheduled)
+    for i, (rec, _) in enumerate(play_schedule(game, agents, schedule, max_decisions, jobs)):
+        seats = list(seating(names, game.num_players, i))
         truncated += rec.truncated
         places = placements_of(rec.returns)
         per_game.append({"seats": seats, "placements": places, "returns": rec.returns,

@@ -152,6 +152,32 @@ class ScheduledGame:
     track: bool = False
 
 
+class Schedule(Sequence):
+    """A tournament's :class:`ScheduledGame` list, built game by game when asked for
+    (``make(index)``) instead of all at once: a 10,000,000-game request built 13 GB of them
+    before the first game.
+
+    Args:
+        length: the number of games.
+        make: the game at an index ``0 <= index < length``.
+    """
+
+    def __init__(self, length: int, make: Callable[[int], ScheduledGame]):
+        self._length = length
+        self._make = make
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self._make(k) for k in range(*index.indices(self._length))]
+        k = index + self._length if index < 0 else index
+        if not 0 <= k < self._length:
+            raise IndexError(f"game {index} of a {self._length}-game schedule")
+        return self._make(k)
+
+
 #: what a forked worker of :func:`play_schedule` plays with (inherited, never pickled)
 _WORKER: dict[str, Any] = {}
 
@@ -334,14 +360,19 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
     chance_keys = []
     truncated = 0
     analytics = ReactionAnalytics()
-    keys = [(pi, i) for pi in range(len(pairs)) for i in range(games_per_pair)]
-    schedule = [ScheduledGame((pairs[pi].a, pairs[pi].b) if i % 2 == 0 else
-                              (pairs[pi].b, pairs[pi].a),
-                              (agent_seed(seed, pi, i, 0), agent_seed(seed, pi, i, 1)),
-                              chance_seed(seed, i // 2), track=True) for pi, i in keys]
+    def scheduled(k: int) -> ScheduledGame:  # game k: game i of pair pi
+        pi, i = divmod(k, games_per_pair)
+        return ScheduledGame((pairs[pi].a, pairs[pi].b) if i % 2 == 0 else
+                             (pairs[pi].b, pairs[pi].a),
+                             (agent_seed(seed, pi, i, 0), agent_seed(seed, pi, i, 1)),
+                             chance_seed(seed, i // 2), track=True)
+
+    schedule = Schedule(len(pairs) * games_per_pair, scheduled)
     played = play_schedule(game, agents, schedule, max_decisions, jobs)
-    for (pi, i), g, (rec, tracker) in zip(keys, schedule, played):
-        pr, a_seat, seats = pairs[pi], i % 2, list(g.seats)
+    for k, (rec, tracker) in enumerate(played):
+        pi, i = divmod(k, games_per_pair)
+        pr, a_seat = pairs[pi], i % 2
+        seats = [pr.a, pr.b] if a_seat == 0 else [pr.b, pr.a]
         chance_keys.append((pr.a, pr.b, i, a_seat, i // 2))
         truncated += rec.truncated
         a_score, b_score = game_scores(rec.returns[a_seat])

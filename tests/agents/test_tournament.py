@@ -216,3 +216,16 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(toy_game):
     with pytest.raises(WorkerDiedError, match=r"worker process died while playing one of games \d+\.\.\d+"):
         round_robin(toy_game, agents, games_per_pair=4, seed=0, jobs=2)
     assert round_robin(toy_game, agents, games_per_pair=4, seed=0, jobs=1).pairs[0].games == 4
+
+
+def test_a_schedule_builds_its_games_only_when_asked():
+    """A huge --games no longer builds every ScheduledGame before the first is played."""
+    from agents.tournament import Schedule
+
+    made = []
+    sched = Schedule(10**9, lambda k: made.append(k) or k)
+    assert len(sched) == 10**9 and made == []
+    assert sched[5] == 5 and sched[-1] == 10**9 - 1 and sched[3:6] == [3, 4, 5]
+    assert made == [5, 10**9 - 1, 3, 4, 5]
+    with pytest.raises(IndexError):
+        sched[10**9]
