@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import ParameterError
+from envs.core.scenario import parse_param_value, split_top_level
 
 from .common import mean_ci95, progress
 
@@ -37,32 +38,26 @@ REACT = "react:"
 
 
 def parse_value(text: str) -> Any:
-    """A parameter value from the command line: ``true``/``false`` → bool, an integer → int,
-    a decimal number → float, anything else the string itself."""
-    t = text.strip()
-    if t.lower() in ("true", "false"):
-        return t.lower() == "true"
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        return float(t)
-    except ValueError:
-        return t
+    """A parameter value from the command line (:func:`envs.core.scenario.parse_param_value`:
+    ``true``/``false`` → bool, numbers, ``[10, 20, 40]`` or ``[pass, rest]`` → lists, anything
+    else the string itself)."""
+    return parse_param_value(text)
 
 
 def parse_variant(spec: str) -> dict[str, Any]:
-    """``"NAME=VALUE[,NAME=VALUE...]"`` → ``{NAME: value}`` (one variant).
+    """``"NAME=VALUE[,NAME=VALUE...]"`` → ``{NAME: value}`` (one variant; commas inside
+    ``[...]`` belong to a list value).
 
     Raises:
-        ParameterError: a part without ``=`` or with an empty name.
+        ParameterError: a part without ``=`` or with an empty name, or a name given twice.
     """
     out: dict[str, Any] = {}
-    for part in spec.split(","):
+    for part in split_top_level(spec):
         name, eq, value = part.partition("=")
         if not eq or not name.strip():
             raise ParameterError(f"--param {spec!r}: expected NAME=VALUE (e.g. pips_fixed=true)")
+        if name.strip() in out:
+            raise ParameterError(f"--param {spec!r}: {name.strip()!r} is given twice")
         out[name.strip()] = parse_value(value)
     return out
 

@@ -422,20 +422,18 @@ def make_server(session: PlaySession, port: int, step_ms: int = 350):
 
 
 def parse_param(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` with VALUE read as TOML (true, 3, 2.5, "x"), else as a plain string.
+    """``KEY=VALUE`` with VALUE read by :func:`envs.core.scenario.parse_param_value` (true, 3,
+    2.5, "x", [10, 20], else a plain string).
 
     Raises:
         ValueError: without ``=``.
     """
-    import tomllib
+    from envs.core.scenario import parse_param_value
 
     key, eq, value = text.partition("=")
     if not eq or not key:
         raise ValueError(f"--param {text!r}: expected KEY=VALUE")
-    try:
-        return key, tomllib.loads(f"v = {value}")["v"]
-    except tomllib.TOMLDecodeError:
-        return key, value
+    return key, parse_param_value(value)
 
 
 def main(args) -> int:

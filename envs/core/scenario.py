@@ -116,3 +116,43 @@ def resolve_scenario_path(name_or_path: str | Path, builtin_dir: Path) -> Path:
     names = sorted(q.stem for q in builtin_dir.glob("*.toml"))
     raise ScenarioError(f"unknown scenario {s!r}: not a file and not a built-in scenario "
                         f"(built-in: {', '.join(names)})")
+
+
+def parse_param_value(text: str) -> Any:
+    """A game parameter's value written on a command line (``--param NAME=VALUE``): a TOML
+    value (``true``, ``3``, ``2.5``, ``"x"``, ``[10, 20, 40]``); ``True``/``False`` in any
+    case; a list of bare words (``[pass, rest]``) as a list of strings; else the text itself
+    as a string."""
+    import tomllib
+
+    t = text.strip()
+    if t.lower() in ("true", "false"):
+        return t.lower() == "true"
+    try:
+        return tomllib.loads(f"v = {t}")["v"]
+    except tomllib.TOMLDecodeError:
+        pass
+    if t.startswith("[") and t.endswith("]"):
+        inner = t[1:-1].strip()
+        return [parse_param_value(x) for x in split_top_level(inner)] if inner else []
+    return t
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """``text`` split at the ``sep`` characters outside brackets and quotes
+    (``"a=1,b=[1,2]"`` -> ``["a=1", "b=[1,2]"]``)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts

@@ -105,6 +105,9 @@ def test_parse_param():
     assert parse_param("turns=2") == ("turns", 2)
     assert parse_param("pips_fixed=true") == ("pips_fixed", True)
     assert parse_param("name=abc") == ("name", "abc")
+    assert parse_param("bands=[10, 20, 40]") == ("bands", [10, 20, 40])
+    assert parse_param("acts=[pass, rest]") == ("acts", ["pass", "rest"])
+    assert parse_param("flag=True") == ("flag", True)
     with pytest.raises(ValueError, match="KEY=VALUE"):
         parse_param("turns")
 

@@ -93,10 +93,31 @@ def test_ablate_pairs_games_on_common_seeds(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_ablate_list_parameters_and_commas_inside_them():
+    from agents.research.ablate import parse_variant
+
+    assert parse_variant("range_bands_cm=[10,20,40]") == {"range_bands_cm": [10, 20, 40]}
+    assert parse_variant("non_triggering_actions=[pass],rounds=2") == {
+        "non_triggering_actions": ["pass"], "rounds": 2}
+    assert parse_variant('a="x,y",b=[]') == {"a": "x,y", "b": []}
+
+
+def test_ablate_a_list_valued_rule_runs(tmp_path):
+    out = tmp_path / "a.json"
+    rc = evaluate.main(["ablate", "--ruleset", "skirmish_alert", "--scenario", "duel",
+                        "--agents", "heuristic", "never-alert", "--param",
+                        "non_triggering_actions=[pass]", "--games", "2", "--json", str(out),
+                        "--quiet"])
+    assert rc == 0
+    doc = json.loads(out.read_text())
+    assert doc["variants"][0]["params"] == {"non_triggering_actions": ["pass"]}
+
+
 @pytest.mark.parametrize("param, message", [
     ("bogus=1", "variant 'bogus=1': params: bogus"),
     ("turns=many", "turns: Input should be a valid integer"),
     ("turns", "expected NAME=VALUE"),
+    ("turns=3,turns=4", "'turns' is given twice"),
 ])
 def test_ablate_bad_parameters(tmp_path, capsys, param, message):
     out = tmp_path / "a.json"
