@@ -22,12 +22,24 @@ from envs.core.testing import check_random_games
 
 
 def main(argv: list[str]) -> int:
-    if not 2 <= len(argv) <= 4:
-        print(__doc__.strip().splitlines()[-2].strip(), file=sys.stderr)
+    import argparse
+
+    from envs.core.errors import RiposteError
+
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("ruleset")
+    ap.add_argument("scenario")
+    ap.add_argument("games", nargs="?", type=int, default=1000, help="games (>= 1)")
+    ap.add_argument("seed", nargs="?", type=int, default=0, help="seed (>= 0)")
+    ns = ap.parse_args(argv)
+    if ns.games < 1 or ns.seed < 0:
+        ap.error(f"GAMES must be >= 1 and SEED >= 0, got {ns.games} and {ns.seed}")
+    ruleset, scenario, games, seed = ns.ruleset, ns.scenario, ns.games, ns.seed
+    try:
+        load_game(ruleset, scenario)
+    except RiposteError as exc:
+        print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
-    ruleset, scenario = argv[0], argv[1]
-    games = int(argv[2]) if len(argv) > 2 else 1000
-    seed = int(argv[3]) if len(argv) > 3 else 0
     t0 = time.time()
     stats = check_random_games(lambda: load_game(ruleset, scenario), games, seed)
     ru = resource.getrusage(resource.RUSAGE_SELF)

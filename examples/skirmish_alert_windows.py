@@ -12,7 +12,6 @@ or declined; the tests it rolled; and its score against ``never-alert``.
 from __future__ import annotations
 
 import collections
-import sys
 
 import numpy as np
 
@@ -66,4 +65,11 @@ def main(games: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("games", nargs="?", type=int, default=60, help="games per rule (>= 1)")
+    ns = ap.parse_args()
+    if ns.games < 1:
+        ap.error(f"GAMES must be >= 1, got {ns.games}")
+    main(ns.games)
