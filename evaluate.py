@@ -277,6 +277,9 @@ def exploit_command(argv: list[str]) -> int:
             p.error(f"--seed must be >= 0, got {ns.seed}")
         if ns.max_decisions is not None and ns.max_decisions < 1:
             p.error(f"--max-decisions must be >= 1, got {ns.max_decisions}")
+        if ns.save and not ns.save.lower().endswith(".zip"):
+            p.error(f"--save {ns.save!r}: a checkpoint is a zip; give a file name ending in "
+                    f".zip")
     except SystemExit as exc:
         return int(exc.code or 0)
 
