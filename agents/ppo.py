@@ -67,12 +67,15 @@ class MaskablePPOPolicy(BasePolicy):
         if game is not None:
             obs_shape = tuple(model.observation_space.shape or ())
             n_act = int(getattr(model.action_space, "n", -1))
+            cfg = getattr(model, "config", None) or {}
             if obs_shape != (game.observation_size,) or n_act != game.num_distinct_actions:
+                origin = (f" (trained on {cfg['ruleset']}/{cfg.get('scenario')})"
+                          if cfg.get("ruleset") else "")
                 raise AgentLoadError(
                     f"checkpoint {str(path)!r} expects observations {obs_shape} and {n_act} "
-                    f"actions, but ruleset {game.ruleset_id!r} has ({game.observation_size},) "
-                    f"and {game.num_distinct_actions}")
-            ruleset = (getattr(model, "config", None) or {}).get("ruleset")
+                    f"actions{origin}, but {game.ruleset_id}/{game.scenario_name} has "
+                    f"({game.observation_size},) and {game.num_distinct_actions}")
+            ruleset = cfg.get("ruleset")
             if ruleset is not None and ruleset != game.ruleset_id:
                 raise AgentLoadError(f"checkpoint {str(path)!r} was trained on ruleset "
                                      f"{ruleset!r}, not {game.ruleset_id!r}")

@@ -68,6 +68,8 @@ def decision_point(script: ReplayScript, at: int) -> State:
         ReplayError: a label before ``at`` that is unknown or illegal.
     """
     n = len(script.actions)
+    if not n:
+        raise WhatIfError(f"{script.source}: the replay has no labels: nothing to decide")
     if not 0 <= at < n:
         raise WhatIfError(f"{script.source}: --at {at} is outside the replay's {n} labels "
                           f"(valid: 0..{n - 1})")

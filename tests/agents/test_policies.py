@@ -215,7 +215,15 @@ def test_ppo_policy_matches_predict_and_stays_legal(toy_game, toy_checkpoint):
         assert mask[sampler.act(obs, mask)]
 
 
-def test_ppo_checkpoint_of_another_game_is_rejected(acw_game, toy_checkpoint):
-    path, _ = toy_checkpoint
+def test_ppo_checkpoint_of_another_game_is_rejected(acw_game, toy_checkpoint, tmp_path):
+    path, model = toy_checkpoint
     with pytest.raises(AgentLoadError, match="toy_model.zip.*expects observations"):
         MaskablePPOPolicy.load(path, acw_game)
+    from agents.checkpoint import save_model
+    from envs import load_game
+
+    # saved with its game: the message says what it was trained on and what it was given
+    named = save_model(model, tmp_path / "toy_named.zip", load_game("toy"))
+    with pytest.raises(AgentLoadError, match=r"actions \(trained on toy/\w+\), but "
+                                             r"acw_regimental/default has \("):
+        MaskablePPOPolicy.load(named, acw_game)

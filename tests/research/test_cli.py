@@ -238,3 +238,11 @@ def test_whatif_baseline_is_the_rulesets_decline():
     legal = state.legal_labels()
     assert legal[0] != "alert:decline" and "alert:decline" in legal
     assert resolve_baseline(state, None) == "alert:decline"
+
+
+def test_whatif_on_an_empty_replay_says_so(tmp_path, capsys):
+    empty = tmp_path / "empty.toml"
+    empty.write_text('ruleset = "toy"\nactions = []\n')
+    assert evaluate.main(["whatif", str(empty), "--at", "0", "--agents", "random", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {empty}: the replay has no labels: nothing to decide\n"
