@@ -364,7 +364,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
                                                  args.pool_snapshot_weight,
                                                  args.pool_bot_weight)),
                "--pool-latest-weight, --pool-snapshot-weight and --pool-bot-weight must be "
-               "finite and >= 0")]
+               "finite and >= 0"),
+              (not args.pfsp or args.pool_latest_weight <= 1.0,
+               f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
+               f"got {args.pool_latest_weight}")]
     for ok, msg in checks:
         if not ok:
             print(f"error: {msg}", file=sys.stderr)

@@ -239,6 +239,8 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
                                           "distinct"),
     (["--no-pfsp", "--pool-bot-weight", "inf"], "--pool-bot-weight must be finite and >= 0"),
     (["--pool-snapshot-weight", "nan"], "--pool-bot-weight must be finite and >= 0"),
+    (["--pool-latest-weight", "2"], "--pool-latest-weight is the probability of self-play "
+                                    "with --pfsp: at most 1, got 2.0"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
