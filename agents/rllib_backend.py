@@ -418,11 +418,6 @@ def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = f
     elif ckpts and not args.overwrite:
         raise RllibBackendError(f"{str(run_dir)!r} already holds checkpoints: pass --resume "
                                 f"to continue or --overwrite to start afresh")
-    elif args.overwrite:
-        shutil.rmtree(run_dir / CKPT_DIR, ignore_errors=True)
-        shutil.rmtree(run_dir / "tb" / "rllib", ignore_errors=True)
-        for name in ("metrics.json", "final_model.zip"):
-            (run_dir / name).unlink(missing_ok=True)
 
     from envs import load_game
     from envs.core.errors import RiposteError
@@ -444,19 +439,24 @@ def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = f
         opponent_table(args)
     except (RiposteError, AgentError) as exc:
         raise RllibBackendError(str(exc).splitlines()[0]) from None
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RllibBackendError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
-                                f"({exc.strerror})") from None
 
     import torch
 
     torch.set_num_threads(args.torch_threads)
     import ray
 
-    init_ray(args)
+    init_ray(args)  # a cluster that cannot be joined fails here, before anything is written
     try:
+        if args.overwrite and not args.resume:  # start afresh, every flag now known good
+            shutil.rmtree(run_dir / CKPT_DIR, ignore_errors=True)
+            shutil.rmtree(run_dir / "tb" / "rllib", ignore_errors=True)
+            for name in ("metrics.json", "final_model.zip"):
+                (run_dir / name).unlink(missing_ok=True)
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RllibBackendError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
+                                    f"({exc.strerror})") from None
         return _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
     finally:
         ray.shutdown()

@@ -220,3 +220,15 @@ def test_unreachable_address_is_one_line(tmp_path):
     lines = [ln for ln in r.stderr.strip().splitlines() if ln.startswith("error:")]
     assert len(lines) == 1 and "no Ray cluster reachable" in lines[0]
     assert f"127.0.0.1:{port}" in lines[0]
+    assert not (tmp_path / "run").exists()  # nothing written for a cluster never joined
+
+
+def test_overwrite_refused_for_a_bad_flag_deletes_nothing(tmp_path):
+    run_dir = tmp_path / "run"
+    (run_dir / "rllib_checkpoints" / "ckpt_0000000128").mkdir(parents=True)
+    (run_dir / "final_model.zip").write_bytes(b"the previous run's model")
+    r = run_train("--backend", "rllib", "--run-dir", str(run_dir), "--overwrite",
+                  "--eval-agents", "skynet")
+    assert r.returncode == 2, r.stderr
+    assert (run_dir / "final_model.zip").read_bytes() == b"the previous run's model"
+    assert (run_dir / "rllib_checkpoints" / "ckpt_0000000128").is_dir()
