@@ -152,7 +152,8 @@ class Args:
     final_model.zip"""
     eval_games: int = 60
     """games per evaluation opponent (both seatings, common random numbers); also the
-    checkpoint selection's evaluation"""
+    checkpoint selection's evaluation (0: no evaluation and no selection: final_model.zip is
+    the last weights)"""
     eval_jobs: int = 2
     """worker processes playing the final evaluation's games, and the periodic ones' with
     --no-eval-background (forked; the same scores whatever the number; 2 played the default

@@ -153,7 +153,17 @@ def run(cfg: MaskingConfig, show_progress: bool = True,
     point = evaluation dict + ``timesteps`` + ``seconds``), ``summary`` (per method and
     checkpoint: mean score over seeds with a 95% interval), ``seconds``, ``complete``.
     ``on_run`` gets the document after every finished (method, seed) run (``complete`` False
-    until the last; e.g. to save partial results)."""
+    until the last; e.g. to save partial results). The penalty env's warning on its first
+    illegal action is not shown: illegal actions are what this study counts."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="illegal action ends the episode")
+        return _run(cfg, show_progress, on_run)
+
+
+def _run(cfg: MaskingConfig, show_progress: bool,
+         on_run: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
     import torch
 
     from agents import make_agent
