@@ -108,6 +108,14 @@ def main(argv: list[str] | None = None) -> int:
                else "--timesteps and --repeat must be >= 1")
         print(f"error: {msg}", file=sys.stderr)
         return 2
+    if args.json:  # before the runs, not after them
+        from envs.core.files import check_output_path
+
+        try:
+            check_output_path(args.json)
+        except OSError as exc:
+            print(f"error: --json: {exc}", file=sys.stderr)
+            return 2
     print(f"common flags: {' '.join(common_flags(args.timesteps, Path('DIR')))} "
           f"--seed {args.seed}")
     print(HEADER, flush=True)

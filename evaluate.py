@@ -50,9 +50,9 @@ class _ArgumentParser(argparse.ArgumentParser):
         raise SystemExit(_fail(message))
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = 2) -> int:
     print(f"error: {message}", file=sys.stderr)
-    return 2
+    return code
 
 
 @dataclass
@@ -287,12 +287,13 @@ def exploit_command(argv: list[str]) -> int:
     from agents.ppo import MaskablePPOPolicy
     from envs import load_game
     from envs.core.errors import RiposteError
-    from envs.core.files import atomic_write_text, check_output_path
+    from envs.core.files import atomic_write_text, check_not_an_input, check_output_path
 
     try:
         for out in (ns.json, ns.save):
             if out:
                 check_output_path(out)
+                check_not_an_input(out, [ns.model, ns.scenario])
         game = load_game(ns.ruleset, ns.scenario)
         if game.num_players != 2:
             return _fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
@@ -397,16 +398,20 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents import make_agent
     from agents.policy import AgentError
-    from envs.core.files import atomic_write_text, check_output_path, check_png_path
+    from envs.core.files import (atomic_write_text, check_not_an_input, check_output_path,
+                                 check_png_path)
     from agents.tournament import round_robin
     from envs import load_game
     from envs.core.errors import RiposteError
 
     try:  # before the tournament, not after it
+        inputs = [*args.agents, args.scenario]
         if args.json:
             check_output_path(args.json)
+            check_not_an_input(args.json, inputs)
         if args.plot:
             check_png_path(args.plot)
+            check_not_an_input(args.plot, inputs)
         if args.record:
             check_output_path(Path(args.record) / "probe.toml")
         game = load_game(args.ruleset, args.scenario)
@@ -430,8 +435,13 @@ def main(argv: list[str] | None = None) -> int:
         _RECORDING.update(dir=args.record, games=0)
 
         def on_game(a, b, i, rec):
-            record_tournament_game(args.record, game, args, a, b, i, rec)
-            _RECORDING["games"] += 1
+            try:  # a record that cannot be written costs that record, not the tournament
+                record_tournament_game(args.record, game, args, a, b, i, rec)
+                _RECORDING["games"] += 1
+            except (OSError, RiposteError) as exc:
+                _RECORDING["failed"] = _RECORDING.get("failed", 0) + 1
+                print(f"warning: game {i} of {a} vs {b} not recorded: "
+                      f"{str(exc).splitlines()[0]}", file=sys.stderr)
     if game.num_players > 2:  # free-for-all: every game seats one agent per side
         from agents.free_for_all import free_for_all
 
@@ -460,6 +470,9 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"cannot write {args.plot!r}: {exc.strerror or exc}")
         if not args.quiet:
             print(f"wrote {args.plot}")
+    if _RECORDING.get("failed"):
+        return _fail(f"--record: {_RECORDING['failed']} game(s) not recorded (the warnings "
+                     f"above say why); the results were written", code=1)
     return 0
 
 

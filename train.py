@@ -366,6 +366,13 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
                                                  args.pool_bot_weight)),
                "--pool-latest-weight, --pool-snapshot-weight and --pool-bot-weight must be "
                "finite and >= 0"),
+              (args.bc_games == 0 or len(args.bc_opponents) > 0,
+               "--bc-opponents needs at least one opponent when --bc-games > 0"),
+              (args.pfsp or args.pool_latest_weight > 0 or (len(args.pool_bots) > 0
+                                                            and args.pool_bot_weight > 0),
+               "with --no-pfsp the opponent pool would be empty when training starts (no "
+               "snapshot yet): give --pool-bots with --pool-bot-weight > 0, or "
+               "--pool-latest-weight > 0"),
               (not args.pfsp or args.pool_latest_weight <= 1.0,
                f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
                f"got {args.pool_latest_weight}")]
@@ -386,6 +393,38 @@ class UsageError(Exception):
 RUN_FILES = ("config.json", "pool.json", "metrics.csv", "metrics.json", "final_model.zip",
              "best_model.zip", "last_model.zip", "learning_curves.png", TEACHER_FILE)
 RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations")
+
+
+#: the run directory's lock (an open file with an exclusive ``flock``; see lock_run_dir)
+_RUN_LOCK: list[Any] = []
+
+
+def lock_run_dir(run_dir: Path) -> None:
+    """Take ``run_dir/.lock`` (``fcntl.flock``, exclusive, held until the process exits): two
+    train.py runs in one directory would write into each other's checkpoints, and an
+    ``--overwrite`` would delete a live run's files. No lock where ``fcntl`` is missing.
+
+    Raises:
+        UsageError: when another process holds it (names its pid).
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        return
+    fh = open(run_dir / ".lock", "a+", encoding="utf-8")  # noqa: SIM115 (held open)
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.seek(0)
+        pid = fh.read().strip() or "?"
+        fh.close()
+        raise UsageError(f"--run-dir {str(run_dir)!r}: another train.py (pid {pid}) is running "
+                         f"there; wait for it to end, or use another --run-dir") from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(str(os.getpid()))
+    fh.flush()
+    _RUN_LOCK.append(fh)
 
 
 def check_run_dir(run_dir: Path) -> None:
@@ -577,6 +616,14 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                                    else make_agent(name, game, s, args.trust_checkpoint))
     except (RiposteError, AgentError) as exc:
         raise UsageError(_name_agent_flags(str(exc).splitlines()[0], args)) from None
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = ("a file of that name is in the way" if isinstance(exc, FileExistsError)
+               else exc.strerror)
+        raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
+                         f"({why})") from None
+    lock_run_dir(run_dir)  # one run at a time in a directory, held until this process ends
     if args.overwrite and not args.resume:  # start afresh, now that every flag is known good
         for sub in (*RUN_SUBDIRS, "tb"):  # (the old run's TensorBoard curves too)
             shutil.rmtree(run_dir / sub, ignore_errors=True)
@@ -598,13 +645,6 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     # forward pass itself
     torch.distributions.Distribution.set_default_validate_args(False)
 
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        why = ("a file of that name is in the way" if isinstance(exc, FileExistsError)
-               else exc.strerror)
-        raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
-                         f"({why})") from None
     venv = TimedVecEnv(make_vec_env(args.ruleset, args.scenario, pool, args.n_envs,
                                     args.max_decisions, args.shaped_reward,
                                     vec_env=args.vec_env))

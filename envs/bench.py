@@ -451,10 +451,12 @@ def add_reference(result: dict[str, Any], reference_turns_per_s: float,
                 result["decisions_per_s"] / reference_turns_per_s, 3)}
 
 
-def _output_path(text: str) -> Path:
+def _output_path(text: str) -> str:
+    """The name as given (a ``Path`` would drop a trailing ``/``, which
+    :func:`~envs.core.files.check_output_path` refuses)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("empty file name")
-    return Path(text)
+    return text
 
 
 def _positive_float(text: str) -> float:

@@ -241,6 +241,9 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--pool-snapshot-weight", "nan"], "--pool-bot-weight must be finite and >= 0"),
     (["--pool-latest-weight", "2"], "--pool-latest-weight is the probability of self-play "
                                     "with --pfsp: at most 1, got 2.0"),
+    (["--bc-games", "2", "--bc-opponents"], "--bc-opponents needs at least one opponent"),
+    (["--no-pfsp", "--pool-bots", "--pool-snapshot-weight", "1"],
+     "with --no-pfsp the opponent pool would be empty when training starts"),
 ])
 def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"), *args)
@@ -312,6 +315,34 @@ def test_resume_given_the_default_scenario_by_name_is_the_same_run(trained, tmp_
             "--total-timesteps", "384", "--no-progress-bar")
     assert r.returncode == 0, r.stderr
     assert "resuming from" in r.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fcntl locks")
+def test_a_second_run_in_a_run_directory_in_use_is_refused(trained, tmp_path):
+    """Two runs in one directory wrote into each other's checkpoints (and an --overwrite
+    would delete a live run's files): the run directory's .lock is held while training."""
+    import fcntl
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    before = _files(run_dir)
+    with open(run_dir / ".lock", "a+") as fh:  # a live run's lock
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fh.seek(0)
+        fh.truncate()
+        fh.write("4242")
+        fh.flush()
+        r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--overwrite",
+                "--total-timesteps", "64", *TINY, *TOY_POOL)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (f"error: --run-dir {str(run_dir)!r}: another train.py (pid "
+                                f"4242) is running there; wait for it to end, or use another "
+                                f"--run-dir")
+    after = _files(run_dir)
+    after.pop(".lock")
+    before.pop(".lock", None)
+    assert after == before  # nothing deleted
 
 
 def test_resume_without_config_json_is_refused(trained, tmp_path):

@@ -55,13 +55,16 @@ def _run(parse: Callable[[list[str]], argparse.Namespace], body: Callable[[argpa
     return body(ns)
 
 
-def _check_outputs(json_path: str | None, plot_path: str | None) -> None:
-    from envs.core.files import check_output_path, check_png_path
+def _check_outputs(json_path: str | None, plot_path: str | None, inputs: Any = ()) -> None:
+    """Both outputs writable, and neither the same file as one of ``inputs``."""
+    from envs.core.files import check_not_an_input, check_output_path, check_png_path
 
     if json_path is not None:
         check_output_path(json_path)
+        check_not_an_input(json_path, inputs)
     if plot_path is not None:
         check_png_path(plot_path)
+        check_not_an_input(plot_path, inputs)
 
 
 # -- masking -----------------------------------------------------------------------------------
@@ -142,7 +145,7 @@ def masking_main(argv: list[str]) -> int:
                             also_eval=list(ns.also_eval), eval_seed=ns.eval_seed, n_steps=ns.n_steps,
                             batch_size=ns.batch_size, n_epochs=ns.n_epochs)
         try:
-            _check_outputs(ns.json, ns.plot)
+            _check_outputs(ns.json, ns.plot, [ns.scenario])
             game = load_game(cfg.ruleset, cfg.scenario, cfg.params)
             two_sided(game, "masking")
             for a in (cfg.opponent, cfg.eval_opponent, *cfg.also_eval):
@@ -222,7 +225,7 @@ def whatif_main(argv: list[str]) -> int:
                              resolve_baseline, variance_ratio)
 
         try:
-            _check_outputs(ns.json, ns.plot)
+            _check_outputs(ns.json, ns.plot, [ns.replay, *ns.agents])
             script = ReplayScript.load(ns.replay)
             state = decision_point(script, ns.at)
             two_sided(state.game, "whatif")
@@ -320,7 +323,7 @@ def ablate_main(argv: list[str]) -> int:
                              parse_variant, plot, run)
 
         try:
-            _check_outputs(ns.json, ns.plot)
+            _check_outputs(ns.json, ns.plot, [*ns.agents, ns.scenario])
             variants = [parse_variant(v) for v in ns.param]
             cfg = AblationConfig(ruleset=ns.ruleset, scenario=ns.scenario, agents=ns.agents,
                                  variants=variants, games=ns.games, seed=ns.seed,

@@ -36,7 +36,7 @@ import numpy as np
 from envs.core.chance import sample_chance_outcome
 from envs.core.drawing import to_svg
 from envs.core.errors import RiposteError
-from envs.core.files import atomic_write_text, check_output_path
+from envs.core.files import atomic_write_text, check_not_an_input, check_output_path
 from envs.core.protocol import CHANCE, TERMINAL, Game
 from envs.core.replay import ReplayScript, transcript
 
@@ -451,6 +451,7 @@ def main(args) -> int:
     save = args.save or f"replays/play-{time.strftime('%Y%m%d-%H%M%S')}.toml"
     try:
         check_output_path(save)
+        check_not_an_input(save, [args.opponent, args.scenario])
     except OSError as e:
         return fail(f"--save {save}: {e}")
     if not 0 <= args.port <= 65535:

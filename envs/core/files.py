@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path",
            "check_png_path"]
@@ -26,6 +28,28 @@ def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list
         if any(isinstance(v, str) and not v.strip() for v in values):
             bad.append(name.upper() if name in positional else "--" + name.replace("_", "-"))
     return bad
+
+
+def check_not_an_input(path: str | Path, inputs: Iterable[Any]) -> None:
+    """Refuse an output ``path`` that is the same file as one of ``inputs`` (file names; other
+    values, such as agent names, are skipped): writing it would replace what is read.
+
+    Raises:
+        FileExistsError: naming both.
+    """
+    out = Path(path)
+    if not out.exists():
+        return
+    for inp in inputs:
+        if not isinstance(inp, (str, Path)) or not str(inp) or not Path(inp).exists():
+            continue
+        try:
+            same = os.path.samefile(out, inp)
+        except OSError:
+            same = False
+        if same:
+            raise FileExistsError(f"{str(path)!r} is also an input ({str(inp)!r}): writing it "
+                                  f"would replace it")
 
 
 def check_png_path(path: str | Path, flag: str = "--plot") -> Path:

@@ -142,6 +142,21 @@ def test_evaluate_record_of_the_other_rulesets(tmp_path, ruleset, scenario):
         assert [float(x) for x in final.returns()] == s.meta["returns"]
 
 
+def test_evaluate_record_that_cannot_be_written_keeps_the_results(tmp_path):
+    rec = tmp_path / "games"
+    (rec / "random-vs-heuristic-001.toml").mkdir(parents=True)  # in the way of game 1
+    out = tmp_path / "r.json"
+    r = run("evaluate.py", "--agents", "random", "heuristic", "--games", "2", "--record",
+            str(rec), "--json", str(out), "--quiet")
+    assert r.returncode == 1, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert lines[0].startswith("warning: game 1 of random vs heuristic not recorded: ")
+    assert lines[-1] == ("error: --record: 1 game(s) not recorded (the warnings above say "
+                         "why); the results were written")
+    assert json.loads(out.read_text())["pairs"][0]["games"] == 2
+    assert (rec / "random-vs-heuristic-000.toml").is_file()
+
+
 def test_evaluate_record_of_a_free_for_all_is_refused_before_the_games(tmp_path):
     r = run("evaluate.py", "--ruleset", "skirmish_alert", "--scenario", "ffa3", "--agents",
             "random", "heuristic", "--games", "2", "--record", str(tmp_path / "games"))

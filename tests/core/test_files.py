@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +133,39 @@ def test_evaluate_prints_its_report_before_a_failed_write(tmp_path, monkeypatch,
     assert captured.err.strip().splitlines() == [
         f"error: cannot write {str(out)!r}: Permission denied"]
     assert os.listdir(tmp_path) == []
+
+
+def test_an_output_that_is_also_an_input_is_refused(tmp_path):
+    from envs.core.files import check_not_an_input
+
+    model = tmp_path / "m.zip"
+    model.write_bytes(b"weights")
+    with pytest.raises(FileExistsError, match="is also an input"):
+        check_not_an_input(str(tmp_path / "." / "m.zip"), ["heuristic", str(model)])
+    check_not_an_input(tmp_path / "other.json", [str(model)])  # a new file: fine
+    check_not_an_input(model, ["heuristic", None, ""])  # names that are no files: fine
+
+
+@pytest.mark.parametrize("argv", [
+    ["evaluate.py", "--agents", "MODEL", "random", "--games", "2", "--json", "MODEL"],
+    ["evaluate.py", "exploit", "MODEL", "--save", "MODEL"],
+    ["-m", "envs", "view", "MODEL", "--out", "MODEL"],
+])
+def test_commands_refuse_to_write_over_their_input(tmp_path, argv):
+    from tests.test_scripts import run
+
+    model = tmp_path / "m.zip"
+    model.write_bytes(b"weights")
+    args = [str(model) if a == "MODEL" else a for a in argv]
+    if args[0] == "-m":  # a module, not a script
+        import subprocess
+        import sys
+
+        r = subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                           cwd=Path(__file__).parents[2], timeout=300)
+    else:
+        r = run(*args)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "is also an input" in lines[0]
+    assert model.read_bytes() == b"weights"
