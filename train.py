@@ -17,6 +17,7 @@ MaskablePPO self-play then improves on it. Run directory::
     DIR/config.json            the full configuration (Args + game config)
     DIR/checkpoints/ckpt_<timesteps>.zip   + DIR/pool.json (opponent pool state)
     DIR/.kept/ckpt_<timesteps>.zip   best_model.zip as it was at that checkpoint (--resume)
+    DIR/.lock                  held while a run trains here (a second run is refused)
     DIR/snapshots/snapshot_<timesteps>.zip  frozen opponents
     DIR/tb/                    TensorBoard logs
     DIR/metrics.csv            periodic evaluation scores and throughput
