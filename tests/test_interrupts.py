@@ -30,8 +30,13 @@ def _wait_for_checkpoint(proc: subprocess.Popen, ckdir: Path, deadline_s: float 
         time.sleep(0.1)
 
 
+#: hidden entries of a run directory that are meant to stay (not temporary files)
+RUN_DIR_ENTRIES = {".lock", ".kept", ".evaluations"}
+
+
 def _temporary_files(root: Path) -> list[str]:
-    return [str(p) for p in root.rglob("*") if p.name.startswith(".") or ".tmp" in p.name]
+    return [str(p) for p in root.rglob("*")
+            if (p.name.startswith(".") and p.name not in RUN_DIR_ENTRIES) or ".tmp" in p.name]
 
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
