@@ -287,17 +287,15 @@ def exploit_command(argv: list[str]) -> int:
     from agents.ppo import MaskablePPOPolicy
     from envs import load_game
     from envs.core.errors import RiposteError
-    from envs.core.files import atomic_write_text, check_not_an_input, check_output_path
+    from envs.core.files import atomic_write_text, check_output_path
+    from envs.core.protocol import require_two_sides
 
     try:
         for out in (ns.json, ns.save):
             if out:
-                check_output_path(out)
-                check_not_an_input(out, [ns.model, ns.scenario])
+                check_output_path(out, inputs=[ns.model, ns.scenario])
         game = load_game(ns.ruleset, ns.scenario)
-        if game.num_players != 2:
-            return _fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
-                         f"exploit trains a best response in a two-sided battle")
+        require_two_sides(game, "exploit trains a best response in a two-sided battle")
         # a bad checkpoint fails here, before training
         MaskablePPOPolicy.load(ns.model, game, trust=ns.trust_checkpoint)
     except (RiposteError, AgentError, OSError) as exc:
@@ -398,8 +396,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents import make_agent
     from agents.policy import AgentError
-    from envs.core.files import (atomic_write_text, check_not_an_input, check_output_path,
-                                 check_png_path)
+    from envs.core.files import atomic_write_text, check_output_path, check_png_path
     from agents.tournament import round_robin
     from envs import load_game
     from envs.core.errors import RiposteError
@@ -407,11 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     try:  # before the tournament, not after it
         inputs = [*args.agents, args.scenario]
         if args.json:
-            check_output_path(args.json)
-            check_not_an_input(args.json, inputs)
+            check_output_path(args.json, inputs)
         if args.plot:
-            check_png_path(args.plot)
-            check_not_an_input(args.plot, inputs)
+            check_png_path(args.plot, inputs=inputs)
         if args.record:
             check_output_path(Path(args.record) / "probe.toml")
         game = load_game(args.ruleset, args.scenario)
@@ -432,14 +427,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         from envs.cli.records import record_tournament_game
 
-        _RECORDING.update(dir=args.record, games=0)
+        from agents.interrupts import STOP_NOTE
+
+        recorded = {"games": 0, "failed": 0}
 
         def on_game(a, b, i, rec):
             try:  # a record that cannot be written costs that record, not the tournament
                 record_tournament_game(args.record, game, args, a, b, i, rec)
-                _RECORDING["games"] += 1
+                recorded["games"] += 1
+                STOP_NOTE["what"] = (f"stopped; {recorded['games']} finished game(s) recorded "
+                                     f"in {args.record}, no --json or --plot written")
             except (OSError, RiposteError) as exc:
-                _RECORDING["failed"] = _RECORDING.get("failed", 0) + 1
+                recorded["failed"] += 1
                 print(f"warning: game {i} of {a} vs {b} not recorded: "
                       f"{str(exc).splitlines()[0]}", file=sys.stderr)
     if game.num_players > 2:  # free-for-all: every game seats one agent per side
@@ -470,28 +469,14 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"cannot write {args.plot!r}: {exc.strerror or exc}")
         if not args.quiet:
             print(f"wrote {args.plot}")
-    if _RECORDING.get("failed"):
-        return _fail(f"--record: {_RECORDING['failed']} game(s) not recorded (the warnings "
+    if on_game is not None and recorded["failed"]:
+        return _fail(f"--record: {recorded['failed']} game(s) not recorded (the warnings "
                      f"above say why); the results were written", code=1)
     return 0
 
 
-#: the tournament's --record directory and the games written to it so far (set by main)
-_RECORDING: dict[str, Any] = {}
-
-
-def stop_note() -> str:
-    """What an interrupted tournament or subcommand leaves behind (``interrupted (SIGINT):
-    ...``)."""
-    if _RECORDING:
-        return (f"stopped; {_RECORDING['games']} finished game(s) recorded in "
-                f"{_RECORDING['dir']}, no --json or --plot written")
-    if "agents.research.cli" in sys.modules:  # a subcommand that may keep a partial result
-        return sys.modules["agents.research.cli"].STOP_NOTE["what"]
-    return "stopped, nothing was written"
-
-
 if __name__ == "__main__":
-    from agents.interrupts import run_guarded
+    from agents.interrupts import STOP_NOTE, run_guarded
 
-    sys.exit(run_guarded(main, what=stop_note))
+    STOP_NOTE["what"] = "stopped, nothing was written"  # unless the command says otherwise
+    sys.exit(run_guarded(main))

@@ -437,10 +437,7 @@ def check_run_dir(run_dir: Path) -> None:
     """
     from envs.core.files import check_output_path
 
-    if run_dir.exists() and not run_dir.is_dir():
-        raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory (a file of "
-                         f"that name is in the way)")
-    if not run_dir.exists():  # nothing of the run can be in the way (mkdir names the rest)
+    if not run_dir.is_dir():  # nothing of a run in it yet (mkdir names a file in the way)
         return
     for name in RUN_FILES:
         try:

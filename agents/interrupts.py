@@ -152,10 +152,16 @@ class SignalGuard:
             self._defer = False
 
 
-def run_guarded(fn: Any, *args: Any, what: Any = "nothing was written") -> int:
+#: what an interrupted command leaves behind (``interrupted (SIGINT): <what>``) when
+#: :func:`run_guarded` is given no ``what``: a command that keeps a partial result (recorded
+#: games, finished runs) says so here as it goes
+STOP_NOTE: dict[str, str] = {"what": "nothing was written"}
+
+
+def run_guarded(fn: Any, *args: Any, what: str | None = None) -> int:
     """``fn(*args)`` under a :class:`SignalGuard`; SIGINT / SIGTERM print one line on stderr
-    (``interrupted (SIGINT): <what>``, ``what`` a string or a function giving it then) and
-    give ``128 + signal`` instead of a traceback; a
+    (``interrupted (SIGINT): <what>``, default :data:`STOP_NOTE` at that moment) and give
+    ``128 + signal`` instead of a traceback; a
     worker process that died (:class:`~envs.core.workers.WorkerDiedError`) prints one
     ``error:`` line and gives 1."""
     from envs.core.workers import WorkerDiedError
@@ -166,7 +172,7 @@ def run_guarded(fn: Any, *args: Any, what: Any = "nothing was written") -> int:
         except BaseException as exc:
             # the interrupt first: a worker that died of the same signal is no error
             if (intr := interrupted_in(exc)) is not None:
-                print(f"interrupted ({intr.name}): {what() if callable(what) else what}",
+                print(f"interrupted ({intr.name}): {STOP_NOTE['what'] if what is None else what}",
                       file=sys.stderr)
                 return intr.exit_status
             if isinstance(exc, WorkerDiedError):

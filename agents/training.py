@@ -233,6 +233,8 @@ class SelfPlayCallback(BaseCallback):
         self.evaluator: BackgroundEvaluator | None = None
         #: the background evaluations' candidate files
         self.evaluations_dir = Path(run_dir) / ".evaluations"
+        #: each checkpoint's kept policy (:meth:`kept_path`)
+        self.kept_dir = Path(run_dir) / ".kept"
         #: evaluations a resumed run's checkpoint left pending (played again at the start)
         self.restored_pending: list[dict[str, Any]] = []
         self.eval_after = eval_after
@@ -406,7 +408,7 @@ class SelfPlayCallback(BaseCallback):
         """``run_dir/.kept/ckpt_<steps, 10 digits>.zip``: the kept policy (``best_model.zip``)
         as it was when the checkpoint ``checkpoints/ckpt_<steps>.zip`` was written (a hard
         link where the file system allows it; deleted with that checkpoint)."""
-        return self.run_dir / ".kept" / f"ckpt_{int(steps):010d}.zip"
+        return self.kept_dir / f"ckpt_{int(steps):010d}.zip"
 
     def discard_after(self, steps: int) -> None:
         """Undo what an interrupted run wrote after the checkpoint of ``steps`` timesteps that
@@ -518,7 +520,7 @@ class SelfPlayCallback(BaseCallback):
         old = sorted(p for p in ckdir.glob("ckpt_*.zip") if not p.name.startswith("."))
         for p in old[:-self.keep_checkpoints]:
             p.unlink(missing_ok=True)
-        for p in self.kept_path(0).parent.glob("ckpt_*.zip"):  # of the checkpoints deleted
+        for p in self.kept_dir.glob("ckpt_*.zip"):  # the kept policies of checkpoints deleted
             if not (ckdir / p.name).is_file():
                 p.unlink(missing_ok=True)
         self._prune_candidates()

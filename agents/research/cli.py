@@ -25,19 +25,12 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(fail(f"{self.prog}: {message}"))
 
 
-#: what an interrupted subcommand says it left (``interrupted (SIGINT): ...``); a long run
-#: that keeps its finished part in --json says so
-STOP_NOTE: dict[str, str] = {"what": "stopped, nothing was written"}
-
-
 def two_sided(game: Any, command: str) -> None:
     """Raise ``RiposteError`` for a game of three or more sides (``command`` compares two
     sides' agents)."""
-    from envs.core.errors import RiposteError
+    from envs.core.protocol import require_two_sides
 
-    if game.num_players != 2:
-        raise RiposteError(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} "
-                           f"sides: {command} works on two-sided battles")
+    require_two_sides(game, f"{command} works on two-sided battles")
 
 
 def fail(message: str) -> int:
@@ -57,14 +50,12 @@ def _run(parse: Callable[[list[str]], argparse.Namespace], body: Callable[[argpa
 
 def _check_outputs(json_path: str | None, plot_path: str | None, inputs: Any = ()) -> None:
     """Both outputs writable, and neither the same file as one of ``inputs``."""
-    from envs.core.files import check_not_an_input, check_output_path, check_png_path
+    from envs.core.files import check_output_path, check_png_path
 
     if json_path is not None:
-        check_output_path(json_path)
-        check_not_an_input(json_path, inputs)
+        check_output_path(json_path, inputs)
     if plot_path is not None:
-        check_png_path(plot_path)
-        check_not_an_input(plot_path, inputs)
+        check_png_path(plot_path, inputs=inputs)
 
 
 # -- masking -----------------------------------------------------------------------------------
@@ -152,6 +143,8 @@ def masking_main(argv: list[str]) -> int:
                 make_agent(a, game, 0)
         except (RiposteError, AgentError, OSError) as exc:
             return fail(str(exc) or type(exc).__name__)
+
+        from agents.interrupts import STOP_NOTE
 
         def save_partial(d: dict) -> None:  # a long run keeps what it has finished
             if ns.json:

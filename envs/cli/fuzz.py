@@ -38,8 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.core.errors import RiposteError
-from envs.core.files import (atomic_write_text, blank_arguments, check_not_an_input,
-                             check_output_path)
+from envs.core.files import atomic_write_text, blank_arguments, check_output_path
 from envs.core.workers import WorkerDiedError, result_of, submit, worker_pool
 
 
@@ -91,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--extreme-share must be in [0, 1], got {args.extreme_share}")
     try:
         if args.json is not None:
-            check_output_path(args.json)
-            check_not_an_input(args.json, [args.scenario])
+            check_output_path(args.json, inputs=[args.scenario])
         game = load_game(args.ruleset, args.scenario)
         try:  # where a violation's replay would go (known only at the end of a long run)
             check_output_path(Path(args.replay_dir) / f"{game.ruleset_id}_seed0_game0.toml")

@@ -36,8 +36,8 @@ import numpy as np
 from envs.core.chance import sample_chance_outcome
 from envs.core.drawing import to_svg
 from envs.core.errors import RiposteError
-from envs.core.files import atomic_write_text, check_not_an_input, check_output_path
-from envs.core.protocol import CHANCE, TERMINAL, Game
+from envs.core.files import atomic_write_text, check_output_path
+from envs.core.protocol import CHANCE, TERMINAL, Game, require_two_sides
 from envs.core.replay import ReplayScript, transcript
 
 from .page import CSS, embed_json
@@ -450,8 +450,7 @@ def main(args) -> int:
         return fail(str(e))
     save = args.save or f"replays/play-{time.strftime('%Y%m%d-%H%M%S')}.toml"
     try:
-        check_output_path(save)
-        check_not_an_input(save, [args.opponent, args.scenario])
+        check_output_path(save, inputs=[args.opponent, args.scenario])
     except OSError as e:
         return fail(f"--save {save}: {e}")
     if not 0 <= args.port <= 65535:
@@ -460,9 +459,7 @@ def main(args) -> int:
         return fail(f"--seed must be >= 0, got {args.seed}")
     try:
         game = load_game(args.ruleset, args.scenario, params)
-        if game.num_players != 2:
-            return fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
-                        f"play is one person against one agent in a two-sided battle")
+        require_two_sides(game, "play is one person against one agent in a two-sided battle")
         agent = make_agent(args.opponent, game, seed=np.random.SeedSequence(args.seed,
                                                                              spawn_key=(1,)),
                            trust_checkpoint=getattr(args, "trust_checkpoint", False))

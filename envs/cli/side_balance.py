@@ -96,17 +96,15 @@ def main(argv: list[str] | None = None) -> int:
     from agents.policy import AgentError
     from envs import load_game
     from envs.core.errors import RiposteError
-    from envs.core.files import atomic_write_text, check_not_an_input, check_output_path
+    from envs.core.files import atomic_write_text, check_output_path
+    from envs.core.protocol import require_two_sides
 
     names = args.agents if len(args.agents) == 2 else args.agents * 2
     try:
         if args.json:
-            check_output_path(args.json)
-            check_not_an_input(args.json, [*args.agents, args.scenario])
+            check_output_path(args.json, inputs=[*args.agents, args.scenario])
         game = load_game(args.ruleset, args.scenario)
-        if game.num_players != 2:
-            return _fail(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} sides: "
-                         f"side balance compares the two sides of a two-sided battle")
+        require_two_sides(game, "side balance compares the two sides of a two-sided battle")
         seeds = np.random.SeedSequence(args.seed).spawn(2)
         agents = [make_agent(n, game, s, trust_checkpoint=args.trust_checkpoint)
                   for n, s in zip(names, seeds)]

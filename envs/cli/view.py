@@ -18,7 +18,7 @@ import html
 from pathlib import Path
 
 from envs.core.errors import RiposteError
-from envs.core.files import atomic_write_text, check_not_an_input, check_output_path
+from envs.core.files import atomic_write_text, check_output_path
 
 from .page import CSS, embed_json
 from .records import build_frames, load_game_file
@@ -145,8 +145,7 @@ def main(file: str, out: str) -> int:
     import sys
 
     try:
-        check_output_path(out)
-        check_not_an_input(out, [file])
+        check_output_path(out, inputs=[file])
         data = build_frames(load_game_file(file))
         atomic_write_text(out, render_html(data))
     except RiposteError as e:

@@ -52,7 +52,7 @@ def check_not_an_input(path: str | Path, inputs: Iterable[Any]) -> None:
                                   f"would replace it")
 
 
-def check_png_path(path: str | Path, flag: str = "--plot") -> Path:
+def check_png_path(path: str | Path, flag: str = "--plot", inputs: Iterable[Any] = ()) -> Path:
     """:func:`check_output_path` for a picture: the name must end in ``.png`` (the plots are
     written as PNG whatever the name says).
 
@@ -65,21 +65,24 @@ def check_png_path(path: str | Path, flag: str = "--plot") -> Path:
     if Path(path).suffix.lower() != ".png":
         raise RiposteError(f"{flag} {str(path)!r}: plots are written as PNG; give a file name "
                            f"ending in .png")
-    return check_output_path(path)
+    return check_output_path(path, inputs)
 
 
-def check_output_path(path: str | Path) -> Path:
+def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:
     """Fail early, before a long job, if ``path`` cannot be written as a file.
 
     Besides the permission bits, the nearest existing ancestor directory is asked to take a
     new (empty, at once removed) file: some file systems refuse files whatever the bits say
     (``/sys``, ``/proc``, read-only mounts, immutable directories).
 
+    ``inputs``: the files the command reads (:func:`check_not_an_input`).
+
     Returns:
         ``path`` as a :class:`~pathlib.Path`.
 
     Raises:
-        OSError: ``FileNotFoundError`` for an empty name; ``IsADirectoryError`` for a name
+        OSError: ``FileExistsError`` for one of ``inputs``; ``FileNotFoundError`` for an empty
+            name; ``IsADirectoryError`` for a name
             that ends with ``/`` (a directory's, whether it exists or not);
             ``IsADirectoryError`` /
             ``PermissionError`` when ``path`` is a directory or an existing file that is not
@@ -108,6 +111,7 @@ def check_output_path(path: str | Path) -> Path:
                               f"new files ({e.strerror})") from None
     os.close(fd)
     os.unlink(probe)
+    check_not_an_input(path, inputs)
     return path
 
 

@@ -461,6 +461,17 @@ class State(abc.ABC):
         return f"<{type(self).__name__} player={p} decision={self.decision_name()}>"
 
 
+def require_two_sides(game: Game, why: str) -> None:
+    """Refuse a game of three or more sides where only two-sided battles make sense.
+
+    Raises:
+        RiposteError: ``"<ruleset>/<scenario> has <n> sides: <why>"``.
+    """
+    if game.num_players != 2:
+        raise RiposteError(f"{game.ruleset_id}/{game.scenario_name} has {game.num_players} "
+                           f"sides: {why}")
+
+
 def deepcopy_state(state: State) -> State:
     """Generic ``clone()`` helper: deep-copies every attribute except the shared game."""
     memo = {id(state.game): state.game}

@@ -114,14 +114,9 @@ def test_caption_at_the_end_names_the_last_turn():
     """A game that ends on time has moved its turn counter past the last turn."""
     import numpy as np
 
+    from envs.core.testing import play_random_game
+
     g = load_game("acw_regimental", None, {"turns": 1})
-    state = g.new_initial_state()
-    rng = np.random.default_rng(0)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            ids, ps = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(ids, p=ps)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state = play_random_game(g, np.random.default_rng(0))
     caption = g.drawing(state).caption
     assert caption.startswith("Turn 1/1 · ") and caption.endswith(" · game over"), caption

@@ -38,16 +38,11 @@ def test_the_decision_cap_ends_the_game_scored_as_it_stands(cap: int) -> None:
     not counted), with the returns of the VP as they stand; without it the game goes on."""
     import numpy as np
 
+    from envs.core.testing import play_random_game
+
     def play(params):
-        state = load_game("skirmish_alert", "default", params).new_initial_state()
-        rng = np.random.default_rng(4)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                ids, ps = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(ids, p=ps)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
-        return state
+        return play_random_game(load_game("skirmish_alert", "default", params),
+                                np.random.default_rng(4))
 
     free = play({})
     decisions = sum(1 for p, _ in free.history if p >= 0)
