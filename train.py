@@ -80,6 +80,10 @@ class Args:
     """where the envs run: dummy (all in this process) or subproc (one process per env, sb3's
     SubprocVecEnv; for measuring throughput only: each process's opponent pool is a copy taken
     at the start, without the live learner, and checkpoints carry no resume state)"""
+    pipelined_updates: bool = True
+    """run each PPO update in a worker process while the envs collect the next rollout (one
+    update of policy lag; agents/pipelined.py): the envs leave the learner's critical path;
+    --no-pipelined-updates: collect, then update, in this process (sb3-contrib's own loop)"""
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
@@ -241,7 +245,8 @@ RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
              "eval_games", "eval_jobs", "eval_background", "eval_agents", "eval_extra_games",
              "eval_extra_below", "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
-             "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address"}
+             "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address",
+             "pipelined_updates"}  # (a dead update worker: --resume --no-pipelined-updates)
 BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
@@ -468,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     from agents.interrupts import SignalGuard, interrupted_in
     from envs.core.workers import WorkerDiedError
 
+    UPDATE_WORK = "the PPO update"  # agents.pipelined.UPDATE_WORK (not imported: it loads sb3)
+
     with SignalGuard() as guard:
         try:
             if args.backend == "rllib":
@@ -484,6 +491,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"interrupted ({intr.name}): aborted, no partial file left; complete "
                       f"checkpoints (if any) are in {ckdir!r}", file=sys.stderr)
                 return intr.exit_status
+            if isinstance(exc, WorkerDiedError) and exc.what == UPDATE_WORK:
+                print(f"error: the PPO update worker process died (killed by a signal or out "
+                      f"of memory?); run the updates in this process (--no-pipelined-updates) "
+                      f"to see what happens; complete checkpoints (if any) are in {ckdir!r}: "
+                      f"continue with --resume", file=sys.stderr)
+                return 1
             if isinstance(exc, WorkerDiedError):  # an evaluation's worker process was killed
                 what = exc.what or "evaluation games"
                 print(f"error: a worker process died while playing {what} "
@@ -733,6 +746,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 
     install_fast_forward(model.policy)  # rollout forward pass, bitwise the same numbers
     pool.set_latest(model)
+    if args.pipelined_updates:  # (before the resume state: it may hold an update in flight)
+        model.start_pipelined_updates()
     config = {"args": dataclasses.asdict(args), "game": game.config(),
               "observation_size": game.observation_size,
               "num_distinct_actions": game.num_distinct_actions}
@@ -785,6 +800,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                             callback=[callback, CriticWarmupCallback(args.critic_warmup), stop],
                             progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
                             tb_log_name="ppo")
+            learn_wall = time.perf_counter() - t0
             if guard.requested is not None:
                 at = stop.stopped_at if stop.stopped_at is not None else model.num_timesteps
                 path = stop.saved if stop.saved is not None else callback.save_checkpoint(at)
@@ -795,12 +811,17 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                 return exit_status(guard.requested)
         else:  # a resumed run that only finishes (the callback never saw model.learn)
             callback.init_callback(model)
+            learn_wall = 0.0
+        model.finish_updates()  # (learn waits for the last one; this one is for a resume
+        #                          that had nothing left to learn)
         if callback.pending_evaluations():  # a checkpoint to --resume from while waiting
             callback.save_checkpoint(model.num_timesteps)
         callback.drain()  # the background evaluations still playing (their wait is timed)
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         steps = model.num_timesteps - steps0
         worker_cpu = venv.worker_cpu_seconds() - worker_cpu0
+        updater = model.update_worker
+        update_cpu = updater.cpu_seconds if updater is not None else 0.0
 
         # -- final artefacts -------------------------------------------------------------------
         callback.save_checkpoint(model.num_timesteps)
@@ -825,8 +846,19 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             "cpu_seconds": cpu,
             "env_cpu_seconds": venv.env_cpu_seconds,
             "env_worker_cpu_seconds": worker_cpu,
-            "timesteps_per_cpu_second": steps / (cpu + worker_cpu) if cpu > 0 else 0.0,
+            "timesteps_per_cpu_second": (steps / (cpu + worker_cpu + update_cpu)
+                                         if cpu > 0 else 0.0),
             "env_cpu_share": venv.env_cpu_seconds / cpu if cpu > 0 else 0.0,
+            # pipelined updates (agents/pipelined.py): the update worker's time inside the
+            # updates, and the share of model.learn's wall time the learner had no update to
+            # run, waiting for the envs' next rollout (the env's share of the PPO wall time)
+            "pipelined_updates": updater is not None,
+            "update_seconds": updater.busy_seconds if updater else None,
+            "update_cpu_seconds": updater.cpu_seconds if updater else None,
+            "update_wait_seconds": updater.wait_seconds if updater else None,
+            "learn_wall_seconds": learn_wall,
+            "learner_wait_share": (1.0 - updater.busy_seconds / learn_wall
+                                   if updater and learn_wall > 0 else None),
             # the periodic evaluations: the wall time training paused for them (in the
             # background: waited for them), and their CPU time (in the background: the
             # worker's; pausing: this process's, not that of its --eval-jobs workers)
@@ -852,9 +884,15 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         venv.close()
         print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
               f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
-        print(f"CPU: {cpu + worker_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
+        if updater is not None:
+            print(f"pipelined PPO updates: the update worker ran {updater.updates} updates in "
+                  f"{updater.busy_seconds:.1f} s of the {learn_wall:.1f} s of model.learn; "
+                  f"it waited for the envs' rollouts {summary['learner_wait_share']:.1%} of "
+                  f"that time, and the envs waited for it {updater.wait_seconds:.1f} s")
+        print(f"CPU: {cpu + worker_cpu + update_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
               f"per CPU-second; env share of this process's CPU {summary['env_cpu_share']:.1%}"
               + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")
+              + (f"; update worker {update_cpu:.1f} s" if update_cpu else "")
               + ")")
         if callback.evaluator is not None:
             print(f"periodic evaluations beside training: {callback.eval_cpu_seconds:.1f} CPU-s "
@@ -873,6 +911,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         return 0
     finally:
         callback.close()
+        model.stop_pipelined_updates()
 
 
 if __name__ == "__main__":

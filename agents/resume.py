@@ -17,6 +17,9 @@ it needs saving:
   the seed sequence its snapshot policies are seeded from and the generator of every opponent
   policy (the live ``latest``, the bots, the cached snapshots, and any snapshot an env still
   plays after the cache dropped it);
+* with pipelined updates (:mod:`agents.pipelined`), the update in flight: its request (the
+  rollout it updates on, the weights and optimizer state it starts from, its shuffle seed),
+  submitted again on resume;
 * the training callback's kept-best record (``best_model.zip`` selection) and the background
   evaluations still pending (their candidates stay in ``run_dir/.evaluations/``).
 
@@ -163,6 +166,8 @@ def capture_training_state(model: Any, venv: Any, pool: Any, callback: Any = Non
         "opponents": [(kind, key, getattr(o, "rng", None)) for kind, key, o in opponents],
         "pool": {"state_dict": pool.state_dict(),
                  "snap_seed": getattr(pool, "_snap_seed", None)},
+        # pipelined updates: the update in flight (its request: rollout, weights, seed)
+        "pipeline": getattr(getattr(model, "update_worker", None), "pending", None),
         "callback": {"best": getattr(callback, "best", None),
                      "pending": (callback.pending_evaluations()
                                  if hasattr(callback, "pending_evaluations") else [])},
@@ -170,6 +175,35 @@ def capture_training_state(model: Any, venv: Any, pool: Any, callback: Any = Non
     buf = io.BytesIO()
     _Pickler(buf, games).dump(state)
     return buf.getvalue()
+
+
+def _restore_pending_update(model: Any, request: dict[str, Any] | None) -> None:
+    """The update a pipelined run had in flight at the checkpoint: submitted again to the
+    model's update worker (the resumed run then continues exactly), or, when this run does not
+    pipeline its updates, run here at once (the model then holds its result; the global
+    generators are left as they were)."""
+    if request is None:
+        return
+    worker = getattr(model, "update_worker", None)
+    if worker is not None:
+        worker.submit(request)
+        return
+    from stable_baselines3.common.logger import configure
+
+    from .evaluation import global_generators_kept
+    from .pipelined import run_request
+
+    had_logger = "_logger" in vars(model)  # (learn() sets up the run's own logger later)
+    saved_logger = vars(model).get("_logger")
+    model._logger = configure(None, [])
+    try:
+        with global_generators_kept():
+            run_request(model, request)  # trains this model in place
+    finally:
+        if had_logger:
+            model._logger = saved_logger
+        else:
+            del model._logger
 
 
 def read_training_state(path: str | Path) -> bytes | None:
@@ -269,6 +303,7 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
                 setattr(mon, k, v)
     model._last_obs = state["sb3"]["_last_obs"]
     model._last_episode_starts = state["sb3"]["_last_episode_starts"]
+    _restore_pending_update(model, state.get("pipeline"))
     if callback is not None:
         callback.best = state["callback"]["best"]
         # background evaluations the checkpoint left pending: played again at the start

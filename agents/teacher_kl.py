@@ -81,10 +81,53 @@ class TeacherKLMaskablePPO(MaskablePPO):
             raise ValueError(f"teacher_kl_coef must be >= 0, got {teacher_kl_coef}")
         self.teacher_kl_coef = float(teacher_kl_coef)
         self.teacher: Any = None
+        #: an :class:`agents.pipelined.UpdateWorker` while updates are pipelined, else None
+        self.update_worker: Any = None
         super().__init__(*args, **kwargs)
 
     def _excluded_save_params(self) -> list[str]:
-        return [*super()._excluded_save_params(), "teacher"]
+        return [*super()._excluded_save_params(), "teacher", "update_worker"]
+
+    # -- pipelined updates (agents/pipelined.py) ----------------------------------------------
+    def start_pipelined_updates(self) -> Any:
+        """From now on :meth:`train` runs each update in a worker process while the next
+        rollout is collected (one update of policy lag; :mod:`agents.pipelined`). Returns the
+        :class:`~agents.pipelined.UpdateWorker`; :meth:`stop_pipelined_updates` ends it."""
+        from .pipelined import UpdateWorker
+
+        if self.update_worker is None:
+            self.update_worker = UpdateWorker(self)
+        return self.update_worker
+
+    def stop_pipelined_updates(self) -> None:
+        """Kill the update worker (an update in flight is dropped: call
+        :meth:`finish_updates` first to keep it); safe to call twice."""
+        if self.update_worker is not None:
+            self.update_worker.close()
+            self.update_worker = None
+
+    def finish_updates(self) -> None:
+        """Wait for the update in flight, if any, and put its result into this model."""
+        if self.update_worker is not None:
+            self.update_worker.finish(self)
+
+    def learn(self, *args: Any, **kwargs: Any) -> "TeacherKLMaskablePPO":
+        """``MaskablePPO.learn``; with pipelined updates, the last update is waited for when
+        the budget is reached (not when a callback stopped the run early: a checkpoint keeps
+        the update in flight, see :mod:`agents.resume`)."""
+        super().learn(*args, **kwargs)
+        if self.num_timesteps >= self._total_timesteps:
+            self.finish_updates()
+        return self
+
+    def train(self) -> None:
+        """One PPO update on the rollout buffer: :meth:`train_in_process`, or with pipelined
+        updates, the update in flight is put into this model and this rollout's is started
+        in the worker (:meth:`agents.pipelined.UpdateWorker.exchange`)."""
+        if self.update_worker is not None:
+            self.update_worker.exchange(self)
+        else:
+            self.train_in_process()
 
     def set_teacher(self) -> None:
         """Freeze a copy of this model's current policy as the teacher."""
@@ -108,11 +151,15 @@ class TeacherKLMaskablePPO(MaskablePPO):
 
     def load_teacher_state_dict(self, weights: dict[str, th.Tensor]) -> None:
         """Set the teacher to this model's architecture with ``weights`` (strict)."""
-        teacher = copy.deepcopy(self.policy)
+        if self.teacher is not None:  # (no deepcopy of a policy that has trained: it may
+            teacher = self.teacher   # hold tensors of its last forward pass)
+        else:
+            teacher = type(self.policy)(**self.policy._get_constructor_parameters())
+            teacher.to(self.device)
         teacher.load_state_dict(weights, strict=True)
         self._freeze_teacher(teacher)
 
-    def train(self) -> None:  # noqa: C901 - sb3-contrib's train() with one term added
+    def train_in_process(self) -> None:  # noqa: C901 - sb3-contrib's train() + one term
         """One PPO update on the rollout buffer (sb3-contrib 2.9's ``MaskablePPO.train``) with
         ``teacher_kl_coef * KL(teacher || policy)`` added to the loss."""
         use_teacher = self.teacher is not None and self.teacher_kl_coef > 0
