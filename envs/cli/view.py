@@ -8,8 +8,9 @@ game, the decision and its legal labels at each step (the one taken in bold), th
 rule ids, and reaction windows highlighted (an orange frame and badge; "next reaction" jumps to
 the next one). It needs no network access to open.
 
-Errors (a file that is not a replay, an illegal label in it, an unwritable output) print one line
-``error: ...`` and exit with status 2; the output is written atomically.
+Errors (a file that is not a replay, an illegal label in it, a game record whose stored state
+disagrees with its history, an unwritable output) print one line ``error: ...`` and exit with
+status 2; the output is written atomically.
 """
 
 from __future__ import annotations
