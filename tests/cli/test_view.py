@@ -157,6 +157,28 @@ def test_view_bad_input_is_one_line_and_writes_nothing(tmp_path, content, messag
     assert not out.exists()
 
 
+@pytest.mark.parametrize("name", ["game.png", "game", "game.html.png", "game.svg"])
+def test_view_refuses_an_out_that_is_not_html_before_any_work(tmp_path, capsys, name):
+    from envs.cli.view import main as view_main
+
+    out = tmp_path / name
+    # the input does not exist either: the --out check comes first, before anything is read
+    assert view_main(str(tmp_path / "missing.toml"), str(out)) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: --out {str(out)!r}: the viewer writes an HTML page; give a file name ending "
+        f"in .html or .htm"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_view_takes_html_and_htm_in_any_case(tmp_path, capsys):
+    from envs.cli.view import main as view_main
+
+    for name in ("a.html", "b.htm", "c.HTML"):
+        assert view_main(str(EXAMPLE_A), str(tmp_path / name)) == 0
+        assert (tmp_path / name).read_text().startswith("<!DOCTYPE html>")
+    assert capsys.readouterr().err == ""
+
+
 def test_view_missing_file_and_unwritable_output(tmp_path):
     r = run("-m", "envs", "view", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o.html"))
     assert r.returncode == 2 and "no such file" in r.stderr
