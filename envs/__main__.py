@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--json", action="store_true", help="print the final state as JSON")
     vw = sub.add_parser("view", help="write a replay script or game record as one HTML page")
     vw.add_argument("file", help="replay script (TOML) or game record (JSON of State.to_json)")
-    vw.add_argument("--out", required=True, help="HTML file to write (e.g. game.html)")
+    vw.add_argument("--out", required=True,
+                    help="HTML file to write, a name ending in .html or .htm (e.g. game.html)")
     pl = sub.add_parser("play", help="play one side against an agent in the browser "
                                      "(serves on 127.0.0.1)")
     pl.add_argument("--ruleset", default="acw_regimental", help="ruleset id")

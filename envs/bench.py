@@ -421,8 +421,8 @@ def riposte_aec_env(ruleset: str, scenario: str | Path | None = None) -> Any:
     """This project's PettingZoo AEC env of ``ruleset`` (``scenario`` as in ``load_game``):
     ``envs.<ruleset>_v0.env(scenario=...)`` when that module exists (e.g.
     :mod:`envs.acw_regimental_v0`), else :class:`envs.adapters.aec.RiposteAECEnv` — the AEC view
-    of any registered ruleset — wrapped in PettingZoo's ``OrderEnforcingWrapper`` as those
-    modules do. Imports pettingzoo and gymnasium.
+    of any registered ruleset — wrapped in :class:`envs.adapters.wrappers.OrderEnforcing`
+    (PettingZoo's ``OrderEnforcingWrapper``) as those modules do. Imports pettingzoo and gymnasium.
 
     Raises:
         UnknownRulesetError, ScenarioError, ParameterError: on bad input.
@@ -435,10 +435,9 @@ def riposte_aec_env(ruleset: str, scenario: str | Path | None = None) -> Any:
             raise
     else:
         return module.env(scenario=scenario)
-    from pettingzoo.utils import OrderEnforcingWrapper
-
     from envs.adapters.aec import RiposteAECEnv
-    return OrderEnforcingWrapper(RiposteAECEnv(ruleset=ruleset, scenario=scenario))
+    from envs.adapters.wrappers import OrderEnforcing
+    return OrderEnforcing(RiposteAECEnv(ruleset=ruleset, scenario=scenario))
 
 
 def add_reference(result: dict[str, Any], reference_turns_per_s: float,

@@ -61,9 +61,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import OrderEnforcingWrapper
-
 from envs.adapters.aec import RiposteAECEnv
+from envs.adapters.wrappers import OrderEnforcing
 
 RULESET = "skirmish_alert"
 
@@ -74,7 +73,9 @@ def raw_env(**kwargs: Any) -> RiposteAECEnv:
     return RiposteAECEnv(**kwargs)
 
 
-def env(**kwargs: Any) -> OrderEnforcingWrapper:
-    """:func:`raw_env` wrapped in PettingZoo's ``OrderEnforcingWrapper`` only (illegal actions
-    raise; wrap with :class:`envs.adapters.wrappers.IllegalActionLoss` to end the game instead)."""
-    return OrderEnforcingWrapper(raw_env(**kwargs))
+def env(**kwargs: Any) -> OrderEnforcing:
+    """:func:`raw_env` wrapped in :class:`envs.adapters.wrappers.OrderEnforcing` only:
+    PettingZoo's order checks, with :class:`~envs.core.errors.ResetNeededError` for a call
+    before ``reset()``. Illegal actions raise; wrap with
+    :class:`envs.adapters.wrappers.IllegalActionLoss` to end the game instead."""
+    return OrderEnforcing(raw_env(**kwargs))

@@ -13,9 +13,9 @@ from __future__ import annotations
 from .aec import RiposteAECEnv
 from .registration import register_envs
 from .single_agent import OpponentSampler, RiposteGymEnv
-from .wrappers import IllegalActionLoss
+from .wrappers import IllegalActionLoss, OrderEnforcing
 
 register_envs()
 
-__all__ = ["IllegalActionLoss", "OpponentSampler", "RiposteAECEnv", "RiposteGymEnv",
-           "register_envs"]
+__all__ = ["IllegalActionLoss", "OpponentSampler", "OrderEnforcing", "RiposteAECEnv",
+           "RiposteGymEnv", "register_envs"]

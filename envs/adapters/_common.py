@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.errors import ParameterError
+from envs.core.errors import ParameterError, ResetNeededError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.core.registry import game_class, list_rulesets
 
@@ -35,6 +35,13 @@ def game_params(ruleset: str, params: Any, shaped_reward: bool) -> dict[str, Any
                                  f"{', '.join(have) or 'none'})")
         params[SHAPED_REWARD_PARAM] = True
     return params
+
+
+def reset_needed(call: str) -> ResetNeededError:
+    """The error for ``call`` (``"step"``, ``"observe"``, ...) made before an env's ``reset()``
+    or after its ``close()``: one message for every adapter."""
+    return ResetNeededError(f"{call}() before reset(): call reset() first (there is no game "
+                            f"until reset(), nor after close())")
 
 
 #: how many recent events ``render()`` shows

@@ -70,7 +70,7 @@ from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
 from ._common import (as_action_id, check_seed, decision_name, game_params, illegal_message,
-                      render_rgb, render_text, winner_of)
+                      render_rgb, render_text, reset_needed, winner_of)
 from .spaces import mask_box, observation_box
 
 
@@ -195,11 +195,36 @@ class RiposteAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (observation_size,), "action_mask": int8
-        (num_distinct_actions,)}`` of ``agent`` (mask all zeros unless it is on move)."""
+        (num_distinct_actions,)}`` of ``agent`` (mask all zeros unless it is on move).
+
+        Raises:
+            ResetNeededError: before ``reset()`` (or after ``close()``).
+        """
+        self.require_game("observe")
         side = self.side_of(agent)
         return {"observation": np.array(self.game.observation(self.game_state, side),
                                         dtype=np.float32),
                 "action_mask": self._mask_of(side)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of
+        ``agent_selection`` (PettingZoo's ``AECEnv.last``).
+
+        Raises:
+            ResetNeededError: before ``reset()`` (or after ``close()``).
+        """
+        self.require_game("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's agent iterator (the agent on move at each step).
+
+        Raises:
+            ResetNeededError: before ``reset()`` (or after ``close()``): the loop would
+                otherwise end at once without a word.
+        """
+        self.require_game("agent_iter")
+        return super().agent_iter(max_iter)
 
     def step(self, action: Any) -> None:
         """Apply the decision of ``agent_selection`` and advance through chance nodes.
@@ -208,7 +233,9 @@ class RiposteAECEnv(AECEnv):
             IllegalActionError: when ``action`` is not legal for the agent on move (the message
                 names the agent, side, rule ids and legal labels); also for ``None`` from a live
                 agent.
+            ResetNeededError: before ``reset()`` (or after ``close()``).
         """
+        self.require_game("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -231,7 +258,9 @@ class RiposteAECEnv(AECEnv):
 
         Raises:
             ParameterError: when ``returns`` does not have one entry per side.
+            ResetNeededError: before ``reset()`` (or after ``close()``).
         """
+        self.require_game("end_game")
         n = self.game.num_players
         if len(returns) != n:
             raise ParameterError(f"end_game(): {len(returns)} returns for {n} sides")
@@ -271,12 +300,40 @@ class RiposteAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """Global state for centralised critics: every side's observation, concatenated in side
-        order (float32, shape ``(num_players * observation_size,)``)."""
+        order (float32, shape ``(num_players * observation_size,)``).
+
+        Raises:
+            ResetNeededError: before ``reset()`` (or after ``close()``).
+        """
+        self.require_game("state")
         return np.concatenate([self.game.observation(self.game_state, s)
                                for s in range(self.game.num_players)]).astype(np.float32)
 
     def close(self) -> None:
         self.game_state = None
+
+    def require_game(self, call: str) -> State:
+        """The game in play, for a ``call`` that needs one.
+
+        Raises:
+            ResetNeededError: ``"<call>() before reset(): call reset() first"`` when there is no
+                game yet (or any more: ``close()`` ends it).
+        """
+        if self.game_state is None:
+            raise reset_needed(call)
+        return self.game_state
+
+    #: what ``reset()`` sets (PettingZoo's per-episode attributes): reading one before it is an
+    #: AttributeError that says so, not "object has no attribute"
+    _SET_BY_RESET = frozenset({"agent_selection", "rewards", "terminations", "truncations",
+                               "infos", "_cumulative_rewards"})
+
+    def __getattr__(self, name: str) -> Any:
+        # only called when normal lookup fails
+        if name in RiposteAECEnv._SET_BY_RESET:
+            raise AttributeError(f"{type(self).__name__}.{name} is set by reset(): call reset() "
+                                 f"first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- internals -----------------------------------------------------------------------------
     def _resolve_chance(self) -> None:

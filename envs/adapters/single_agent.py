@@ -83,14 +83,15 @@ from typing import Any, Protocol, runtime_checkable
 import gymnasium as gym
 import numpy as np
 
-from envs.core.errors import IllegalActionError, InvalidStateError, ParameterError
+from envs.core.errors import (IllegalActionError, InvalidStateError, ParameterError,
+                              ResetNeededError)
 from envs.core.chance import sample_chance_outcome
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
 from ._common import (RENDER_EVENTS, SHAPED_REWARD_PARAM, as_action_id, check_seed,  # noqa: F401
                       decision_name, game_params, illegal_message, render_rgb, render_text,
-                      winner_of)
+                      reset_needed, winner_of)
 from .spaces import LegalDiscrete, observation_box
 
 OpponentFn = Callable[[np.ndarray, np.ndarray], int]
@@ -319,11 +320,15 @@ class RiposteGymEnv(gym.Env):
             IllegalActionError: for an action the learner may not take here (naming it, the
                 rule ids that mask it and the legal labels), unless ``illegal_action="loss"``;
                 also when the opponent returns an illegal action (naming the opponent).
-            InvalidStateError: when called before ``reset`` or after the episode ended.
+            ResetNeededError: when called before ``reset`` (or after ``close``) or after the
+                episode ended (an :class:`~envs.core.errors.InvalidStateError` and a
+                ``RuntimeError``).
         """
-        if self.state is None or self._done:
-            raise InvalidStateError("step() called before reset() or after the episode ended; "
-                                    "call reset()")
+        if self.state is None:
+            raise reset_needed("step")
+        if self._done:
+            raise ResetNeededError("step() after the episode ended: call reset() to start the "
+                                   "next one")
         st = self.state
         aid = as_action_id(action)
         if aid is None or not (0 <= aid < self.game.num_distinct_actions) \
@@ -351,10 +356,16 @@ class RiposteGymEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions: bool array of shape ``(num_distinct_actions,)``; all
-        ``False`` before ``reset`` and once the episode is over."""
+        ``False`` once the episode is over.
+
+        Raises:
+            ResetNeededError: before ``reset`` (or after ``close``): there is no game to ask.
+        """
+        if self.state is None:
+            raise reset_needed("action_masks")
         if self._mask is None:
             st = self.state
-            if st is None or self._done or st.current_player() != self.learner:
+            if self._done or st.current_player() != self.learner:
                 self._mask = np.zeros(self.game.num_distinct_actions, dtype=bool)
             else:
                 self._mask = st.legal_action_mask()

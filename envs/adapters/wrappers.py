@@ -9,18 +9,61 @@ through the adapter's public :meth:`~envs.adapters.aec.RiposteAECEnv.end_game` r
 writing the env's private dicts (pitfall 13).
 
 The single-agent env offers the same policy as ``RiposteGymEnv(illegal_action="loss")``.
+
+:class:`OrderEnforcing` — PettingZoo's ``OrderEnforcingWrapper`` (what ``envs.<ruleset>_v0.env()``
+returns), but a call that needs a game before ``reset()`` raises the project's
+:class:`~envs.core.errors.ResetNeededError` (a ``RuntimeError``) instead of an ``AssertionError``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import BaseWrapper
+from pettingzoo.utils import BaseWrapper, OrderEnforcingWrapper
 
 from envs.core.errors import ParameterError
 
 from .aec import RiposteAECEnv
-from ._common import as_action_id, illegal_message
+from ._common import as_action_id, illegal_message, reset_needed
+
+
+class OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's order checks (see the module docstring) with the project's error: ``step``,
+    ``observe``, ``last``, ``state`` and ``agent_iter`` before ``reset()`` raise
+    :class:`~envs.core.errors.ResetNeededError` saying so; ``render`` before ``reset()`` is the
+    wrapped env's (the initial table, or a "call reset()" line). Reading ``agent_selection``,
+    ``rewards``, ``infos``, ... before ``reset()`` stays PettingZoo's ``AttributeError``.
+
+    Raises:
+        ResetNeededError: from the methods above, before ``reset()``.
+    """
+
+    def _require_reset(self, call: str) -> None:
+        if not self._has_reset:
+            raise reset_needed(call)
+
+    def step(self, action: Any) -> None:
+        self._require_reset("step")
+        super().step(action)
+
+    def observe(self, agent: str) -> Any:
+        self._require_reset("observe")
+        return super().observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)
+
+    def state(self) -> Any:
+        self._require_reset("state")
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._require_reset("agent_iter")
+        return super().agent_iter(max_iter)
+
+    def render(self) -> Any:
+        return super().render() if self._has_reset else self.env.render()
 
 
 class IllegalActionLoss(BaseWrapper):
@@ -40,6 +83,7 @@ class IllegalActionLoss(BaseWrapper):
 
     def step(self, action: Any) -> None:
         base: RiposteAECEnv = self.env.unwrapped
+        base.require_game("step")
         agent = base.agent_selection
         if not (base.terminations[agent] or base.truncations[agent]):
             st = base.game_state

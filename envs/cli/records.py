@@ -12,7 +12,8 @@ from typing import Any
 from envs.core.drawing import to_svg
 from envs.core.errors import ReplayError, RiposteError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
-from envs.core.replay import ReplayScript, transcript
+from envs.core.replay import ReplayScript, first_difference, transcript
+from envs.core.scenario import key_path
 
 
 @dataclass
@@ -30,8 +31,9 @@ def load_game_file(path: str | Path) -> GameFile:
     """Read ``path`` as a replay script or a game record.
 
     Raises:
-        ReplayError: for a missing or unreadable file, or one that is neither (one line naming
-            the file and what is wrong).
+        ReplayError: for a missing or unreadable file, one that is neither, or a game record
+            whose stored state disagrees with its history (:func:`check_record`); one line
+            naming the file and what is wrong.
     """
     p = Path(path)
     if not p.is_file():
@@ -45,6 +47,7 @@ def load_game_file(path: str | Path) -> GameFile:
             state = State.from_json(text)
         except RiposteError as e:
             raise ReplayError(f"{p}: not a game record (State.to_json): {e}") from None
+        check_record(state, str(p))
         g = state.game.config()
         script = ReplayScript(g["ruleset"], g["scenario"], dict(g["params"]), transcript(state),
                               str(p))
@@ -58,6 +61,55 @@ def load_game_file(path: str | Path) -> GameFile:
     if "actions" not in _toml_keys(p):
         raise ReplayError(f"{p}: not a replay script: no 'actions' list")
     return GameFile(script, "replay", str(p), dict(script.meta))
+
+
+def check_record(recorded: State, source: str) -> None:
+    """Check a game record against its own history: the record holds the state (and event log)
+    at its end *and* the history that led there, and the viewer shows the history, so the two
+    must agree. The history is played from the game's initial state (checked, without drawing:
+    a few milliseconds per hundred actions) and the resulting state and events are compared
+    with the stored ones.
+
+    Raises:
+        ReplayError: naming ``source`` and either the first history entry that does not apply
+            (its index, the side it was recorded for, why) or the first field where the stored
+            state or event log differs from the replayed one (``state.units[2].stands``,
+            ``events[40].text``) with both values.
+    """
+    g = recorded.game
+    st = g.new_initial_state()
+    n = len(recorded.history)
+    for i, (p, a) in enumerate(recorded.history):
+        cur = st.current_player()
+        if cur != p:
+            raise ReplayError(f"{source}: history[{i}] is recorded for {_mover(g, p)} but "
+                              f"replaying the history, {_mover(g, cur)} is to move there: the "
+                              f"history does not replay")
+        try:
+            st.apply_action(a)
+        except RiposteError as e:
+            raise ReplayError(f"{source}: history[{i}] does not replay: {e}") from None
+    stored, replayed = json.loads(recorded.to_json()), json.loads(st.to_json())
+    d = first_difference({k: stored[k] for k in ("state", "events")},
+                         {k: replayed[k] for k in ("state", "events")})
+    if d is not None:
+        where, a, b = key_path(d[0]), d[1], d[2]
+        raise ReplayError(f"{source}: the stored state disagrees with its history ({n} "
+                          f"entries replayed from the start): first at {where}: stored "
+                          f"{_short(a)}, replayed {_short(b)}")
+
+
+def _mover(game: Game, p: int) -> str:
+    if p == CHANCE:
+        return "chance"
+    if p == TERMINAL:
+        return "nobody (the game has ended)"
+    return f"side {p} ({game.side_names[p]})"
+
+
+def _short(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 80 else r[:77] + "..."
 
 
 def _toml_keys(p: Path) -> set[str]:

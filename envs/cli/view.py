@@ -8,8 +8,9 @@ game, the decision and its legal labels at each step (the one taken in bold), th
 rule ids, and reaction windows highlighted (an orange frame and badge; "next reaction" jumps to
 the next one). It needs no network access to open.
 
-Errors (a file that is not a replay, an illegal label in it, an unwritable output) print one line
-``error: ...`` and exit with status 2; the output is written atomically.
+Errors (an ``--out`` name not ending in ``.html`` or ``.htm``, a file that is not a replay, an
+illegal label in it, a game record whose stored state disagrees with its history, an unwritable
+output) print one line ``error: ...`` and exit with status 2; the output is written atomically.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import html
 from pathlib import Path
 
 from envs.core.errors import RiposteError
-from envs.core.files import atomic_write_text, check_output_path
+from envs.core.files import atomic_write_text, check_output_suffix
 
 from .page import CSS, embed_json
 from .records import build_frames, load_game_file
@@ -140,12 +141,13 @@ def render_html(data: dict) -> str:
 
 
 def main(file: str, out: str) -> int:
-    """Write the viewer page of ``file`` to ``out``; 0 on success, 2 with one ``error:`` line
-    on stderr otherwise."""
+    """Write the viewer page of ``file`` to ``out`` (a name ending in ``.html`` or ``.htm``,
+    checked before any work); 0 on success, 2 with one ``error:`` line on stderr otherwise."""
     import sys
 
     try:
-        check_output_path(out, inputs=[file])
+        check_output_suffix(out, (".html", ".htm"), "--out", "the viewer writes an HTML page",
+                            inputs=[file])
         data = build_frames(load_game_file(file))
         atomic_write_text(out, render_html(data))
     except RiposteError as e:

@@ -22,6 +22,12 @@ class InvalidStateError(RiposteError):
     """A protocol call that makes no sense at this node (e.g. ``chance_outcomes()`` at a decision)."""
 
 
+class ResetNeededError(InvalidStateError, RuntimeError):
+    """An environment used before its ``reset()`` (or after ``close()``, or a Gymnasium env
+    stepped after its episode ended): the message names the call and says to call ``reset()``
+    first. Also a :class:`RuntimeError` (what Python raises for a call in the wrong order)."""
+
+
 class ScenarioError(RiposteError):
     """A malformed scenario file: the message names the file, the key and the problem."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path",
-           "check_png_path"]
+           "check_output_suffix", "check_png_path"]
 
 
 def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list[str]:
@@ -52,20 +52,33 @@ def check_not_an_input(path: str | Path, inputs: Iterable[Any]) -> None:
                                   f"would replace it")
 
 
+def check_output_suffix(path: str | Path, suffixes: tuple[str, ...], flag: str, written_as: str,
+                        inputs: Iterable[Any] = ()) -> Path:
+    """:func:`check_output_path` for a file whose format is fixed: the name must end in one of
+    ``suffixes`` (any case), e.g. a page written as HTML whatever the name says.
+
+    Raises:
+        envs.core.errors.RiposteError: ``"<flag> '<path>': <written_as>; give a file name ending
+            in .a or .b"`` for another name.
+        OSError: as :func:`check_output_path`.
+    """
+    from .errors import RiposteError
+
+    if Path(path).suffix.lower() not in suffixes:
+        raise RiposteError(f"{flag} {str(path)!r}: {written_as}; give a file name ending in "
+                           f"{' or '.join(suffixes)}")
+    return check_output_path(path, inputs)
+
+
 def check_png_path(path: str | Path, flag: str = "--plot", inputs: Iterable[Any] = ()) -> Path:
-    """:func:`check_output_path` for a picture: the name must end in ``.png`` (the plots are
+    """:func:`check_output_suffix` for a picture: the name must end in ``.png`` (the plots are
     written as PNG whatever the name says).
 
     Raises:
         envs.core.errors.RiposteError: a name that does not end in ``.png`` (names ``flag``).
         OSError: as :func:`check_output_path`.
     """
-    from .errors import RiposteError
-
-    if Path(path).suffix.lower() != ".png":
-        raise RiposteError(f"{flag} {str(path)!r}: plots are written as PNG; give a file name "
-                           f"ending in .png")
-    return check_output_path(path, inputs)
+    return check_output_suffix(path, (".png",), flag, "plots are written as PNG", inputs)
 
 
 def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:

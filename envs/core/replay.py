@@ -200,6 +200,52 @@ def _label_kind(state: State, label: str) -> str:
     return "unknown label"
 
 
+class _Absent:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+#: stands for a key or list item that one of two values compared by :func:`first_difference`
+#: does not have
+ABSENT: Any = _Absent()
+
+
+def first_difference(x: Any, y: Any) -> tuple[tuple[str | int, ...], Any, Any] | None:
+    """Where two JSON-like values (dicts, lists, scalars) first differ, or ``None`` when they
+    are equal: ``(path, a, b)`` with ``path`` the keys and list indexes leading there
+    (``("state", "units", 2, "x")``; :func:`envs.core.scenario.key_path` writes it as
+    ``state.units[2].x``) and ``a``, ``b`` the two values there, or :data:`ABSENT` for a key or
+    list item only the other one has. Keys are visited in sorted order and list items by
+    index; values of different types differ (``1`` is not ``1.0``)."""
+
+    def walk(a: Any, b: Any, path: tuple[str | int, ...]
+             ) -> tuple[tuple[str | int, ...], Any, Any] | None:
+        if type(a) is not type(b):
+            return path, a, b
+        if isinstance(a, dict):
+            for key in sorted(set(a) | set(b), key=str):
+                if key not in a or key not in b:
+                    return (*path, key), a.get(key, ABSENT), b.get(key, ABSENT)
+                d = walk(a[key], b[key], (*path, key))
+                if d:
+                    return d
+            return None
+        if isinstance(a, list):
+            for i in range(max(len(a), len(b))):
+                if i >= len(a) or i >= len(b):
+                    return ((*path, i), a[i] if i < len(a) else ABSENT,
+                            b[i] if i < len(b) else ABSENT)
+                d = walk(a[i], b[i], (*path, i))
+                if d:
+                    return d
+            return None
+        return None if a == b else (path, a, b)
+
+    return walk(x, y, ())
+
+
 def transcript(state: State) -> list[str]:
     """The labels of a state's history (decisions and chance outcomes), replayable."""
     from .protocol import CHANCE

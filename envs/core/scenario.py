@@ -20,7 +20,9 @@ from .errors import ParameterError, ScenarioError
 M = TypeVar("M", bound=pydantic.BaseModel)
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
+def key_path(loc: tuple[Any, ...]) -> str:
+    """A key's path in a file as the error messages write it: ``("units", 2, "x")`` ->
+    ``units[2].x``; ``()`` -> ``<top level>``."""
     out = ""
     for part in loc:
         if isinstance(part, int):
@@ -44,7 +46,7 @@ def format_validation_error(err: pydantic.ValidationError, source: str) -> str:
     for i, e in enumerate(err.errors()):
         loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p)))
         # alternatives of one union share a line; other problems keep their own
-        msgs = problems.setdefault((_loc(loc), -1 if loc != tuple(e["loc"]) else i), [])
+        msgs = problems.setdefault((key_path(loc), -1 if loc != tuple(e["loc"]) else i), [])
         if e["msg"] not in msgs:
             msgs.append(e["msg"])
     return "\n".join(f"{source}: {where}: {', or '.join(msgs)}"

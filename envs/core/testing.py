@@ -32,7 +32,7 @@ import numpy as np
 from .chance import sample_chance_outcome
 from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .protocol import CHANCE, TERMINAL, Game, Illegality, State
-from .replay import play_labels, transcript
+from .replay import ABSENT, first_difference, play_labels, transcript
 
 __all__ = [
     "COUNTER_KEYS", "ConformanceError", "FuzzGameResult", "RandomGamesStats",
@@ -891,29 +891,14 @@ def _first_diff(a: str, b: str) -> str:
         da, db = json.loads(a), json.loads(b)
     except ValueError:
         return "(not JSON)"
-
-    def walk(x: Any, y: Any, path: str) -> str | None:
-        if type(x) is not type(y):
-            return f"{path or '/'}: {x!r:.80} -> {y!r:.80}"
-        if isinstance(x, dict):
-            for key in sorted(set(x) | set(y)):
-                if key not in x or key not in y:
-                    return f"{path}/{key}: present only in {'first' if key in x else 'second'}"
-                d = walk(x[key], y[key], f"{path}/{key}")
-                if d:
-                    return d
-            return None
-        if isinstance(x, list):
-            if len(x) != len(y):
-                return f"{path}: length {len(x)} -> {len(y)}"
-            for i, (u, v) in enumerate(zip(x, y)):
-                d = walk(u, v, f"{path}[{i}]")
-                if d:
-                    return d
-            return None
-        return None if x == y else f"{path or '/'}: {x!r:.80} -> {y!r:.80}"
-
-    return walk(da, db, "") or "(equal after parsing)"
+    d = first_difference(da, db)
+    if d is None:
+        return "(equal after parsing)"
+    parts, x, y = d
+    path = "".join(f"[{k}]" if isinstance(k, int) else f"/{k}" for k in parts) or "/"
+    if x is ABSENT or y is ABSENT:
+        return f"{path}: present only in {'second' if x is ABSENT else 'first'}"
+    return f"{path}: {x!r:.80} -> {y!r:.80}"
 
 
 # -- JSON ---------------------------------------------------------------------------------------

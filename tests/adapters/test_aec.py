@@ -237,3 +237,46 @@ def test_reset_refuses_a_bad_seed(seed, exc):
         env.reset(seed=seed)
     env.reset(seed=np.int64(3))  # numpy integers are fine
     env.reset(seed=None)
+
+
+RESET_FIRST = r"^{call}\(\) before reset\(\): call reset\(\) first \(there is no game until reset\(\), nor after close\(\)\)$"
+
+
+@pytest.mark.parametrize("module", ["acw_regimental_v0", "atomic_africa_v0", "skirmish_alert_v0"])
+@pytest.mark.parametrize("make", ["raw_env", "env"])
+def test_calls_before_reset_say_call_reset_first(module, make):
+    import importlib
+
+    from envs.core.errors import InvalidStateError, ResetNeededError
+
+    env = getattr(importlib.import_module(f"envs.{module}"), make)()
+    calls = {"step": lambda: env.step(0), "observe": lambda: env.observe("player_0"),
+             "last": lambda: env.last(), "state": lambda: env.state(),
+             "agent_iter": lambda: env.agent_iter()}
+    for call, f in calls.items():
+        with pytest.raises(ResetNeededError, match=RESET_FIRST.format(call=call)) as e:
+            f()
+        # the project's error for a call out of order, and what Python raises for one
+        assert isinstance(e.value, InvalidStateError) and isinstance(e.value, RuntimeError)
+    # PettingZoo's per-episode attributes: still AttributeError (hasattr is False), saying why
+    with pytest.raises(AttributeError, match="reset"):
+        env.agent_selection  # noqa: B018
+    assert not hasattr(env, "infos")
+    env.reset(seed=0)
+    obs, _, term, trunc, info = env.last()
+    assert obs["action_mask"].any() and not (term or trunc)
+    np.testing.assert_array_equal(info["action_mask"], obs["action_mask"])
+
+
+def test_raw_env_after_close_and_illegal_action_loss_before_reset():
+    from envs.core.errors import ResetNeededError
+
+    env = RiposteAECEnv("toy")
+    env.reset(seed=0)
+    env.close()
+    with pytest.raises(ResetNeededError, match=RESET_FIRST.format(call="step")):
+        env.step(0)
+    with pytest.raises(ResetNeededError, match=RESET_FIRST.format(call="step")):
+        IllegalActionLoss(RiposteAECEnv("toy")).step(0)
+    with pytest.raises(ResetNeededError, match=RESET_FIRST.format(call="end_game")):
+        RiposteAECEnv("toy").end_game([1.0, -1.0], "test")

@@ -11,7 +11,8 @@ import pytest
 
 from envs.adapters import RiposteGymEnv
 from envs.adapters.registration import GYM_ACW_ID, register_envs
-from envs.core.errors import IllegalActionError, InvalidStateError, ParameterError
+from envs.core.errors import (IllegalActionError, InvalidStateError, ParameterError,
+                              ResetNeededError)
 
 from . import RULESETS, require_ruleset
 
@@ -177,8 +178,23 @@ def test_illegal_action_loss_mode():
     assert info["returns"] == [1.0, -1.0] and info["winner"] == 0
     assert "learner chose illegal" in info["illegal_action"]
     assert not env.action_masks().any()
-    with pytest.raises(InvalidStateError, match="reset"):
+    with pytest.raises(ResetNeededError, match=r"^step\(\) after the episode ended: call "
+                                               r"reset\(\) to start the next one$"):
         env.step(0)
+
+
+def test_step_and_action_masks_before_reset_say_call_reset_first():
+    env = RiposteGymEnv("toy", seat=1)
+    for call, f in (("step", lambda: env.step(0)), ("action_masks", env.action_masks)):
+        with pytest.raises(ResetNeededError, match=rf"^{call}\(\) before reset\(\): call "
+                                                   rf"reset\(\) first") as e:
+            f()
+        assert isinstance(e.value, InvalidStateError) and isinstance(e.value, RuntimeError)
+    env.reset(seed=0)
+    assert env.action_masks().any()
+    env.close()  # no game any more: the same error, not a mask of all False
+    with pytest.raises(ResetNeededError, match=r"^action_masks\(\) before reset\(\)"):
+        env.action_masks()
 
 
 def test_illegal_opponent_action_names_the_opponent():

@@ -59,6 +59,19 @@ def test_unit_off_the_table(tmp_path: Path) -> None:
         load_game("atomic_africa", p)
 
 
+def test_two_units_on_one_point(tmp_path: Path) -> None:
+    p = _write(tmp_path, DUEL.replace("y = 48.0", "y = 12.0"))
+    with pytest.raises(ScenarioError) as e:
+        load_game("atomic_africa", p)
+    assert str(e.value) == (f"{p}: units[1] (A Section): position (30.0, 12.0) cm is already "
+                            f"units[0] (1st Squad)'s; two units may not stand on one point")
+
+
+def test_units_a_millimetre_apart_are_two_points(tmp_path: Path) -> None:
+    g = load_game("atomic_africa", _write(tmp_path, DUEL.replace("y = 48.0", "y = 12.1")))
+    assert [(u.x, u.y) for u in g.initial_units] == [(30.0, 12.0), (30.0, 12.1)]
+
+
 def test_table_is_at_most_4_metres_a_side(tmp_path: Path) -> None:
     p = _write(tmp_path, DUEL.replace("width = 60.0", "width = 1e300"))
     with pytest.raises(ScenarioError, match=r"s\.toml: table\.width: .*less than or equal "

@@ -70,6 +70,74 @@ def test_view_opens_a_game_record(tmp_path):
     assert "\\u003csvg" in render_html(data)  # the SVGs ride in the embedded JSON
 
 
+def _example_a_record() -> dict:
+    return json.loads(ReplayScript.load(EXAMPLE_A).play().to_json())
+
+
+def test_record_whose_state_disagrees_with_its_history_is_refused(tmp_path):
+    rec = _example_a_record()
+    assert rec["state"]["units"][0][0]["lost"] == 2
+    rec["state"]["units"][0][0]["lost"] = 0
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec))
+    with pytest.raises(ReplayError) as e:
+        load_game_file(p)
+    assert str(e.value) == (f"{p}: the stored state disagrees with its history (10 entries "
+                            f"replayed from the start): first at state.units[0][0].lost: stored 0, "
+                            f"replayed 2")
+
+
+def test_record_whose_event_log_disagrees_with_its_history_is_refused(tmp_path):
+    rec = _example_a_record()
+    rec["events"][3]["text"] = "something else happened"
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec))
+    with pytest.raises(ReplayError, match=r"edited\.json: the stored state disagrees with its "
+                                          r"history .*first at events\[3\]\.text: stored "
+                                          r"'something else happened', replayed '"):
+        load_game_file(p)
+
+
+def test_record_whose_history_does_not_replay_is_refused(tmp_path):
+    rec = _example_a_record()
+    assert rec["history"][0] == [0, 5]
+    rec["history"][0] = [1, 5]
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec))
+    with pytest.raises(ReplayError) as e:
+        load_game_file(p)
+    assert str(e.value) == (f"{p}: history[0] is recorded for side 1 (Confederate) but "
+                            f"replaying the history, side 0 (Union) is to move there: the "
+                            f"history does not replay")
+    rec = _example_a_record()
+    rec["history"][0] = [0, 0]  # a Union action id that is not legal at the first decision
+    p.write_text(json.dumps(rec))
+    with pytest.raises(ReplayError, match=r"edited\.json: history\[0\] does not replay: illegal "
+                                          r"action 'rally:pay_pip' \(id 0\) \[ACW-PD-12: .*\] for side 0 "
+                                          r"\(Union\) at decision maneuver; legal: "
+                                          r"\['activate:u0', 'end_phase'\]$"):
+        load_game_file(p)
+    rec = _example_a_record()
+    rec["history"] = rec["history"][:9]  # the last entry left out: the end is not reached
+    p.write_text(json.dumps(rec))
+    with pytest.raises(ReplayError, match=r"disagrees with its history \(9 entries"):
+        load_game_file(p)
+
+
+def test_view_of_an_edited_record_is_one_line_and_writes_nothing(tmp_path):
+    rec = _example_a_record()
+    rec["state"]["turn"] += 1
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec))
+    out = tmp_path / "out.html"
+    r = run("-m", "envs", "view", str(p), "--out", str(out))
+    assert r.returncode == 2 and not out.exists()
+    assert r.stderr.splitlines() == [
+        f"error: {p}: the stored state disagrees with its history (10 entries replayed from "
+        f"the start): first at state.turn: stored {rec['state']['turn']}, replayed "
+        f"{rec['state']['turn'] - 1}"]
+
+
 @pytest.mark.parametrize("content, message", [
     ("hello = [", "not a replay script (TOML with ruleset and actions) or a game record"),
     ('name = "x"\n[table]\nwidth = 4\n', "unknown key"),
@@ -87,6 +155,28 @@ def test_view_bad_input_is_one_line_and_writes_nothing(tmp_path, content, messag
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
     assert str(bad) in lines[0] or "bad.toml" in lines[0]
     assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["game.png", "game", "game.html.png", "game.svg"])
+def test_view_refuses_an_out_that_is_not_html_before_any_work(tmp_path, capsys, name):
+    from envs.cli.view import main as view_main
+
+    out = tmp_path / name
+    # the input does not exist either: the --out check comes first, before anything is read
+    assert view_main(str(tmp_path / "missing.toml"), str(out)) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: --out {str(out)!r}: the viewer writes an HTML page; give a file name ending "
+        f"in .html or .htm"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_view_takes_html_and_htm_in_any_case(tmp_path, capsys):
+    from envs.cli.view import main as view_main
+
+    for name in ("a.html", "b.htm", "c.HTML"):
+        assert view_main(str(EXAMPLE_A), str(tmp_path / name)) == 0
+        assert (tmp_path / name).read_text().startswith("<!DOCTYPE html>")
+    assert capsys.readouterr().err == ""
 
 
 def test_view_missing_file_and_unwritable_output(tmp_path):

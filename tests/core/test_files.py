@@ -146,15 +146,16 @@ def test_an_output_that_is_also_an_input_is_refused(tmp_path):
     check_not_an_input(model, ["heuristic", None, ""])  # names that are no files: fine
 
 
-@pytest.mark.parametrize("argv", [
-    ["evaluate.py", "--agents", "MODEL", "random", "--games", "2", "--json", "MODEL"],
-    ["evaluate.py", "exploit", "MODEL", "--save", "MODEL"],
-    ["-m", "envs", "view", "MODEL", "--out", "MODEL"],
+@pytest.mark.parametrize("argv, name", [
+    (["evaluate.py", "--agents", "MODEL", "random", "--games", "2", "--json", "MODEL"], "m.zip"),
+    (["evaluate.py", "exploit", "MODEL", "--save", "MODEL"], "m.zip"),
+    # view writes only .html/.htm names (a .zip would be refused for its name first)
+    (["-m", "envs", "view", "MODEL", "--out", "MODEL"], "m.html"),
 ])
-def test_commands_refuse_to_write_over_their_input(tmp_path, argv):
+def test_commands_refuse_to_write_over_their_input(tmp_path, argv, name):
     from tests.test_scripts import run
 
-    model = tmp_path / "m.zip"
+    model = tmp_path / name
     model.write_bytes(b"weights")
     args = [str(model) if a == "MODEL" else a for a in argv]
     if args[0] == "-m":  # a module, not a script

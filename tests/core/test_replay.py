@@ -17,7 +17,8 @@ import pytest
 
 from envs.__main__ import main
 from envs.core.errors import ReplayError
-from envs.core.replay import ReplayScript, play_labels, transcript
+from envs.core.replay import ABSENT, ReplayScript, first_difference, play_labels, transcript
+from envs.core.scenario import key_path
 from tests.toy_ruleset import ToyGame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,3 +190,21 @@ def test_replay_meta_must_be_a_table(tmp_path):
         ReplayScript.load(p)
     with pytest.raises(ReplayError, match="cannot be written"):
         ReplayScript("acw_regimental", None, meta={"x": None}).to_toml()
+
+
+def test_first_difference_names_the_first_path_and_both_values() -> None:
+    a = {"state": {"units": [[{"x": 1.0, "name": "A"}]], "turn": 2}, "events": [1, 2]}
+    assert first_difference(a, json.loads(json.dumps(a))) is None
+    b = json.loads(json.dumps(a))
+    b["state"]["units"][0][0]["x"] = 1.5
+    path, x, y = first_difference(a, b)
+    assert (path, x, y) == (("state", "units", 0, 0, "x"), 1.0, 1.5)
+    assert key_path(path) == "state.units[0][0].x" and key_path(()) == "<top level>"
+    b["state"]["turn"] = 3  # keys in sorted order: "turn" before "units"
+    assert first_difference(a, b) == (("state", "turn"), 2, 3)
+    # a missing list item or key is ABSENT on that side; a different type is a difference
+    assert first_difference(a, a | {"events": [1, 2, 3]}) == (("events", 2), ABSENT, 3)
+    assert first_difference(a | {"seed": 7}, a) == (("seed",), 7, ABSENT)
+    assert first_difference({"n": 1}, {"n": 1.0}) == (("n",), 1, 1.0)
+    assert first_difference(1, 2) == ((), 1, 2)
+    assert repr(ABSENT) == "(absent)"

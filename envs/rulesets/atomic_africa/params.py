@@ -140,8 +140,8 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[Scenario
 
     Raises:
         ScenarioError: naming the file, the key and the problem: an unknown card name, a deck
-            whose counts do not add up to ``deck_size``, a unit off the table, more units than
-            ``max_units_per_side``, a value of the wrong type.
+            whose counts do not add up to ``deck_size``, a unit off the table, two units at the
+            same position, more units than ``max_units_per_side``, a value of the wrong type.
     """
     path = resolve_scenario_path("default" if scenario is None else scenario, SCENARIO_DIR)
     spec = validate_scenario(ScenarioSpec, read_toml(path), str(path))
@@ -164,10 +164,18 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[Scenario
             raise ScenarioError(f"{path}: sides[{i}].deck: the deck has no cards")
         decks.append(deck)
     counts = [0, 0]
+    placed: dict[tuple[float, float], int] = {}
     for k, u in enumerate(spec.units):
         if not (0 <= u.x <= w and 0 <= u.y <= d):
             raise ScenarioError(f"{path}: units[{k}] ({u.name}): position ({u.x}, {u.y}) cm is "
                                 f"off the {w} x {d} cm table")
+        # a unit is a point on the table (its position): two units on one point would be one
+        # target, one range and one line of sight for every shot; the setup never means that
+        j = placed.setdefault((u.x, u.y), k)
+        if j != k:
+            raise ScenarioError(f"{path}: units[{k}] ({u.name}): position ({u.x}, {u.y}) cm is "
+                                f"already units[{j}] ({spec.units[j].name})'s; two units may "
+                                f"not stand on one point")
         counts[u.side] += 1
     for s in (0, 1):
         if counts[s] > max_units:
