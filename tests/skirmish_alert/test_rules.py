@@ -325,3 +325,88 @@ def test_q7_round_start_maintain_timing() -> None:
     assert s.current_player() == 0 and s.decision_name() == "action"
     with pytest.raises(ValueError):
         game("duel", maintain_timing="never")
+
+
+# -- AL-18, AL-24: a declared blow or shot resolves unless its target got out of reach -------
+#: dodge scenario initiative: Moera 6+6+3 = 15 (position 1), Gammeg 1+1 = 2 (position 2)
+DODGE_START = ["d6=6", "d6=6", "d6=1", "d6=1"]
+
+
+def moera_vs_gammeg(ap: int, gammeg_at: tuple[int, int] = (5, 6), alert: bool = True):
+    """The dodge scenario with Moera (5, 2) facing N given a pistol (range 6, SHO 2) and
+    ``ap`` AP; Gammeg (REF 4, facing S) at ``gammeg_at``, on alert or not."""
+    s = play("dodge", DODGE_START)
+    m, g = fighter(s, "Moera"), fighter(s, "Gammeg")
+    m.ranged_weapon, m.sho, m.ap = "pistol", 2, ap
+    g.x, g.y = gammeg_at
+    g.on_alert = alert
+    tweak(s)
+    return s, m, g
+
+
+def apply(s, *labels: str) -> None:
+    for lab in labels:
+        s.apply_action(s.string_to_action(lab))
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_al24_a_shot_resolves_even_when_paid_with_the_last_ap(ap: int) -> None:
+    # no window: Gammeg is not on alert
+    s, m, g = moera_vs_gammeg(ap, alert=False)
+    apply(s, "shoot:e0")
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node() and m.ap == ap - 1
+    apply(s, "d6=4", "d6=3")  # 7 + SHO 2 = 9 vs 7 + DEF 1 + long range (4 > 6/2) 1 = 9
+    shot = kinds(s, "attack")
+    assert [(a["roll"], a["total"], a["needed"], a["hit"], a["ranged"]) for a in shot] == [
+        (7, 9, 9, True, True)]
+    assert g.wounds == 3  # pistol dmg 1 - ARM 0
+    # a window in which Gammeg passes his test and stays put (AL-14, AL-24)
+    s, m, g = moera_vs_gammeg(ap)
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:none")
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node() and m.ap == ap - 1
+    apply(s, "d6=4", "d6=3")
+    assert [(a["total"], a["hit"]) for a in kinds(s, "attack")] == [(9, True)]
+    assert g.wounds == 3
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_al24_a_blow_resolves_even_when_paid_with_the_last_ap(ap: int) -> None:
+    s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3), alert=False)
+    apply(s, "melee:e0")
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node() and m.ap == ap - 1
+    apply(s, "d6=3", "d6=2")  # 5 + MEL 3 = 8 vs 7 + DEF 1 = 8: hammer, dmg 2, impact
+    assert [(a["roll"], a["total"], a["needed"], a["hit"]) for a in kinds(s, "attack")] == [
+        (5, 8, 8, True)]
+    assert g.wounds == 2 and g.knocked_down
+    s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3))
+    apply(s, "melee:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:none", "d6=3", "d6=2")
+    assert kinds(s, "attack_lost") == [] and g.wounds == 2 and g.knocked_down
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_a_shot_is_lost_only_when_the_target_leaves_its_range(ap: int) -> None:
+    # Gammeg steps 1 north to (5, 7): 5 squares, still in the pistol's range 6 -> resolves
+    s, m, g = moera_vs_gammeg(ap)
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:N:1")
+    assert g.pos == (5, 7) and kinds(s, "attack_lost") == [] and s.is_chance_node()
+    apply(s, "d6=4", "d6=3")  # 7 + 2 + 1 (Moera is now behind him) = 10 vs 9
+    assert [(a["total"], a["needed"], a["hit"]) for a in kinds(s, "attack")] == [(10, 9, True)]
+    # Gammeg steps 4 north to (5, 10): 8 squares, out of range 6 -> lost, AP stays spent
+    s, m, g = moera_vs_gammeg(ap)
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:N:4")
+    assert g.pos == (5, 10)
+    lost = kinds(s, "attack_lost")
+    assert len(lost) == 1 and lost[0]["action"] == "shoot:e0" and lost[0]["target"] == g.gid
+    assert kinds(s, "attack") == [] and not s.is_chance_node() and m.ap == ap - 1
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_a_blow_is_lost_only_when_the_target_leaves_contact(ap: int) -> None:
+    # Gammeg disengages 2 north to (5, 5): no longer in contact -> the blow is lost
+    s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3))
+    apply(s, "melee:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:disengage:N:2")
+    assert g.pos == (5, 5)
+    lost = kinds(s, "attack_lost")
+    assert len(lost) == 1 and lost[0]["action"] == "melee:e0"
+    assert kinds(s, "attack") == [] and not s.is_chance_node() and m.ap == ap - 1
+    assert g.wounds == 4

@@ -598,7 +598,9 @@ class ActionFrame(Frame):
             return Done(Attack(f.gid, t.gid, False, True))
         if k in ("melee", "shoot"):
             t = state.fighters[self.target]
-            why = state.why_not(f, a) if t.in_play else "out of play"
+            # AL-18: lost only when the target is now out of reach, range or sight; the AP
+            # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
+            why = state.why_not(f, a, paid=True) if t.in_play else "out of play"
             if why is not None:
                 state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
                           f"{f.name} loses the attack ({why})", f.team, fighter=f.gid,
@@ -618,17 +620,12 @@ class ActionFrame(Frame):
             state.log("pass", ("AL-PD-12",), f"{f.name} ends its turn", f.team, fighter=f.gid)
             return Done()
         if k in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
-            if k not in ("disengage",) and state.why_not(f, _free(a)) is not None:
+            if k not in ("disengage",) and state.why_not(f, a, paid=True) is not None:
                 state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
                           f.team, fighter=f.gid, action=label)
                 return Done()
             return Done(*effect(state, f, a, ("AL-24",)))
         return Done()
-
-
-def _free(a: Act) -> Act:
-    """``a`` as a reaction-menu act (no AP check: the AP is already paid)."""
-    return Act(a.kind, True, a.direction, a.distance, a.target, a.element, a.item)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -261,12 +261,15 @@ class AlertState(ProcedureState):
         self.fighters[int(cost.resource.split(":")[1])].ap -= cost.amount
 
     # -- legality ----------------------------------------------------------------------------
-    def why_not(self, f: Fighter, a: Act) -> Illegality | None:
+    def why_not(self, f: Fighter, a: Act, paid: bool = False) -> Illegality | None:
         """Why fighter ``f`` may not take ``a`` now (``None``: allowed). Own-turn actions pay
-        their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35."""
+        their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35.
+        ``paid``: an own-turn action whose AP was paid on declaration is checked again when it
+        resolves after its window (AL-PD-20): every condition but the AP it already paid (an
+        attack with the fighter's last AP is not lost for want of AP; AL-18, AL-24)."""
         k = a.kind
         eng = self.engaged(f)
-        if not a.react:
+        if not a.react and not paid:
             cost = AP_COST.get(k, 0)
             if f.ap < cost:
                 return Illegality(("AL-PD-15",), f"{k} costs {cost} AP, {f.name} has {f.ap}")
