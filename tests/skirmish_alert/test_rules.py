@@ -150,20 +150,24 @@ def test_al13_q5_rearm_after_failure_is_a_parameter() -> None:
 
 
 def test_al15_al16_the_menu_is_filtered_by_engagement() -> None:
+    # Blix carries a healing draught and is hurt, so only engagement can keep it off the menu
     s = duel()
     blix = fighter(s, "Blix")
     blix.x, blix.y = 3, 3  # two squares in front of Rell: not engaged
     blix.ap = 1
+    blix.items["draught"], blix.wounds = 1, 2
     tweak(s)
     for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
         s.apply_action(s.string_to_action(lab))
     menu = s.legal_labels()
     assert "react:shoot:e0" in menu and any(m.startswith("react:move:") for m in menu)
+    assert "react:use:draught" in menu  # AL-16f: equipment when not engaged
     assert not any(m.startswith(("react:melee", "react:disengage")) for m in menu)
     assert "react:none" in menu
     s = duel()
     blix = fighter(s, "Blix")
     blix.x, blix.y = 3, 2  # adjacent: engaged
+    blix.items["draught"], blix.wounds = 1, 2
     tweak(s)
     for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
         s.apply_action(s.string_to_action(lab))
@@ -172,6 +176,37 @@ def test_al15_al16_the_menu_is_filtered_by_engagement() -> None:
     assert not any(m.startswith(("react:shoot", "react:move:", "react:use")) for m in menu)
     with pytest.raises(IllegalActionError, match="react:shoot:e0"):
         s.apply_action(s.string_to_action("react:shoot:e0"))
+    with pytest.raises(IllegalActionError, match="react:use:draught"):
+        s.apply_action(s.string_to_action("react:use:draught"))
+
+
+@pytest.mark.parametrize("blocked", [True, False])
+def test_al16f_no_equipment_in_a_reaction_while_engaged_whatever_the_parameter(
+        blocked: bool) -> None:
+    """AL-16f bans equipment in a reaction while engaged; ``equipment_blocked_when_engaged``
+    (AL-PD-15) only extends that ban to the fighter's own turn."""
+    s = duel(equipment_blocked_when_engaged=blocked)
+    blix = fighter(s, "Blix")
+    blix.x, blix.y = 3, 2  # adjacent to Rell: engaged
+    blix.items["draught"], blix.wounds = 1, 2
+    tweak(s)
+    for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
+        s.apply_action(s.string_to_action(lab))
+    assert s.decision_name() == "react"
+    menu = s.legal_labels()
+    assert "react:melee:e0" in menu and "react:use:draught" not in menu
+    why = s.why_not(blix, s.game.acts[s.game.actions.id("react:use:draught")])
+    assert why is not None and "AL-16" in why.rules
+    # the parameter governs the own turn only: engaged Rell (draught, hurt) on his turn
+    s = duel(equipment_blocked_when_engaged=blocked)
+    rell, blix = fighter(s, "Rell"), fighter(s, "Blix")
+    blix.x, blix.y, blix.on_alert = 3, 2, False
+    rell.wounds = 1
+    tweak(s)
+    assert ("use:draught" in s.legal_labels()) is (not blocked)
+    if not blocked:
+        s.apply_action(s.string_to_action("use:draught"))
+        assert rell.wounds == 3 and rell.items["draught"] == 0
 
 
 def test_al17_the_reaction_need_not_target_the_trigger() -> None:

@@ -361,6 +361,10 @@ class AlertState(ProcedureState):
             left = f.items.get(a.item, 0)
             if left <= 0:
                 return Illegality(("AL-PD-31",), f"{f.name} has no {a.item} left")
+            # AL-16f: never in a reaction while engaged; equipment_blocked_when_engaged
+            # extends the ban to the fighter's own turn (AL-PD-15) and only there
+            if eng and a.react:
+                return Illegality(("AL-16",), "no equipment in a reaction while engaged")
             if eng and self.game.equipment_blocked_when_engaged:
                 return Illegality(("AL-16", "AL-PD-15"), "no equipment while engaged")
             if a.item == "draught" and f.wounds >= f.w_max:
