@@ -445,3 +445,61 @@ def test_al18_a_blow_is_lost_only_when_the_target_leaves_contact(ap: int) -> Non
     assert len(lost) == 1 and lost[0]["action"] == "melee:e0"
     assert kinds(s, "attack") == [] and not s.is_chance_node() and m.ap == ap - 1
     assert g.wounds == 4
+
+
+#: worked example initiative: Moera 1, Ulf 2, Rook 3, Pim 4, Nib 5, Gammeg 6
+WORKED_START = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=4", "d6=4", "d6=1", "d6=1", "d6=5",
+                "d6=4", "d6=3", "d6=4"]
+
+
+def test_al20_two_rearms_in_one_turn_cycle_while_ap_lasts() -> None:
+    # Moera goes on alert at once (2 AP left), reacts to Rook (position 3, difficulty 10) and
+    # re-arms (1 left), then reacts to Nib (position 5, difficulty 8) and re-arms again (0
+    # left): no cap but her AP (AL-20); each re-arm costs 1 AP (AL-19)
+    s = play("worked_example", WORKED_START + ["alert", "pass", "move:W:1", "alert:attempt:f0",
+                                               "d6=6", "d6=6", "react:none"])
+    moera = fighter(s, "Moera")
+    assert moera.ap == 2 and s.decision_name() == "rearm" and "rearm" in s.legal_labels()
+    apply(s, "rearm")
+    assert moera.on_alert and moera.ap == 1
+    apply(s, "pass", "pass", "move:W:1")  # Rook ends, Pim passes, Nib moves
+    assert s.decision_name() == "reaction" and s.legal_labels() == ["alert:attempt:f0",
+                                                                    "alert:decline"]
+    apply(s, "alert:attempt:f0", "d6=3", "d6=3", "react:none")  # 6 + REF 2 = 8 vs 8
+    assert [(t["total"], t["difficulty"]) for t in kinds(s, "aptitude_test")] == [(14, 10),
+                                                                                 (8, 8)]
+    assert s.decision_name() == "rearm" and "rearm" in s.legal_labels()
+    apply(s, "rearm")
+    assert moera.on_alert and moera.ap == 0
+    assert [r["ap"] for r in kinds(s, "rearm")] == [1, 0]
+    assert s.round == 1 and not fighter(s, "Gammeg").activated  # one turn cycle of Moera's
+
+
+def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
+    from envs.rulesets.skirmish_alert.procedures import state_eligibility
+
+    # control: Blix on alert and standing is eligible and asked
+    s = duel("move:N:1")
+    assert s.decision_name() == "reaction" and kinds(s, "window_opened")[0]["eligible"] == [
+        fighter(s, "Blix").gid]
+    # E5: knocked down (still flagged on alert), Blix is not eligible and nobody is asked
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.knocked_down = True
+    assert blix.on_alert
+    tweak(s)
+    s.apply_action(s.string_to_action("move:N:1"))
+    assert kinds(s, "window_opened")[0]["eligible"] == [] and kinds(s, "attempt") == []
+    assert s.decision_name() == "action" and s.current_player() == 0
+    assert fighter(s, "Rell").pos == (3, 2)
+
+    class Window:  # the declaration Rell made from (3, 2)
+        subject, decl_x, decl_y = fighter(s, "Rell").gid, 3, 2
+    why = state_eligibility(s, blix.gid, Window)
+    assert why is not None and why.rules == ("AL-PD-29",)
+    # and a knocked-down fighter cannot go on alert either (AL-PD-29, AL-PD-11)
+    s = duel()
+    rell = fighter(s, "Rell")
+    rell.knocked_down = True
+    tweak(s)
+    assert "alert" not in s.legal_labels() and s.legal_labels() == ["stand_up", "pass"]
