@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from envs.core.errors import IllegalActionError
+from envs.core.protocol import State
 from envs.rulesets.skirmish_alert.params import DIRECTIONS
 from envs.rulesets.skirmish_alert.state import difficulty
 
@@ -257,17 +258,103 @@ def test_al23_different_teams_by_track_position() -> None:
     assert s.current_player() == 2  # Cinder (C) at 4 before Bale (B) at 5
 
 
-def test_al24_al25_the_move_goes_as_far_as_the_way_is_free() -> None:
+def blocked_move(ap: int = 3, blix_at: tuple[int, int] = (5, 3)):
+    """Rell (3, 1) declares move:N:4 with ``ap`` AP; Blix (facing W, at ``blix_at``) passes
+    his test and steps 2 squares west, onto Rell's declared path."""
     s = duel()
-    blix = fighter(s, "Blix")
-    blix.x, blix.y = 5, 3
+    rell, blix = fighter(s, "Rell"), fighter(s, "Blix")
+    rell.ap = ap
+    blix.x, blix.y = blix_at
     blix.facing = DIRECTIONS.index("W")
     tweak(s)
-    for lab in ("move:N:4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:W:2"):
-        s.apply_action(s.string_to_action(lab))
-    # Blix now stands on (3, 3), in Rell's declared path: Rell stops short of him
-    assert fighter(s, "Blix").pos == (3, 3)
-    assert fighter(s, "Rell").pos == (3, 2) and fighter(s, "Rell").ap == 2
+    apply(s, "move:N:4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:W:2")
+    return s, rell, blix
+
+
+#: Rell's legal destinations from (3, 1) once Blix stands on (3, 3) (MOV 4, 8 x 8 board)
+REDIRECTS = ["move:N:1", "move:NE:1", "move:NE:2", "move:NE:3", "move:NE:4", "move:E:1",
+             "move:E:2", "move:E:3", "move:E:4", "move:SE:1", "move:S:1", "move:SW:1",
+             "move:W:1", "move:W:2", "move:W:3", "move:NW:1", "move:NW:2", "move:NW:3"]
+
+
+@pytest.mark.parametrize("ap", [3, 1])
+def test_al25_al_pd_20_a_blocked_move_may_pick_another_destination(ap: int) -> None:
+    s, rell, blix = blocked_move(ap)
+    assert blix.pos == (3, 3) and rell.pos == (3, 1) and rell.ap == ap - 1
+    # Rell is asked (an "action" decision of his own turn, about the blocked move:N:4):
+    # any legal destination within his MOV, the AP already paid (AL-PD-20), or pass (stay)
+    assert s.current_player() == 0 and s.decision_name() == "action"
+    assert s.stack.top.kind == "alert.redirect"
+    assert s.legal_labels() == REDIRECTS + ["pass"]
+    ctx = s.decision_context(0)
+    assert ctx.trigger == "move:N:4" and ctx.actor == rell.gid == ctx.fighter
+    blocked = kinds(s, "move_blocked")
+    assert blocked == [{"fighter": rell.gid, "action": "move:N:4", "options": REDIRECTS}]
+    with pytest.raises(IllegalActionError):
+        s.apply_action(s.string_to_action("move:N:2"))  # Blix stands on (3, 3)
+    back = State.from_json(s.to_json())  # the waiting choice survives a JSON round trip
+    assert back.stack.top.kind == "alert.redirect" and back.legal_labels() == REDIRECTS + ["pass"]
+    apply(back, "move:NE:2")
+    assert fighter(back, "Rell").pos == (5, 3)
+    apply(s, "move:NE:2")
+    assert rell.pos == (5, 3) and DIRECTIONS[rell.facing] == "NE" and rell.ap == ap - 1
+    assert len(kinds(s, "window_opened")) == 1  # the new destination opens no window
+    if ap > 1:  # AL-24: his turn goes on
+        assert s.current_player() == 0 and s.decision_name() == "action"
+        assert s.stack.top.kind == "alert.turn" and "alert" in s.legal_labels()
+    else:  # no AP left: Blix's turn (his alert ended with his reaction, AL-19)
+        assert s.current_player() == 1 and s.stack.top.kind == "alert.turn"
+        assert s.stack.top.fighter == blix.gid and rell.ap == 0
+
+
+def test_al25_a_blocked_move_may_still_go_as_far_as_the_way_is_free_or_stay() -> None:
+    s, rell, _ = blocked_move()
+    apply(s, "move:N:1")  # as far as the declared line is free
+    assert rell.pos == (3, 2) and rell.ap == 2
+    assert s.stack.top.kind == "alert.turn" and s.decision_name() == "action"
+    s, rell, _ = blocked_move()
+    apply(s, "pass")  # here: keep the square; the turn is not ended (AL-24)
+    assert rell.pos == (3, 1) and rell.ap == 2 and rell.facing == N
+    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:N:4",
+                                         "at": [3, 1], "asked": True}]
+    assert s.current_player() == 0 and s.stack.top.kind == "alert.turn"
+    assert "alert" in s.legal_labels() and kinds(s, "pass") == []
+
+
+def test_al25_a_blocked_move_with_no_legal_destination_stays_unasked() -> None:
+    # Blix steps onto (3, 2): in Rell's path and in contact with him, so every move of
+    # Rell's is illegal (engaged: AL-PD-19); nobody is asked and Rell stays
+    s, rell, blix = blocked_move(blix_at=(5, 2))
+    assert blix.pos == (3, 2) and rell.pos == (3, 1)
+    assert kinds(s, "move_blocked") == []
+    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:N:4",
+                                         "at": [3, 1], "asked": False}]
+    assert s.stack.top.kind == "alert.turn" and "melee:e0" in s.legal_labels()
+
+
+def test_al25_al_pd_20_a_charge_whose_destination_is_taken_may_pick_another() -> None:
+    # worked example: Moera charges Gammeg (5, 7); her destination, fixed on declaration, is
+    # (4, 6). Rook (on alert by hand, at (3, 6) facing E) reacts first and steps onto (4, 6);
+    # Gammeg then steps 4 north out of her reach: the attack is lost, the charge's move
+    # cannot reach (4, 6), and Moera may pick another destination (AL-PD-20)
+    s = play("worked_example", WORKED_START)
+    moera, gammeg, rook = fighter(s, "Moera"), fighter(s, "Gammeg"), fighter(s, "Rook")
+    rook.x, rook.y, rook.facing, rook.on_alert = 3, 6, DIRECTIONS.index("E"), True
+    tweak(s)
+    apply(s, "charge:e0")
+    assert (s.stack.top.kind, s.stack.frames[3].dest_x, s.stack.frames[3].dest_y) == (
+        "alert.attempt_window", 4, 6)
+    apply(s, "alert:attempt:f1", "d6=6", "d6=6", "react:move:E:1",  # Rook: 12 + 1 vs 12
+          "alert:attempt:f0", "d6=6", "d6=5", "react:move:N:4")  # Gammeg: 11 + 1 vs 12
+    assert rook.pos == (4, 6) and gammeg.pos == (5, 11) and moera.pos == (5, 3)
+    assert [e["action"] for e in kinds(s, "attack_lost")] == ["charge:e0"]
+    assert kinds(s, "charge_move") == [] and moera.ap == 1
+    assert s.stack.top.kind == "alert.redirect" and s.decision_name() == "action"
+    assert s.decision_context(0).trigger == "charge:e0"
+    assert "move:N:4" in s.legal_labels() and "pass" in s.legal_labels()
+    apply(s, "move:N:2")
+    assert moera.pos == (5, 5) and moera.ap == 1 and kinds(s, "attack") == []
+    assert s.current_player() == 0 and s.stack.top.kind == "alert.turn"
 
 
 def test_al26_knocked_down_actor_loses_a_move() -> None:

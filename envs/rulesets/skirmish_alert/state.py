@@ -385,8 +385,9 @@ class AlertState(ProcedureState):
             f.facing = facing
 
     def move_line(self, f: Fighter, d: int, k: int, rules: tuple[str, ...]) -> int:
-        """Move up to ``k`` squares in direction ``d`` (as far as the way is free, AL-25);
-        the fighter then faces ``d``. Returns the squares moved."""
+        """Move up to ``k`` squares in direction ``d``, as far as the way is free (a reaction
+        move; a resumed own-turn move whose way is blocked asks for another destination
+        instead, AL-25, AL-PD-20); the fighter then faces ``d``. Returns the squares moved."""
         n = self.line_path(f, d, k)
         dx, dy = VECTORS[d]
         self.move_to(f, f.x + dx * n, f.y + dy * n, d)
