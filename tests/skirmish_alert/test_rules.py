@@ -590,3 +590,20 @@ def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
     rell.knocked_down = True
     tweak(s)
     assert "alert" not in s.legal_labels() and s.legal_labels() == ["stand_up", "pass"]
+
+
+def test_al18_a_charge_follows_a_target_that_stays_within_its_reach() -> None:
+    # Gammeg steps 1 north to (5, 7): 5 squares from Moera, but (4, 6) next to him is 4 away,
+    # within her MOV 4, so the charge is not lost (AL-18): she goes in there and strikes
+    s = play("dodge", DODGE_START + ["charge:e0", "alert:attempt:f0", "d6=4", "d6=4",
+                                     "react:move:N:1"])
+    moera, gammeg = fighter(s, "Moera"), fighter(s, "Gammeg")
+    assert gammeg.pos == (5, 7) and moera.pos == (4, 6) and moera.ap == 1
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node()
+    assert kinds(s, "charge_move") == [{"fighter": moera.gid, "target": gammeg.gid,
+                                        "to": [4, 6], "attack": True}]
+    apply(s, "d6=2", "d6=2")  # 4 + MEL 3 + 1 charging + 1 from his rear = 9 vs 7 + DEF 1
+    blows = kinds(s, "attack")
+    assert [(b["roll"], b["total"], b["needed"], b["hit"], b["charge"]) for b in blows] == [
+        (4, 9, 8, True, True)]
+    assert gammeg.wounds == 2 and gammeg.knocked_down  # hammer: dmg 2, impact
