@@ -4,6 +4,7 @@ cases (research §6 items 1, 8, 9, 10)."""
 
 from __future__ import annotations
 
+from envs.rulesets.skirmish_alert.params import DIRECTIONS
 from envs.rulesets.skirmish_alert.state import difficulty
 
 from .helpers import fighter, kinds, replay
@@ -34,17 +35,22 @@ def test_worked_example_replay() -> None:
     assert s.decision_name() == "react" and s.current_player() == moera.team
 
 
-def test_dodge_cancels_the_attack() -> None:
+def test_dodge_cancels_the_attack_but_not_the_charges_move() -> None:
     s = replay("dodge", upto=9)  # Gammeg has moved away; the charge resolves
     moera, gammeg = fighter(s, "Moera"), fighter(s, "Gammeg")
     assert gammeg.pos == (5, 10)
     lost = kinds(s, "attack_lost")
     assert len(lost) == 1 and lost[0]["fighter"] == moera.gid
     assert kinds(s, "attack") == []  # no blow was rolled
-    assert moera.ap == 1 and moera.pos == (5, 2)  # 2 AP spent, she did not move
+    # AL-25, AL-PD-20: the movement part is still made, to the destination fixed when the
+    # charge was declared (the nearest free square next to Gammeg then), facing him
+    assert kinds(s, "charge_move") == [{"fighter": moera.gid, "target": gammeg.gid,
+                                        "to": [4, 5], "attack": False}]
+    assert moera.ap == 1 and moera.pos == (4, 5)  # 2 AP spent
+    assert DIRECTIONS[moera.facing] == "N"
     assert s.decision_name() == "action" and s.current_player() == moera.team
-    s = replay("dodge")  # AL-25: she may go on moving
-    assert fighter(s, "Moera").pos == (5, 6) and fighter(s, "Moera").ap == 0
+    s = replay("dodge")  # AL-24, AL-25: she goes on moving with her last AP
+    assert fighter(s, "Moera").pos == (4, 9) and fighter(s, "Moera").ap == 0
 
 
 def test_knockdown_cancels_the_action() -> None:

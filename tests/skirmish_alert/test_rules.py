@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from envs.core.errors import IllegalActionError
+from envs.core.protocol import State
 from envs.rulesets.skirmish_alert.params import DIRECTIONS
 from envs.rulesets.skirmish_alert.state import difficulty
 
@@ -150,20 +151,24 @@ def test_al13_q5_rearm_after_failure_is_a_parameter() -> None:
 
 
 def test_al15_al16_the_menu_is_filtered_by_engagement() -> None:
+    # Blix carries a healing draught and is hurt, so only engagement can keep it off the menu
     s = duel()
     blix = fighter(s, "Blix")
     blix.x, blix.y = 3, 3  # two squares in front of Rell: not engaged
     blix.ap = 1
+    blix.items["draught"], blix.wounds = 1, 2
     tweak(s)
     for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
         s.apply_action(s.string_to_action(lab))
     menu = s.legal_labels()
     assert "react:shoot:e0" in menu and any(m.startswith("react:move:") for m in menu)
+    assert "react:use:draught" in menu  # AL-16f: equipment when not engaged
     assert not any(m.startswith(("react:melee", "react:disengage")) for m in menu)
     assert "react:none" in menu
     s = duel()
     blix = fighter(s, "Blix")
     blix.x, blix.y = 3, 2  # adjacent: engaged
+    blix.items["draught"], blix.wounds = 1, 2
     tweak(s)
     for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
         s.apply_action(s.string_to_action(lab))
@@ -172,6 +177,37 @@ def test_al15_al16_the_menu_is_filtered_by_engagement() -> None:
     assert not any(m.startswith(("react:shoot", "react:move:", "react:use")) for m in menu)
     with pytest.raises(IllegalActionError, match="react:shoot:e0"):
         s.apply_action(s.string_to_action("react:shoot:e0"))
+    with pytest.raises(IllegalActionError, match="react:use:draught"):
+        s.apply_action(s.string_to_action("react:use:draught"))
+
+
+@pytest.mark.parametrize("blocked", [True, False])
+def test_al16f_no_equipment_in_a_reaction_while_engaged_whatever_the_parameter(
+        blocked: bool) -> None:
+    """AL-16f bans equipment in a reaction while engaged; ``equipment_blocked_when_engaged``
+    (AL-PD-15) only extends that ban to the fighter's own turn."""
+    s = duel(equipment_blocked_when_engaged=blocked)
+    blix = fighter(s, "Blix")
+    blix.x, blix.y = 3, 2  # adjacent to Rell: engaged
+    blix.items["draught"], blix.wounds = 1, 2
+    tweak(s)
+    for lab in ("pivot:E", "alert:attempt:f0", "d6=6", "d6=6"):
+        s.apply_action(s.string_to_action(lab))
+    assert s.decision_name() == "react"
+    menu = s.legal_labels()
+    assert "react:melee:e0" in menu and "react:use:draught" not in menu
+    why = s.why_not(blix, s.game.acts[s.game.actions.id("react:use:draught")])
+    assert why is not None and "AL-16" in why.rules
+    # the parameter governs the own turn only: engaged Rell (draught, hurt) on his turn
+    s = duel(equipment_blocked_when_engaged=blocked)
+    rell, blix = fighter(s, "Rell"), fighter(s, "Blix")
+    blix.x, blix.y, blix.on_alert = 3, 2, False
+    rell.wounds = 1
+    tweak(s)
+    assert ("use:draught" in s.legal_labels()) is (not blocked)
+    if not blocked:
+        s.apply_action(s.string_to_action("use:draught"))
+        assert rell.wounds == 3 and rell.items["draught"] == 0
 
 
 def test_al17_the_reaction_need_not_target_the_trigger() -> None:
@@ -222,17 +258,103 @@ def test_al23_different_teams_by_track_position() -> None:
     assert s.current_player() == 2  # Cinder (C) at 4 before Bale (B) at 5
 
 
-def test_al24_al25_the_move_goes_as_far_as_the_way_is_free() -> None:
+def blocked_move(ap: int = 3, blix_at: tuple[int, int] = (5, 3)):
+    """Rell (3, 1) declares move:N:4 with ``ap`` AP; Blix (facing W, at ``blix_at``) passes
+    his test and steps 2 squares west, onto Rell's declared path."""
     s = duel()
-    blix = fighter(s, "Blix")
-    blix.x, blix.y = 5, 3
+    rell, blix = fighter(s, "Rell"), fighter(s, "Blix")
+    rell.ap = ap
+    blix.x, blix.y = blix_at
     blix.facing = DIRECTIONS.index("W")
     tweak(s)
-    for lab in ("move:N:4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:W:2"):
-        s.apply_action(s.string_to_action(lab))
-    # Blix now stands on (3, 3), in Rell's declared path: Rell stops short of him
-    assert fighter(s, "Blix").pos == (3, 3)
-    assert fighter(s, "Rell").pos == (3, 2) and fighter(s, "Rell").ap == 2
+    apply(s, "move:N:4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:W:2")
+    return s, rell, blix
+
+
+#: Rell's legal destinations from (3, 1) once Blix stands on (3, 3) (MOV 4, 8 x 8 board)
+REDIRECTS = ["move:N:1", "move:NE:1", "move:NE:2", "move:NE:3", "move:NE:4", "move:E:1",
+             "move:E:2", "move:E:3", "move:E:4", "move:SE:1", "move:S:1", "move:SW:1",
+             "move:W:1", "move:W:2", "move:W:3", "move:NW:1", "move:NW:2", "move:NW:3"]
+
+
+@pytest.mark.parametrize("ap", [3, 1])
+def test_al25_al_pd_20_a_blocked_move_may_pick_another_destination(ap: int) -> None:
+    s, rell, blix = blocked_move(ap)
+    assert blix.pos == (3, 3) and rell.pos == (3, 1) and rell.ap == ap - 1
+    # Rell is asked (an "action" decision of his own turn, about the blocked move:N:4):
+    # any legal destination within his MOV, the AP already paid (AL-PD-20), or pass (stay)
+    assert s.current_player() == 0 and s.decision_name() == "action"
+    assert s.stack.top.kind == "alert.redirect"
+    assert s.legal_labels() == REDIRECTS + ["pass"]
+    ctx = s.decision_context(0)
+    assert ctx.trigger == "move:N:4" and ctx.actor == rell.gid == ctx.fighter
+    blocked = kinds(s, "move_blocked")
+    assert blocked == [{"fighter": rell.gid, "action": "move:N:4", "options": REDIRECTS}]
+    with pytest.raises(IllegalActionError):
+        s.apply_action(s.string_to_action("move:N:2"))  # Blix stands on (3, 3)
+    back = State.from_json(s.to_json())  # the waiting choice survives a JSON round trip
+    assert back.stack.top.kind == "alert.redirect" and back.legal_labels() == REDIRECTS + ["pass"]
+    apply(back, "move:NE:2")
+    assert fighter(back, "Rell").pos == (5, 3)
+    apply(s, "move:NE:2")
+    assert rell.pos == (5, 3) and DIRECTIONS[rell.facing] == "NE" and rell.ap == ap - 1
+    assert len(kinds(s, "window_opened")) == 1  # the new destination opens no window
+    if ap > 1:  # AL-24: his turn goes on
+        assert s.current_player() == 0 and s.decision_name() == "action"
+        assert s.stack.top.kind == "alert.turn" and "alert" in s.legal_labels()
+    else:  # no AP left: Blix's turn (his alert ended with his reaction, AL-19)
+        assert s.current_player() == 1 and s.stack.top.kind == "alert.turn"
+        assert s.stack.top.fighter == blix.gid and rell.ap == 0
+
+
+def test_al25_a_blocked_move_may_still_go_as_far_as_the_way_is_free_or_stay() -> None:
+    s, rell, _ = blocked_move()
+    apply(s, "move:N:1")  # as far as the declared line is free
+    assert rell.pos == (3, 2) and rell.ap == 2
+    assert s.stack.top.kind == "alert.turn" and s.decision_name() == "action"
+    s, rell, _ = blocked_move()
+    apply(s, "pass")  # here: keep the square; the turn is not ended (AL-24)
+    assert rell.pos == (3, 1) and rell.ap == 2 and rell.facing == N
+    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:N:4",
+                                         "at": [3, 1], "asked": True}]
+    assert s.current_player() == 0 and s.stack.top.kind == "alert.turn"
+    assert "alert" in s.legal_labels() and kinds(s, "pass") == []
+
+
+def test_al25_a_blocked_move_with_no_legal_destination_stays_unasked() -> None:
+    # Blix steps onto (3, 2): in Rell's path and in contact with him, so every move of
+    # Rell's is illegal (engaged: AL-PD-19); nobody is asked and Rell stays
+    s, rell, blix = blocked_move(blix_at=(5, 2))
+    assert blix.pos == (3, 2) and rell.pos == (3, 1)
+    assert kinds(s, "move_blocked") == []
+    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:N:4",
+                                         "at": [3, 1], "asked": False}]
+    assert s.stack.top.kind == "alert.turn" and "melee:e0" in s.legal_labels()
+
+
+def test_al25_al_pd_20_a_charge_whose_destination_is_taken_may_pick_another() -> None:
+    # worked example: Moera charges Gammeg (5, 7); her destination, fixed on declaration, is
+    # (4, 6). Rook (on alert by hand, at (3, 6) facing E) reacts first and steps onto (4, 6);
+    # Gammeg then steps 4 north out of her reach: the attack is lost, the charge's move
+    # cannot reach (4, 6), and Moera may pick another destination (AL-PD-20)
+    s = play("worked_example", WORKED_START)
+    moera, gammeg, rook = fighter(s, "Moera"), fighter(s, "Gammeg"), fighter(s, "Rook")
+    rook.x, rook.y, rook.facing, rook.on_alert = 3, 6, DIRECTIONS.index("E"), True
+    tweak(s)
+    apply(s, "charge:e0")
+    assert (s.stack.top.kind, s.stack.frames[3].dest_x, s.stack.frames[3].dest_y) == (
+        "alert.attempt_window", 4, 6)
+    apply(s, "alert:attempt:f1", "d6=6", "d6=6", "react:move:E:1",  # Rook: 12 + 1 vs 12
+          "alert:attempt:f0", "d6=6", "d6=5", "react:move:N:4")  # Gammeg: 11 + 1 vs 12
+    assert rook.pos == (4, 6) and gammeg.pos == (5, 11) and moera.pos == (5, 3)
+    assert [e["action"] for e in kinds(s, "attack_lost")] == ["charge:e0"]
+    assert kinds(s, "charge_move") == [] and moera.ap == 1
+    assert s.stack.top.kind == "alert.redirect" and s.decision_name() == "action"
+    assert s.decision_context(0).trigger == "charge:e0"
+    assert "move:N:4" in s.legal_labels() and "pass" in s.legal_labels()
+    apply(s, "move:N:2")
+    assert moera.pos == (5, 5) and moera.ap == 1 and kinds(s, "attack") == []
+    assert s.current_player() == 0 and s.stack.top.kind == "alert.turn"
 
 
 def test_al26_knocked_down_actor_loses_a_move() -> None:
@@ -325,3 +447,163 @@ def test_q7_round_start_maintain_timing() -> None:
     assert s.current_player() == 0 and s.decision_name() == "action"
     with pytest.raises(ValueError):
         game("duel", maintain_timing="never")
+
+
+# -- AL-18, AL-24: a declared blow or shot resolves unless its target got out of reach -------
+#: dodge scenario initiative: Moera 6+6+3 = 15 (position 1), Gammeg 1+1 = 2 (position 2)
+DODGE_START = ["d6=6", "d6=6", "d6=1", "d6=1"]
+
+
+def moera_vs_gammeg(ap: int, gammeg_at: tuple[int, int] = (5, 6), alert: bool = True):
+    """The dodge scenario with Moera (5, 2) facing N given a pistol (range 6, SHO 2) and
+    ``ap`` AP; Gammeg (REF 4, facing S) at ``gammeg_at``, on alert or not."""
+    s = play("dodge", DODGE_START)
+    m, g = fighter(s, "Moera"), fighter(s, "Gammeg")
+    m.ranged_weapon, m.sho, m.ap = "pistol", 2, ap
+    g.x, g.y = gammeg_at
+    g.on_alert = alert
+    tweak(s)
+    return s, m, g
+
+
+def apply(s, *labels: str) -> None:
+    for lab in labels:
+        s.apply_action(s.string_to_action(lab))
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_al24_a_shot_resolves_even_when_paid_with_the_last_ap(ap: int) -> None:
+    # no window: Gammeg is not on alert
+    s, m, g = moera_vs_gammeg(ap, alert=False)
+    apply(s, "shoot:e0")
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node() and m.ap == ap - 1
+    apply(s, "d6=4", "d6=3")  # 7 + SHO 2 = 9 vs 7 + DEF 1 + long range (4 > 6/2) 1 = 9
+    shot = kinds(s, "attack")
+    assert [(a["roll"], a["total"], a["needed"], a["hit"], a["ranged"]) for a in shot] == [
+        (7, 9, 9, True, True)]
+    assert g.wounds == 3  # pistol dmg 1 - ARM 0
+    # a window in which Gammeg passes his test and stays put (AL-14, AL-24)
+    s, m, g = moera_vs_gammeg(ap)
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:none")
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node() and m.ap == ap - 1
+    apply(s, "d6=4", "d6=3")
+    assert [(a["total"], a["hit"]) for a in kinds(s, "attack")] == [(9, True)]
+    assert g.wounds == 3
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_al24_a_blow_resolves_even_when_paid_with_the_last_ap(ap: int) -> None:
+    s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3), alert=False)
+    apply(s, "melee:e0")
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node() and m.ap == ap - 1
+    apply(s, "d6=3", "d6=2")  # 5 + MEL 3 = 8 vs 7 + DEF 1 = 8: hammer, dmg 2, impact
+    assert [(a["roll"], a["total"], a["needed"], a["hit"]) for a in kinds(s, "attack")] == [
+        (5, 8, 8, True)]
+    assert g.wounds == 2 and g.knocked_down
+    s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3))
+    apply(s, "melee:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:none", "d6=3", "d6=2")
+    assert kinds(s, "attack_lost") == [] and g.wounds == 2 and g.knocked_down
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_a_shot_is_lost_only_when_the_target_leaves_its_range(ap: int) -> None:
+    # Gammeg steps 1 north to (5, 7): 5 squares, still in the pistol's range 6 -> resolves
+    s, m, g = moera_vs_gammeg(ap)
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:N:1")
+    assert g.pos == (5, 7) and kinds(s, "attack_lost") == [] and s.is_chance_node()
+    apply(s, "d6=4", "d6=3")  # 7 + 2 + 1 (Moera is now behind him) = 10 vs 9
+    assert [(a["total"], a["needed"], a["hit"]) for a in kinds(s, "attack")] == [(10, 9, True)]
+    # Gammeg steps 4 north to (5, 10): 8 squares, out of range 6 -> lost, AP stays spent
+    s, m, g = moera_vs_gammeg(ap)
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:N:4")
+    assert g.pos == (5, 10)
+    lost = kinds(s, "attack_lost")
+    assert len(lost) == 1 and lost[0]["action"] == "shoot:e0" and lost[0]["target"] == g.gid
+    assert kinds(s, "attack") == [] and not s.is_chance_node() and m.ap == ap - 1
+
+
+@pytest.mark.parametrize("ap", [1, 3])
+def test_al18_a_blow_is_lost_only_when_the_target_leaves_contact(ap: int) -> None:
+    # Gammeg disengages 2 north to (5, 5): no longer in contact -> the blow is lost
+    s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3))
+    apply(s, "melee:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:disengage:N:2")
+    assert g.pos == (5, 5)
+    lost = kinds(s, "attack_lost")
+    assert len(lost) == 1 and lost[0]["action"] == "melee:e0"
+    assert kinds(s, "attack") == [] and not s.is_chance_node() and m.ap == ap - 1
+    assert g.wounds == 4
+
+
+#: worked example initiative: Moera 1, Ulf 2, Rook 3, Pim 4, Nib 5, Gammeg 6
+WORKED_START = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=4", "d6=4", "d6=1", "d6=1", "d6=5",
+                "d6=4", "d6=3", "d6=4"]
+
+
+def test_al20_two_rearms_in_one_turn_cycle_while_ap_lasts() -> None:
+    # Moera goes on alert at once (2 AP left), reacts to Rook (position 3, difficulty 10) and
+    # re-arms (1 left), then reacts to Nib (position 5, difficulty 8) and re-arms again (0
+    # left): no cap but her AP (AL-20); each re-arm costs 1 AP (AL-19)
+    s = play("worked_example", WORKED_START + ["alert", "pass", "move:W:1", "alert:attempt:f0",
+                                               "d6=6", "d6=6", "react:none"])
+    moera = fighter(s, "Moera")
+    assert moera.ap == 2 and s.decision_name() == "rearm" and "rearm" in s.legal_labels()
+    apply(s, "rearm")
+    assert moera.on_alert and moera.ap == 1
+    apply(s, "pass", "pass", "move:W:1")  # Rook ends, Pim passes, Nib moves
+    assert s.decision_name() == "reaction" and s.legal_labels() == ["alert:attempt:f0",
+                                                                    "alert:decline"]
+    apply(s, "alert:attempt:f0", "d6=3", "d6=3", "react:none")  # 6 + REF 2 = 8 vs 8
+    assert [(t["total"], t["difficulty"]) for t in kinds(s, "aptitude_test")] == [(14, 10),
+                                                                                 (8, 8)]
+    assert s.decision_name() == "rearm" and "rearm" in s.legal_labels()
+    apply(s, "rearm")
+    assert moera.on_alert and moera.ap == 0
+    assert [r["ap"] for r in kinds(s, "rearm")] == [1, 0]
+    assert s.round == 1 and not fighter(s, "Gammeg").activated  # one turn cycle of Moera's
+
+
+def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
+    from envs.rulesets.skirmish_alert.procedures import state_eligibility
+
+    # control: Blix on alert and standing is eligible and asked
+    s = duel("move:N:1")
+    assert s.decision_name() == "reaction" and kinds(s, "window_opened")[0]["eligible"] == [
+        fighter(s, "Blix").gid]
+    # E5: knocked down (still flagged on alert), Blix is not eligible and nobody is asked
+    s = duel()
+    blix = fighter(s, "Blix")
+    blix.knocked_down = True
+    assert blix.on_alert
+    tweak(s)
+    s.apply_action(s.string_to_action("move:N:1"))
+    assert kinds(s, "window_opened")[0]["eligible"] == [] and kinds(s, "attempt") == []
+    assert s.decision_name() == "action" and s.current_player() == 0
+    assert fighter(s, "Rell").pos == (3, 2)
+
+    class Window:  # the declaration Rell made from (3, 2)
+        subject, decl_x, decl_y = fighter(s, "Rell").gid, 3, 2
+    why = state_eligibility(s, blix.gid, Window)
+    assert why is not None and why.rules == ("AL-PD-29",)
+    # and a knocked-down fighter cannot go on alert either (AL-PD-29, AL-PD-11)
+    s = duel()
+    rell = fighter(s, "Rell")
+    rell.knocked_down = True
+    tweak(s)
+    assert "alert" not in s.legal_labels() and s.legal_labels() == ["stand_up", "pass"]
+
+
+def test_al18_a_charge_follows_a_target_that_stays_within_its_reach() -> None:
+    # Gammeg steps 1 north to (5, 7): 5 squares from Moera, but (4, 6) next to him is 4 away,
+    # within her MOV 4, so the charge is not lost (AL-18): she goes in there and strikes
+    s = play("dodge", DODGE_START + ["charge:e0", "alert:attempt:f0", "d6=4", "d6=4",
+                                     "react:move:N:1"])
+    moera, gammeg = fighter(s, "Moera"), fighter(s, "Gammeg")
+    assert gammeg.pos == (5, 7) and moera.pos == (4, 6) and moera.ap == 1
+    assert kinds(s, "attack_lost") == [] and s.is_chance_node()
+    assert kinds(s, "charge_move") == [{"fighter": moera.gid, "target": gammeg.gid,
+                                        "to": [4, 6], "attack": True}]
+    apply(s, "d6=2", "d6=2")  # 4 + MEL 3 + 1 charging + 1 from his rear = 9 vs 7 + DEF 1
+    blows = kinds(s, "attack")
+    assert [(b["roll"], b["total"], b["needed"], b["hit"], b["charge"]) for b in blows] == [
+        (4, 9, 8, True, True)]
+    assert gammeg.wounds == 2 and gammeg.knocked_down  # hammer: dmg 2, impact

@@ -16,8 +16,11 @@ actor (AL-5, AL-14) while the reactor takes exactly one action of the menu (AL-1
 activate an element, melee an engaged enemy, move or disengage, repair or sabotage, shoot or use
 equipment when not engaged), at any target (AL-17); its alert then ends unless it pays 1 AP to
 re-arm (AL-19, AL-20). One attempt per opposing fighter's turn (AL-21). The actor then
-resumes (AL-24): a move goes as far as the way is free (AL-25), an attack whose target moved out
-of reach is lost (AL-18), and an actor knocked down loses the action (AL-26); AP stays spent.
+resumes (AL-24): an attack whose target moved out of reach, range or sight is lost (AL-18), but
+a charge's movement part is still made, to the square fixed when it was declared (AL-25,
+AL-PD-20); a move, or that charge movement, whose destination can no longer be reached lets the
+actor pick another legal destination within its MOV (AL-25, AL-PD-20; see the ``action``
+decision below); an actor knocked down loses the action (AL-26); AP stays spent.
 At the start of its turn an alert fighter keeps its alert for 1 AP (AL-27, ends the turn) or
 drops it. Terms (AL-28): AP = action point = action token; track = grid; fighter = character.
 
@@ -36,7 +39,7 @@ difficult terrain this turn), shield (+1 DEF).
 
 | value | who decides | actions |
 |---|---|---|
-| ``action`` | the active fighter's team | the own-turn menu below (AP paid on declaration) |
+| ``action`` | the active fighter's team | the own-turn menu below (AP paid on declaration); or, after a window, when the declared destination of its move (or of its charge whose attack was lost) can no longer be reached: the legal ``move:D:k`` (free, the AP is paid) or ``pass`` (stay; here it does not end the turn); the context's ``trigger`` (observation ``trigger_kind``) names the blocked move or charge (frame ``alert.redirect``, AL-25, AL-PD-20) |
 | ``maintain_alert`` | an alert fighter's team, at the start of its turn (``maintain_timing="round_start"``: of the round, in track order) | ``keep_alert`` (1 AP, ends the turn), ``drop_alert`` |
 | ``reaction`` | the team owning the next slot of a window | ``alert:attempt:f{i}`` (own slot ``i`` tests), ``alert:decline`` |
 | ``react`` | a reactor that passed its test | ``react:...`` menu (AL-16), ``react:none`` |

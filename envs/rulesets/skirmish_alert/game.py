@@ -89,7 +89,9 @@ class AlertGame(Game):
         self.element_squares = frozenset((e.x, e.y) for e in spec.elements)
         N = len(fighters)
         ap = max(f.ap_max for f in fighters)
-        per_turn = 1 + (ap + 1) * (1 + 3 * N)
+        # per action: its declaration, 3 per reactor (attempt, react, re-arm) and a new
+        # destination when its way is blocked (AL-PD-20)
+        per_turn = 1 + (ap + 1) * (2 + 3 * N)
         #: the decision cap of params (None: none; AlertState._apply_action)
         self.max_decisions = p.max_decisions
         self.max_game_length = p.max_decisions or self.rounds * N * per_turn

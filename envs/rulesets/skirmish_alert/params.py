@@ -69,8 +69,9 @@ class AlertParams(pydantic.BaseModel):
         machine_difficulty: default difficulty of repair and sabotage tests (AL-PD-30).
         allow_shoot_into_melee: shooting at an enemy engaged with a friend is allowed
             (AL-PD-25).
-        equipment_blocked_when_engaged: equipment cannot be used while engaged (AL-16f,
-            AL-PD-15).
+        equipment_blocked_when_engaged: equipment cannot be used while engaged in the
+            fighter's own turn (AL-PD-15, extending AL-16f). A reaction never uses equipment
+            while engaged (AL-16f), whatever this parameter.
         max_decisions: decision cap (chance outcomes are not counted); the decision that
             reaches it ends the game, scored on VP as they stand (``None``: no cap; the envs
             then truncate at ``max_game_length``).

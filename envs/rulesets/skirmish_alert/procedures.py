@@ -11,6 +11,9 @@ Stack, bottom to top, in the middle of a reaction::
               AptitudeTest    2d6 + REF vs the difficulty (AL-5, AL-8, AL-13)
                 ReactWindow   the reactor's one action from the menu (AL-15..AL-17)
                 RearmWindow   pay 1 AP to stay on alert (AL-19)
+          RedirectWindow  after the window, the declared destination of a Move (or of a
+                          Charge whose attack was lost) can no longer be reached: the actor
+                          may pick another (AL-25, AL-PD-20)
 """
 
 from __future__ import annotations
@@ -505,6 +508,68 @@ class RearmWindow(ReactionWindow):
 
 
 # ---------------------------------------------------------------------------------------------
+# a blocked movement: another destination (AL-25, AL-PD-20)
+# ---------------------------------------------------------------------------------------------
+class RedirectMove(Reaction):
+    """``move:D:k`` offered again after a window, when the declared destination of the
+    actor's Move (or of its Charge whose attack was lost) can no longer be reached: any legal
+    destination within its MOV (AL-25, AL-PD-20). Free: the AP was paid on declaration."""
+
+    rules = ("AL-25", "AL-PD-20")
+
+    def __init__(self, label: str, act: Act):
+        self.label = label
+        self.act = act
+
+    def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
+        return state.why_not(state.fighters[window.subject], self.act, paid=True)
+
+    def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
+        f = state.fighters[window.subject]
+        state.move_line(f, self.act.direction, self.act.distance, self.rules)
+        return ()
+
+
+@register
+@dataclass(slots=True)
+class RedirectWindow(ReactionWindow):
+    """The actor's choice of another destination (AL-25, AL-PD-20): after the window of its
+    Move (``trigger``: the declared ``move:D:k``) or of its Charge whose attack was lost
+    (``charge:e{j}``), the declared destination can no longer be reached. The legal actions
+    are the own-turn ``move:D:k`` labels that are legal now (AP not asked again) and ``pass``,
+    which here keeps the square the actor stands on and does not end its turn (AL-24: the
+    turn then goes on). The decision type is ``action`` (the active fighter decides in its
+    own turn; the context's ``trigger`` names the blocked action), so the action space and
+    the observation keep their size. Not asked when no move is legal (the actor stays)."""
+
+    kind = "alert.redirect"
+    decision = Decision.ACTION
+    decline_label = "pass"
+    skip_when_only_decline = True
+
+    def on_open(self, state: Any) -> None:
+        f = state.fighters[self.subject]
+        state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{f.name} cannot reach the "
+                  f"destination of {self.trigger}: it may pick another within its MOV",
+                  f.team, fighter=f.gid, action=self.trigger, options=list(self.allowed))
+
+    def _stays(self, state: Any, asked: bool) -> None:
+        f = state.fighters[self.subject]
+        state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{f.name} stays at ({f.x}, {f.y})",
+                  f.team, fighter=f.gid, action=self.trigger, at=[f.x, f.y], asked=asked)
+
+    def on_skip(self, state: Any) -> None:
+        self._stays(state, False)
+
+    def on_decline(self, state: Any) -> None:
+        self._stays(state, True)
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        return _ctx(self.kind, self.side, self.decision, trigger=self.trigger,
+                    fighter=self.subject, actor=self.subject, offered=tuple(self.allowed))
+
+
+# ---------------------------------------------------------------------------------------------
 # one declared action
 # ---------------------------------------------------------------------------------------------
 class Phase(str, enum.Enum):
@@ -520,9 +585,12 @@ class ActionFrame(Frame):
     """One declared action of the active fighter (AL-PD-20): its AP is paid on declaration;
     with ``reaction_timing = "before_effect"`` a Move or Charge makes its movement first;
     then the window opens (AL-4) unless the action is in ``non_triggering_actions`` (Q8);
-    then the action resumes (AL-24): a Move goes as far as the way is still free (AL-25); an
-    attack whose target is out of reach, range or sight is lost (AL-18); a fighter knocked
-    down by a reaction loses the action (AL-26)."""
+    then the action resumes (AL-24): a Move reaches its declared destination, or, when that
+    can no longer be reached, the actor may pick another (:class:`RedirectWindow`; AL-25);
+    an attack whose target is out of reach, range or sight is lost (AL-18), and a Charge whose
+    attack is lost still makes its movement to the destination fixed on declaration
+    (``dest_x, dest_y``; AL-25, AL-PD-20); a fighter knocked down by a reaction loses the
+    action (AL-26)."""
 
     kind = "alert.action"
     fighter: int
@@ -533,6 +601,8 @@ class ActionFrame(Frame):
     target: int = -1
     phase: Phase = Phase.PRE
     moved: bool = False
+    dest_x: int = -1  #: a Charge's destination, fixed on declaration (research Q1)
+    dest_y: int = -1
 
     def run(self, state: Any) -> Step:
         g = state.game
@@ -541,6 +611,10 @@ class ActionFrame(Frame):
         label = g.actions.labels[self.action]
         if self.phase is Phase.PRE:
             self.phase = Phase.WINDOW
+            if a.kind == "charge":  # Q1: the charge commits to its destination now
+                dest = state.charge_destination(f, state.fighters[self.target])
+                if dest is not None:
+                    self.dest_x, self.dest_y = dest
             if g.reaction_timing == "before_effect" and a.kind in ("move", "charge"):
                 self.moved = True
                 if a.kind == "move":
@@ -569,8 +643,27 @@ class ActionFrame(Frame):
             return False
         state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
         state.log("charge_move", ("AL-PD-15",), f"{f.name} charges into contact with {t.name}"
-                  f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y])
+                  f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],
+                  attack=True)
         return True
+
+    def _charge_move_without_attack(self, state: Any, f: Any, t: Any, label: str) -> Step:
+        """AL-25, AL-PD-20: the Charge's attack is lost but its movement part is still made,
+        to the destination fixed on declaration, facing the target (or, out of play, the way
+        it moved); when that square can no longer be reached, the actor may pick another
+        destination within its MOV (:class:`RedirectWindow`)."""
+        dest = (self.dest_x, self.dest_y)
+        if self.dest_x < 0 or dest == f.pos:
+            return Done()
+        if dest not in state._reach(f):
+            return Done(RedirectWindow(f.team, label, f.gid, _MOVE_LABELS))
+        start = f.pos
+        ahead = t.pos if t.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
+        state.move_to(f, dest[0], dest[1], direction_towards(dest, ahead))
+        state.log("charge_move", ("AL-25", "AL-PD-20"), f"{f.name} makes the charge's move "
+                  f"to ({f.x}, {f.y}) without its attack", f.team, fighter=f.gid,
+                  target=t.gid, to=[f.x, f.y], attack=False)
+        return Done()
 
     def _resolve(self, state: Any, f: Any, a: Act, label: str) -> Step:
         if not f.in_play:
@@ -581,9 +674,12 @@ class ActionFrame(Frame):
             return Done()
         k = a.kind
         if k == "move":
-            if not self.moved:
+            if self.moved:
+                return Done()
+            if state.line_path(f, a.direction, a.distance) == a.distance:
                 state.move_line(f, a.direction, a.distance, ("AL-25", "AL-PD-20"))
-            return Done()
+                return Done()
+            return Done(RedirectWindow(f.team, label, f.gid, _MOVE_LABELS))  # AL-25
         if k == "charge":
             t = state.fighters[self.target]
             if self.moved:
@@ -594,11 +690,15 @@ class ActionFrame(Frame):
                 state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
                           f"{f.name} loses the charge's attack", f.team, fighter=f.gid,
                           target=t.gid, action=label)
-                return Done()
+                if self.moved:
+                    return Done()
+                return self._charge_move_without_attack(state, f, t, label)
             return Done(Attack(f.gid, t.gid, False, True))
         if k in ("melee", "shoot"):
             t = state.fighters[self.target]
-            why = state.why_not(f, a) if t.in_play else "out of play"
+            # AL-18: lost only when the target is now out of reach, range or sight; the AP
+            # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
+            why = state.why_not(f, a, paid=True) if t.in_play else "out of play"
             if why is not None:
                 state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
                           f"{f.name} loses the attack ({why})", f.team, fighter=f.gid,
@@ -618,17 +718,12 @@ class ActionFrame(Frame):
             state.log("pass", ("AL-PD-12",), f"{f.name} ends its turn", f.team, fighter=f.gid)
             return Done()
         if k in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
-            if k not in ("disengage",) and state.why_not(f, _free(a)) is not None:
+            if k not in ("disengage",) and state.why_not(f, a, paid=True) is not None:
                 state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
                           f.team, fighter=f.gid, action=label)
                 return Done()
             return Done(*effect(state, f, a, ("AL-24",)))
         return Done()
-
-
-def _free(a: Act) -> Act:
-    """``a`` as a reaction-menu act (no AP check: the AP is already paid)."""
-    return Act(a.kind, True, a.direction, a.distance, a.target, a.element, a.item)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -889,3 +984,16 @@ def _menu_reactions() -> dict[str, MenuReaction]:
 
 
 ReactWindow.reactions = _menu_reactions()
+
+
+def _redirect_moves() -> dict[str, RedirectMove]:
+    from .actions import build_catalogue
+
+    cat, acts = build_catalogue(2, 1, 0)
+    return {lab: RedirectMove(lab, a) for lab, a in zip(cat.labels, acts)
+            if not a.react and a.kind == "move"}
+
+
+RedirectWindow.reactions = _redirect_moves()
+#: the own-turn move labels a RedirectWindow offers (AL-25, AL-PD-20)
+_MOVE_LABELS = tuple(RedirectWindow.reactions)

@@ -261,12 +261,15 @@ class AlertState(ProcedureState):
         self.fighters[int(cost.resource.split(":")[1])].ap -= cost.amount
 
     # -- legality ----------------------------------------------------------------------------
-    def why_not(self, f: Fighter, a: Act) -> Illegality | None:
+    def why_not(self, f: Fighter, a: Act, paid: bool = False) -> Illegality | None:
         """Why fighter ``f`` may not take ``a`` now (``None``: allowed). Own-turn actions pay
-        their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35."""
+        their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35.
+        ``paid``: an own-turn action whose AP was paid on declaration is checked again when it
+        resolves after its window (AL-PD-20): every condition but the AP it already paid (an
+        attack with the fighter's last AP is not lost for want of AP; AL-18, AL-24)."""
         k = a.kind
         eng = self.engaged(f)
-        if not a.react:
+        if not a.react and not paid:
             cost = AP_COST.get(k, 0)
             if f.ap < cost:
                 return Illegality(("AL-PD-15",), f"{k} costs {cost} AP, {f.name} has {f.ap}")
@@ -358,6 +361,10 @@ class AlertState(ProcedureState):
             left = f.items.get(a.item, 0)
             if left <= 0:
                 return Illegality(("AL-PD-31",), f"{f.name} has no {a.item} left")
+            # AL-16f: never in a reaction while engaged; equipment_blocked_when_engaged
+            # extends the ban to the fighter's own turn (AL-PD-15) and only there
+            if eng and a.react:
+                return Illegality(("AL-16",), "no equipment in a reaction while engaged")
             if eng and self.game.equipment_blocked_when_engaged:
                 return Illegality(("AL-16", "AL-PD-15"), "no equipment while engaged")
             if a.item == "draught" and f.wounds >= f.w_max:
@@ -378,8 +385,9 @@ class AlertState(ProcedureState):
             f.facing = facing
 
     def move_line(self, f: Fighter, d: int, k: int, rules: tuple[str, ...]) -> int:
-        """Move up to ``k`` squares in direction ``d`` (as far as the way is free, AL-25);
-        the fighter then faces ``d``. Returns the squares moved."""
+        """Move up to ``k`` squares in direction ``d``, as far as the way is free (a reaction
+        move; a resumed own-turn move whose way is blocked asks for another destination
+        instead, AL-25, AL-PD-20); the fighter then faces ``d``. Returns the squares moved."""
         n = self.line_path(f, d, k)
         dx, dy = VECTORS[d]
         self.move_to(f, f.x + dx * n, f.y + dy * n, d)
