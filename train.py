@@ -309,16 +309,29 @@ def _optional(conv):
     return parse
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
-    """``(args, names of the flags given explicitly)``."""
-    ns = build_parser().parse_args(argv)
-    from envs.core.files import blank_arguments
+def _repeated(specs: list[str], names: bool = False) -> str | None:
+    """The first entry of ``specs`` given more than once, with how often (``"'rush' is given
+    twice"``); ``names``: compare the NAME of ``NAME:WEIGHT`` specs (a spec whose weight is
+    bad is left to the opponent pool's own error)."""
+    from agents.policy import AgentError
+    from agents.selfplay import parse_bot_spec
 
-    if blank := blank_arguments(ns):
-        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
-        raise SystemExit(2)
-    args = Args(**vars(ns))
-    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    seen: list[str] = []
+    for spec in specs:
+        try:
+            seen.append(parse_bot_spec(spec)[0] if names else spec)
+        except AgentError:
+            continue
+    for name in seen:
+        if (n := seen.count(name)) > 1:
+            return f"{name!r} is given {'twice' if n == 2 else f'{n} times'}"
+    return None
+
+
+def check_args(args: Args) -> str | None:
+    """What is wrong with ``args`` (the first problem, as one line naming the flag), or None.
+    Checked for the flags given (:func:`parse_args`) and for a resumed run's config.json
+    (:func:`resume_config`)."""
     checks = [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
                f"{', '.join(VEC_ENVS)}"),
               (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
@@ -377,10 +390,29 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (not args.pfsp or args.pool_latest_weight <= 1.0,
                f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
                f"got {args.pool_latest_weight}")]
+    for flag, specs, names in (("--eval-agents", args.eval_agents, False),
+                               ("--pool-bots", args.pool_bots, True)):
+        if (twice := _repeated(list(specs), names)) is not None:  # (a dict would keep one)
+            checks.append((False, f"{flag} names must be distinct: {twice}"))
     for ok, msg in checks:
         if not ok:
-            print(f"error: {msg}", file=sys.stderr)
-            raise SystemExit(2)
+            return msg
+    return None
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(args, names of the flags given explicitly)``."""
+    ns = build_parser().parse_args(argv)
+    from envs.core.files import blank_arguments
+
+    if blank := blank_arguments(ns):
+        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
+        raise SystemExit(2)
+    args = Args(**vars(ns))
+    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    if (msg := check_args(args)) is not None:
+        print(f"error: {msg}", file=sys.stderr)
+        raise SystemExit(2)
     return args, given
 
 

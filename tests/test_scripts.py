@@ -235,8 +235,12 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--shaped-reward"], "--shaped-reward: the toy ruleset has no shaped reward"),
     (["--pool-bots", "random:-1"],
      "error: --pool-bots: opponent pool bot 'random:-1': weight must be finite and >= 0"),
-    (["--pool-bots", "random", "random"], "error: --pool-bots: opponent pool bots must be "
-                                          "distinct"),
+    (["--pool-bots", "random", "random"], "error: --pool-bots names must be distinct: "
+                                          "'random' is given twice"),
+    (["--pool-bots", "never-react", "random", "random:2", "random:0"],
+     "error: --pool-bots names must be distinct: 'random' is given 3 times"),
+    (["--eval-agents", "random", "always-react", "random"],  # (a dict kept one 'random')
+     "error: --eval-agents names must be distinct: 'random' is given twice"),
     (["--no-pfsp", "--pool-bot-weight", "inf"], "--pool-bot-weight must be finite and >= 0"),
     (["--pool-snapshot-weight", "nan"], "--pool-bot-weight must be finite and >= 0"),
     (["--pool-latest-weight", "2"], "--pool-latest-weight is the probability of self-play "

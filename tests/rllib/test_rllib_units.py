@@ -232,3 +232,13 @@ def test_overwrite_refused_for_a_bad_flag_deletes_nothing(tmp_path):
     assert r.returncode == 2, r.stderr
     assert (run_dir / "final_model.zip").read_bytes() == b"the previous run's model"
     assert (run_dir / "rllib_checkpoints" / "ckpt_0000000128").is_dir()
+
+
+@pytest.mark.parametrize("flag", ["--pool-bots", "--eval-agents"])
+def test_a_bot_given_twice_is_refused(tmp_path, flag):
+    """opponent_table and the evaluation's dict kept one of them, silently."""
+    r = run_train("--backend", "rllib", "--run-dir", str(tmp_path / "run"), flag, "random",
+                  "heuristic", "random")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == f"error: {flag} names must be distinct: 'random' is given twice"
+    assert not (tmp_path / "run").exists()
