@@ -337,6 +337,10 @@ def check_args(args: Args) -> str | None:
               (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
                f"{', '.join(BACKENDS)}"),
               (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
+              (args.address is None or args.backend == "rllib",
+               f"--address {args.address!r} is the Ray cluster of --backend rllib; the "
+               f"{args.backend} backend trains in this process (add --backend rllib, or drop "
+               f"--address)"),
               (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
               (args.n_envs >= 1, "--n-envs must be >= 1"),
               (args.n_steps >= 2, "--n-steps must be >= 2"),
