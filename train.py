@@ -357,7 +357,7 @@ def check_args(args: Args) -> str | None:
               (args.torch_threads >= 1, "--torch-threads must be >= 1"),
               (args.seed >= 0, "--seed must be >= 0"),
               (args.batch_size <= args.n_steps * args.n_envs,
-               "--batch-size must be <= n_steps x n_envs (the rollout size)"),
+               "--batch-size must be <= --n-steps x --n-envs (the rollout size)"),
               (0.0 < args.learning_rate < math.inf, "--learning-rate must be finite and > 0"),
               (0.0 < args.gamma <= 1.0, "--gamma must be in (0, 1]"),
               (0.0 <= args.gae_lambda <= 1.0, "--gae-lambda must be in [0, 1]"),
@@ -422,6 +422,90 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
 
 class UsageError(Exception):
     """Bad input detected after parsing (reported as one ``error:`` line, exit status 2)."""
+
+
+def _config_type_error(key: str, value: Any) -> str | None:
+    """Why ``value`` (read from config.json) cannot be the field ``key`` of :class:`Args`, or
+    None (the types argparse gives the flag: a JSON integer is also a float)."""
+    ann = str(next(f.type for f in dataclasses.fields(Args) if f.name == key))
+    if value is None and "None" in ann:
+        return None
+    kind, _, _ = ann.partition(" |")
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    ok = {"bool": lambda v: isinstance(v, bool), "int": is_int,
+          "float": lambda v: is_int(v) or isinstance(v, float),
+          "str": lambda v: isinstance(v, str),
+          "list[int]": lambda v: isinstance(v, list) and all(map(is_int, v)),
+          "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+          }[kind](value)
+    what = {"bool": "true or false", "int": "an integer", "float": "a number",
+            "str": "a string", "list[int]": "a list of integers",
+            "list[str]": "a list of strings"}[kind]
+    return None if ok else f"is not {what}"
+
+
+def resume_config(args: Args, given: set[str]) -> Args:
+    """The configuration of the run ``--resume`` continues: ``run_dir/config.json``'s flags,
+    except those given now (which may differ only for :data:`RESUMABLE` flags), checked as
+    the flags of a fresh run are (:func:`check_args`). Both backends.
+
+    Raises:
+        UsageError: naming config.json (and the key, for a value that is refused) or the
+            flags that differ.
+    """
+    run_dir = Path(args.run_dir)
+    cfg_path = run_dir / "config.json"
+    where = f"{str(cfg_path)!r} (the run's configuration)"
+    if not cfg_path.is_file():
+        raise UsageError(f"--resume: {where} is missing, so the run's flags are unknown: put "
+                         f"it back, or start afresh with --overwrite")
+    try:
+        saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+        if not isinstance(saved, dict):
+            raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
+        what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise UsageError(f"--resume: cannot read {where}: {what}") from None
+    names = {f.name for f in dataclasses.fields(Args)}
+    merged = {k: v for k, v in saved.items() if k in names}
+    for k, v in merged.items():  # (those given now and allowed to change replace them)
+        if not (k in given and k in RESUMABLE) and (why := _config_type_error(k, v)):
+            raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} {why}")
+    # the run continues as configured: only these may change on --resume
+    changed = sorted(k for k in given - RESUMABLE
+                     if k in merged and _norm(getattr(args, k), k) != _norm(merged[k], k))
+    if changed:
+        flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
+                          f"{getattr(args, k)!r})" for k in changed)
+        raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
+                         f"config.json; these flags differ: {flags}. Start a new "
+                         f"--run-dir (or --overwrite) to change them")
+    # the run's own values, but for the flags that may change (or that it does not record)
+    merged.update({k: getattr(args, k) for k in given if k in RESUMABLE or k not in merged})
+    merged["resume"], merged["run_dir"] = True, args.run_dir
+    resumed = Args(**merged)
+    if (msg := check_args(resumed)) is not None:  # a hand-edited config.json
+        keys = [k for k in dict.fromkeys(_flag_keys(msg)) if k in saved and k not in given]
+        values = ", ".join(f"{json.dumps(k)}: {json.dumps(saved[k])}" for k in keys)
+        raise UsageError(f"--resume: {where}" + (f" has {values}" if values else "")
+                         + f": {msg}")
+    return resumed
+
+
+def _flag_keys(message: str) -> list[str]:
+    """The :class:`Args` fields of the flags a message names (``--no-pfsp``: ``pfsp``)."""
+    names = {f.name for f in dataclasses.fields(Args)}
+    keys = []
+    for flag in re.findall(r"--([a-z][a-z-]*)", message):
+        key = flag.replace("-", "_")
+        if key not in names and key.startswith("no_"):
+            key = key[3:]
+        if key in names:
+            keys.append(key)
+    return keys
 
 
 # -- run directory -----------------------------------------------------------------------------
@@ -537,7 +621,7 @@ def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
 
     try:
         with guard.deferred():
-            return train_rllib(args, given, guard, RESUMABLE)
+            return train_rllib(args, given, guard, resume_config)
     except AgentError as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
 
@@ -581,34 +665,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     if args.resume:
         if not ckpts:
             raise UsageError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r}")
-        cfg_path = run_dir / "config.json"
-        if not cfg_path.is_file():
-            raise UsageError(f"--resume: {str(cfg_path)!r} (the run's configuration) is "
-                             f"missing, so the run's flags are unknown: put it back, or start "
-                             f"afresh with --overwrite")
-        # the run's own configuration wins, except what was given now
-        try:
-            saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
-            if not isinstance(saved, dict):
-                raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
-        except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
-            what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise UsageError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
-                             f"configuration): {what}") from None
-        names = {f.name for f in dataclasses.fields(Args)}
-        merged = {k: v for k, v in saved.items() if k in names}
-        # the run continues as configured: only these may change on --resume
-        changed = sorted(k for k in given - RESUMABLE
-                         if k in merged and _norm(getattr(args, k), k) != _norm(merged[k], k))
-        if changed:
-            flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
-                              f"{getattr(args, k)!r})" for k in changed)
-            raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
-                             f"config.json; these flags differ: {flags}. Start a new "
-                             f"--run-dir (or --overwrite) to change them")
-        merged.update({k: getattr(args, k) for k in given})
-        merged["resume"], merged["run_dir"] = True, args.run_dir
-        args = Args(**merged)
+        args = resume_config(args, given)
     elif ckpts and not args.overwrite:
         raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
                          "or --overwrite to start afresh")

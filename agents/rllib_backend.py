@@ -57,6 +57,7 @@ import socket
 import sys
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +78,6 @@ KEEP_CHECKPOINTS = 3
 CKPT_DIR = "rllib_checkpoints"
 STATE_FILE = "riposte_state.json"
 MAIN = "main"
-#: flags that may change on --resume (besides train.py's RESUMABLE)
-RESUMABLE = {"num_env_runners", "address"}
 
 
 class RllibBackendError(AgentError):
@@ -241,31 +240,6 @@ def _checkpoints(run_dir: Path) -> list[tuple[int, Path]]:
     return sorted(out)
 
 
-def _merge_resume_args(args: Any, given: set[str], resumable: set[str]) -> Any:
-    cfg_path = Path(args.run_dir) / "config.json"
-    try:
-        saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
-        if not isinstance(saved, dict):
-            raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise RllibBackendError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
-                                f"configuration): {what}") from None
-    names = {f.name for f in dataclasses.fields(args)}
-    merged = {k: v for k, v in saved.items() if k in names}
-    norm = (lambda v: list(v) if isinstance(v, tuple) else v)
-    changed = sorted(k for k in given - resumable - RESUMABLE
-                     if k in merged and norm(getattr(args, k)) != norm(merged[k]))
-    if changed:
-        flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
-                          f"{getattr(args, k)!r})" for k in changed)
-        raise RllibBackendError(f"--resume continues {args.run_dir!r} as configured in its "
-                                f"config.json; these flags differ: {flags}")
-    merged.update({k: getattr(args, k) for k in given})
-    merged["resume"], merged["run_dir"] = True, args.run_dir
-    return type(args)(**merged)
-
-
 def build_config(args: Any, game: Any):
     """The ``PPOConfig`` of a run (new API stack, multi-agent, modules as in the module
     docstring)."""
@@ -394,9 +368,12 @@ def env_runner_nodes(algo: Any) -> list[str]:
         algo.env_runner_group.num_remote_env_runners() == 0)))
 
 
-def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = frozenset()) \
-        -> int:
+def train(args: Any, given: set[str], guard: Any = None,
+          resume_config: Callable[[Any, set[str]], Any] | None = None) -> int:
     """Run ``train.py --backend rllib`` (see the module docstring); returns the exit status.
+    ``resume_config(args, given)``: with ``--resume``, the run's configuration (train.py's
+    :func:`resume_config`: config.json merged with the flags given, checked like fresh flags;
+    it raises for bad input).
 
     Raises:
         RllibBackendError: for bad input (one line; train.py prints it as ``error: ...``).
@@ -414,7 +391,9 @@ def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = f
         if not ckpts:
             raise RllibBackendError(f"--resume: no RLlib checkpoint in "
                                     f"{str(run_dir / CKPT_DIR)!r}")
-        args = _merge_resume_args(args, given, set(resumable))
+        if resume_config is None:
+            raise TypeError("--resume needs resume_config (train.py's)")
+        args = resume_config(args, given)
     elif ckpts and not args.overwrite:
         raise RllibBackendError(f"{str(run_dir)!r} already holds checkpoints: pass --resume "
                                 f"to continue or --overwrite to start afresh")

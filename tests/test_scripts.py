@@ -224,7 +224,7 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--learning-rate", "-1"], "--learning-rate must be finite and > 0"),
     (["--learning-rate", "nan"], "--learning-rate must be finite and > 0"),
     (["--gamma", "2"], "--gamma must be in (0, 1]"),
-    (["--batch-size", "1000", "--n-steps", "64"], "--batch-size must be <= n_steps x n_envs"),
+    (["--batch-size", "1000", "--n-steps", "64"], "--batch-size must be <= --n-steps x --n-envs"),
     (["--bc-games", "-3"], "--bc-games must be >= 0"),
     (["--net-arch", "0"], "--net-arch needs one or more layer sizes >= 1"),
     (["--max-decisions", "0"], "--max-decisions must be >= 1"),
@@ -386,6 +386,36 @@ def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, nam
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
     assert (run_dir / name).read_text() == text  # nothing rewritten
     assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"n_envs": 0}, "has \"n_envs\": 0: --n-envs must be >= 1"),
+    ({"n_envs": "eight"}, ": \"n_envs\": \"eight\" is not an integer"),
+    ({"seed": None}, ": \"seed\": null is not an integer"),
+    ({"n_steps": 8}, "has \"batch_size\": 32, \"n_steps\": 8, \"n_envs\": 1: --batch-size must "
+                     "be <= --n-steps x --n-envs"),
+    ({"pool_bots": ["random", "random"]},
+     "has \"pool_bots\": [\"random\", \"random\"]: --pool-bots names must be distinct"),
+    ({"gamma": 1.5}, "has \"gamma\": 1.5: --gamma must be in (0, 1]"),
+])
+def test_resume_checks_the_run_config_like_fresh_flags(trained, tmp_path, edit, message):
+    """A hand-edited config.json is checked as the flags of a fresh run are (n_envs 0 was a
+    traceback), in one line naming config.json and the key; nothing is written."""
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    cfg = json.loads((run_dir / "config.json").read_text())
+    cfg["args"].update(edit)
+    (run_dir / "config.json").write_text(json.dumps(cfg))
+    before = _files(run_dir)
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--total-timesteps", "512",
+            "--no-progress-bar")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    where = f"error: --resume: {str(run_dir / 'config.json')!r} (the run's configuration)"
+    assert len(lines) == 1 and lines[0].startswith(where) and message in lines[0], r.stderr
+    assert _files(run_dir) == before
 
 
 def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,

@@ -242,3 +242,25 @@ def test_a_bot_given_twice_is_refused(tmp_path, flag):
     assert r.returncode == 2, r.stderr
     assert r.stderr.strip() == f"error: {flag} names must be distinct: 'random' is given twice"
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"n_envs": 0}, "has \"n_envs\": 0: --n-envs must be >= 1"),
+    ({"eval_agents": ["random", "random"]},
+     "has \"eval_agents\": [\"random\", \"random\"]: --eval-agents names must be distinct: "
+     "'random' is given twice"),
+])
+def test_resume_checks_the_run_config_like_fresh_flags(tmp_path, edit, message):
+    """The RLlib backend's --resume reads config.json through train.py's resume_config too."""
+    import json
+
+    run_dir = tmp_path / "run"
+    ckpt = run_dir / "rllib_checkpoints" / "ckpt_128"
+    ckpt.mkdir(parents=True)
+    (ckpt / "riposte_state.json").write_text('{"timesteps": 128, "snapshots_taken": 0}')
+    (run_dir / "config.json").write_text(json.dumps({"backend": "rllib", "args": {
+        "backend": "rllib", "eval_agents": ["random"], **edit}}))
+    r = run_train("--backend", "rllib", "--run-dir", str(run_dir), "--resume")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (f"error: --resume: {str(run_dir / 'config.json')!r} (the run's "
+                                f"configuration) {message}"), r.stderr
