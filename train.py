@@ -246,11 +246,42 @@ BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
 
-def _norm(v: Any, key: str = "") -> Any:
-    """A flag's value as config.json holds it (``--scenario default`` is no scenario given)."""
-    if key == "scenario" and v == "default":
-        return None
+def _norm(v: Any, key: str = "", ruleset: str = "") -> Any:
+    """A flag's value as config.json holds it, for comparing a flag given on --resume with
+    the run's (``--scenario default`` is no scenario given; a scenario is the TOML file it
+    names, see :func:`_scenario_file`)."""
+    if key == "scenario":
+        return _scenario_file(ruleset, v) or (None if v == "default" else v)
     return list(v) if isinstance(v, tuple) else v
+
+
+def _scenario_file(ruleset: str, scenario: str | None) -> str | None:
+    """The real path of the TOML file a ``--scenario`` value names for ``ruleset`` (a built-in
+    name, None for the default battle, or a path), resolved as the ruleset resolves it
+    (:func:`envs.core.scenario.resolve_scenario_path` with the ruleset's ``SCENARIO_DIR``), so
+    that a built-in battle given by name and by the path of its file are the same; None when
+    it cannot be told (no such file, a ruleset without a scenario directory: then only the
+    values are compared)."""
+    import importlib
+
+    from envs.core.errors import RiposteError
+    from envs.core.scenario import resolve_scenario_path
+    from envs.rulesets import game_class
+
+    name = "default" if scenario is None else str(scenario)
+    try:  # every built-in ruleset keeps its battles in <package>.params.SCENARIO_DIR
+        package = game_class(ruleset).__module__.rpartition(".")[0]
+        builtin = getattr(importlib.import_module(f"{package}.params"), "SCENARIO_DIR", None)
+    except (RiposteError, ImportError):
+        builtin = None
+    if builtin is None and not name.endswith(".toml") and not Path(name).exists():
+        return None  # a name, and no directory of built-in names to look it up in
+    try:
+        return os.path.realpath(resolve_scenario_path(name, Path(builtin or ".")))
+    except RiposteError:
+        return None
+
+
 CKPT_RE = re.compile(r"^ckpt_(\d+)\.zip$")
 
 
@@ -475,8 +506,9 @@ def resume_config(args: Args, given: set[str]) -> Args:
         if not (k in given and k in RESUMABLE) and (why := _config_type_error(k, v)):
             raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} {why}")
     # the run continues as configured: only these may change on --resume
-    changed = sorted(k for k in given - RESUMABLE
-                     if k in merged and _norm(getattr(args, k), k) != _norm(merged[k], k))
+    ruleset = merged.get("ruleset", args.ruleset)
+    changed = sorted(k for k in given - RESUMABLE if k in merged
+                     and _norm(getattr(args, k), k, ruleset) != _norm(merged[k], k, ruleset))
     if changed:
         flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
                           f"{getattr(args, k)!r})" for k in changed)

@@ -524,6 +524,30 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     assert doc["ruleset"] == "acw_regimental" and doc["scenario"] == "default"
 
 
+def test_resume_given_the_default_battle_by_its_file_is_the_same_run(tmp_path):
+    """--scenario PATH of the built-in file the run was started with (by name, or with none)
+    is the same scenario: it was refused as a changed flag. Another battle's file still is."""
+    from envs.rulesets.acw_regimental.params import SCENARIO_DIR
+
+    run_dir = tmp_path / "acw"
+    r = run("train.py", "--total-timesteps", "64", "--run-dir", str(run_dir), "--n-envs", "1",
+            "--n-steps", "64", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "32",
+            "--bc-games", "0", "--eval-games", "0", "--no-progress-bar", "--no-tensorboard")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((run_dir / "config.json").read_text())["args"]["scenario"] is None
+    default = SCENARIO_DIR / "default.toml"
+    for given in (str(default), os.path.relpath(default, ROOT), "default"):
+        r = run("train.py", "--run-dir", str(run_dir), "--resume", "--scenario", given,
+                "--total-timesteps", "64")
+        assert r.returncode == 0, (given, r.stderr)
+        assert f"{str(run_dir)!r} is already at 64 timesteps" in r.stdout, r.stdout
+    other = SCENARIO_DIR / "crossroads.toml"
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--scenario", str(other),
+            "--total-timesteps", "64")
+    assert r.returncode == 2, r.stderr
+    assert f"these flags differ: --scenario (run: None, given: {str(other)!r})" in r.stderr
+
+
 def test_train_teacher_kl_saves_the_teacher_and_resumes_with_it(tmp_path):
     """--teacher-kl: the warm start is frozen as teacher_policy.pth (tensors only) and read
     back on --resume; the checkpoints do not carry it."""
