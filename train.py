@@ -548,38 +548,6 @@ RUN_FILES = ("config.json", "pool.json", "metrics.csv", "metrics.json", "final_m
 RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations")
 
 
-#: the run directory's lock (an open file with an exclusive ``flock``; see lock_run_dir)
-_RUN_LOCK: list[Any] = []
-
-
-def lock_run_dir(run_dir: Path) -> None:
-    """Take ``run_dir/.lock`` (``fcntl.flock``, exclusive, held until the process exits): two
-    train.py runs in one directory would write into each other's checkpoints, and an
-    ``--overwrite`` would delete a live run's files. No lock where ``fcntl`` is missing.
-
-    Raises:
-        UsageError: when another process holds it (names its pid).
-    """
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        return
-    fh = open(run_dir / ".lock", "a+", encoding="utf-8")  # noqa: SIM115 (held open)
-    try:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        fh.seek(0)
-        pid = fh.read().strip() or "?"
-        fh.close()
-        raise UsageError(f"--run-dir {str(run_dir)!r}: another train.py (pid {pid}) is running "
-                         f"there; wait for it to end, or use another --run-dir") from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(str(os.getpid()))
-    fh.flush()
-    _RUN_LOCK.append(fh)
-
-
 def check_run_dir(run_dir: Path) -> None:
     """Refuse, before any work, a run directory where a file train.py writes is a directory
     (or not a regular file), or where one of its subdirectories is a file.
@@ -687,6 +655,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     from agents import make_agent
     from agents.policy import AgentError
     from agents.league import League
+    from agents.run_lock import lock_run_dir
     from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
     from envs.core.files import atomic_write_bytes
     from envs import load_game
@@ -746,7 +715,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                else exc.strerror)
         raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
                          f"({why})") from None
-    lock_run_dir(run_dir)  # one run at a time in a directory, held until this process ends
+    try:  # one run at a time in a directory, held until this process ends
+        lock_run_dir(run_dir)
+    except AgentError as exc:
+        raise UsageError(str(exc)) from None
     if args.overwrite and not args.resume:  # start afresh, now that every flag is known good
         for sub in (*RUN_SUBDIRS, "tb"):  # (the old run's TensorBoard curves too)
             shutil.rmtree(run_dir / sub, ignore_errors=True)

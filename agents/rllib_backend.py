@@ -33,6 +33,7 @@ Run directory (``--run-dir DIR``)::
     DIR/rllib_checkpoints/ckpt_<t>/      Algorithm.save_to_path (+ riposte_state.json); last 3
     DIR/tb/rllib/                        TensorBoard scalars per training iteration
     DIR/metrics.json                     throughput, env-runner nodes, final scores
+    DIR/.lock                            held while a run trains here (agents/run_lock.py)
     DIR/final_model.zip                  the last weights of main, exported (riposte-policy/1)
 
 Ray: without ``--address`` Ray starts in this process with ``num_cpus = max(2,
@@ -403,6 +404,7 @@ def train(args: Any, given: set[str], guard: Any = None,
     from envs.core.files import atomic_write_text
 
     from .builtin import BUILTIN_AGENTS, make_agent, panel_for
+    from .run_lock import lock_run_dir
 
     if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
         panel, default = panel_for(args.ruleset), list(BUILTIN_AGENTS)
@@ -424,18 +426,25 @@ def train(args: Any, given: set[str], guard: Any = None,
     torch.set_num_threads(args.torch_threads)
     import ray
 
+    # one run at a time in a directory, as with the SB3 backend: one in use is refused before
+    # Ray starts; a new one is locked once created, after Ray started
+    locked = run_dir.is_dir()
+    if locked:
+        lock_run_dir(run_dir)
     init_ray(args)  # a cluster that cannot be joined fails here, before anything is written
     try:
-        if args.overwrite and not args.resume:  # start afresh, every flag now known good
-            shutil.rmtree(run_dir / CKPT_DIR, ignore_errors=True)
-            shutil.rmtree(run_dir / "tb" / "rllib", ignore_errors=True)
-            for name in ("metrics.json", "final_model.zip"):
-                (run_dir / name).unlink(missing_ok=True)
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RllibBackendError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
                                     f"({exc.strerror})") from None
+        if not locked:
+            lock_run_dir(run_dir)
+        if args.overwrite and not args.resume:  # start afresh, every flag now known good
+            shutil.rmtree(run_dir / CKPT_DIR, ignore_errors=True)
+            shutil.rmtree(run_dir / "tb" / "rllib", ignore_errors=True)
+            for name in ("metrics.json", "final_model.zip"):
+                (run_dir / name).unlink(missing_ok=True)
         return _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
     finally:
         ray.shutdown()

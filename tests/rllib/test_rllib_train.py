@@ -53,6 +53,7 @@ def test_local_run_checkpoints_resumes_and_exports(tmp_path):
     r = train("--run-dir", str(run), "--total-timesteps", "200", "--num-env-runners", "2")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "rllib: 2 env runner(s) on 1 Ray node(s)" in r.stdout
+    assert (run / ".lock").read_text().isdigit()  # the pid of the run that held it
     m = json.loads((run / "metrics.json").read_text())
     assert m["backend"] == "rllib" and m["num_env_runners"] == 2
     assert len(m["env_runner_nodes"]) == 2
