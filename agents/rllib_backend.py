@@ -478,6 +478,11 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         print(f"rllib: {args.num_env_runners} env runner(s) on {len(set(nodes))} Ray node(s)")
         tb = SummaryWriter(str(run_dir / "tb" / "rllib"), purge_step=timesteps) \
             if args.tensorboard else None
+        if timesteps < args.total_timesteps:  # (SB3's note on whole rollouts, train.py)
+            print(f"note: RLlib trains in whole iterations of {args.n_steps * args.n_envs} "
+                  f"decisions of both sides (n_steps x n_envs): it stops at the end of the "
+                  f"first one that brings the learner to {args.total_timesteps} timesteps or "
+                  f"more")
         t0, steps0, env_steps, last_ckpt = time.perf_counter(), timesteps, 0, timesteps
         next_snapshot = (timesteps // args.snapshot_freq + 1) * args.snapshot_freq
         result: dict[str, Any] = {}
