@@ -251,11 +251,42 @@ BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
 
-def _norm(v: Any, key: str = "") -> Any:
-    """A flag's value as config.json holds it (``--scenario default`` is no scenario given)."""
-    if key == "scenario" and v == "default":
-        return None
+def _norm(v: Any, key: str = "", ruleset: str = "") -> Any:
+    """A flag's value as config.json holds it, for comparing a flag given on --resume with
+    the run's (``--scenario default`` is no scenario given; a scenario is the TOML file it
+    names, see :func:`_scenario_file`)."""
+    if key == "scenario":
+        return _scenario_file(ruleset, v) or (None if v == "default" else v)
     return list(v) if isinstance(v, tuple) else v
+
+
+def _scenario_file(ruleset: str, scenario: str | None) -> str | None:
+    """The real path of the TOML file a ``--scenario`` value names for ``ruleset`` (a built-in
+    name, None for the default battle, or a path), resolved as the ruleset resolves it
+    (:func:`envs.core.scenario.resolve_scenario_path` with the ruleset's ``SCENARIO_DIR``), so
+    that a built-in battle given by name and by the path of its file are the same; None when
+    it cannot be told (no such file, a ruleset without a scenario directory: then only the
+    values are compared)."""
+    import importlib
+
+    from envs.core.errors import RiposteError
+    from envs.core.scenario import resolve_scenario_path
+    from envs.rulesets import game_class
+
+    name = "default" if scenario is None else str(scenario)
+    try:  # every built-in ruleset keeps its battles in <package>.params.SCENARIO_DIR
+        package = game_class(ruleset).__module__.rpartition(".")[0]
+        builtin = getattr(importlib.import_module(f"{package}.params"), "SCENARIO_DIR", None)
+    except (RiposteError, ImportError):
+        builtin = None
+    if builtin is None and not name.endswith(".toml") and not Path(name).exists():
+        return None  # a name, and no directory of built-in names to look it up in
+    try:
+        return os.path.realpath(resolve_scenario_path(name, Path(builtin or ".")))
+    except RiposteError:
+        return None
+
+
 CKPT_RE = re.compile(r"^ckpt_(\d+)\.zip$")
 
 
@@ -314,21 +345,38 @@ def _optional(conv):
     return parse
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
-    """``(args, names of the flags given explicitly)``."""
-    ns = build_parser().parse_args(argv)
-    from envs.core.files import blank_arguments
+def _repeated(specs: list[str], names: bool = False) -> str | None:
+    """The first entry of ``specs`` given more than once, with how often (``"'rush' is given
+    twice"``); ``names``: compare the NAME of ``NAME:WEIGHT`` specs (a spec whose weight is
+    bad is left to the opponent pool's own error)."""
+    from agents.policy import AgentError
+    from agents.selfplay import parse_bot_spec
 
-    if blank := blank_arguments(ns):
-        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
-        raise SystemExit(2)
-    args = Args(**vars(ns))
-    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    seen: list[str] = []
+    for spec in specs:
+        try:
+            seen.append(parse_bot_spec(spec)[0] if names else spec)
+        except AgentError:
+            continue
+    for name in seen:
+        if (n := seen.count(name)) > 1:
+            return f"{name!r} is given {'twice' if n == 2 else f'{n} times'}"
+    return None
+
+
+def check_args(args: Args) -> str | None:
+    """What is wrong with ``args`` (the first problem, as one line naming the flag), or None.
+    Checked for the flags given (:func:`parse_args`) and for a resumed run's config.json
+    (:func:`resume_config`)."""
     checks = [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
                f"{', '.join(VEC_ENVS)}"),
               (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
                f"{', '.join(BACKENDS)}"),
               (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
+              (args.address is None or args.backend == "rllib",
+               f"--address {args.address!r} is the Ray cluster of --backend rllib; the "
+               f"{args.backend} backend trains in this process (add --backend rllib, or drop "
+               f"--address)"),
               (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
               (args.n_envs >= 1, "--n-envs must be >= 1"),
               (args.n_steps >= 2, "--n-steps must be >= 2"),
@@ -345,7 +393,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (args.torch_threads >= 1, "--torch-threads must be >= 1"),
               (args.seed >= 0, "--seed must be >= 0"),
               (args.batch_size <= args.n_steps * args.n_envs,
-               "--batch-size must be <= n_steps x n_envs (the rollout size)"),
+               "--batch-size must be <= --n-steps x --n-envs (the rollout size)"),
               (0.0 < args.learning_rate < math.inf, "--learning-rate must be finite and > 0"),
               (0.0 < args.gamma <= 1.0, "--gamma must be in (0, 1]"),
               (0.0 <= args.gae_lambda <= 1.0, "--gae-lambda must be in [0, 1]"),
@@ -382,15 +430,119 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
               (not args.pfsp or args.pool_latest_weight <= 1.0,
                f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
                f"got {args.pool_latest_weight}")]
+    for flag, specs, names in (("--eval-agents", args.eval_agents, False),
+                               ("--pool-bots", args.pool_bots, True)):
+        if (twice := _repeated(list(specs), names)) is not None:  # (a dict would keep one)
+            checks.append((False, f"{flag} names must be distinct: {twice}"))
     for ok, msg in checks:
         if not ok:
-            print(f"error: {msg}", file=sys.stderr)
-            raise SystemExit(2)
+            return msg
+    return None
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(args, names of the flags given explicitly)``."""
+    ns = build_parser().parse_args(argv)
+    from envs.core.files import blank_arguments
+
+    if blank := blank_arguments(ns):
+        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
+        raise SystemExit(2)
+    args = Args(**vars(ns))
+    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    if (msg := check_args(args)) is not None:
+        print(f"error: {msg}", file=sys.stderr)
+        raise SystemExit(2)
     return args, given
 
 
 class UsageError(Exception):
     """Bad input detected after parsing (reported as one ``error:`` line, exit status 2)."""
+
+
+def _config_type_error(key: str, value: Any) -> str | None:
+    """Why ``value`` (read from config.json) cannot be the field ``key`` of :class:`Args`, or
+    None (the types argparse gives the flag: a JSON integer is also a float)."""
+    ann = str(next(f.type for f in dataclasses.fields(Args) if f.name == key))
+    if value is None and "None" in ann:
+        return None
+    kind, _, _ = ann.partition(" |")
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    ok = {"bool": lambda v: isinstance(v, bool), "int": is_int,
+          "float": lambda v: is_int(v) or isinstance(v, float),
+          "str": lambda v: isinstance(v, str),
+          "list[int]": lambda v: isinstance(v, list) and all(map(is_int, v)),
+          "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+          }[kind](value)
+    what = {"bool": "true or false", "int": "an integer", "float": "a number",
+            "str": "a string", "list[int]": "a list of integers",
+            "list[str]": "a list of strings"}[kind]
+    return None if ok else f"is not {what}"
+
+
+def resume_config(args: Args, given: set[str]) -> Args:
+    """The configuration of the run ``--resume`` continues: ``run_dir/config.json``'s flags,
+    except those given now (which may differ only for :data:`RESUMABLE` flags), checked as
+    the flags of a fresh run are (:func:`check_args`). Both backends.
+
+    Raises:
+        UsageError: naming config.json (and the key, for a value that is refused) or the
+            flags that differ.
+    """
+    run_dir = Path(args.run_dir)
+    cfg_path = run_dir / "config.json"
+    where = f"{str(cfg_path)!r} (the run's configuration)"
+    if not cfg_path.is_file():
+        raise UsageError(f"--resume: {where} is missing, so the run's flags are unknown: put "
+                         f"it back, or start afresh with --overwrite")
+    try:
+        saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+        if not isinstance(saved, dict):
+            raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
+        what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise UsageError(f"--resume: cannot read {where}: {what}") from None
+    names = {f.name for f in dataclasses.fields(Args)}
+    merged = {k: v for k, v in saved.items() if k in names}
+    for k, v in merged.items():  # (those given now and allowed to change replace them)
+        if not (k in given and k in RESUMABLE) and (why := _config_type_error(k, v)):
+            raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} {why}")
+    # the run continues as configured: only these may change on --resume
+    ruleset = merged.get("ruleset", args.ruleset)
+    changed = sorted(k for k in given - RESUMABLE if k in merged
+                     and _norm(getattr(args, k), k, ruleset) != _norm(merged[k], k, ruleset))
+    if changed:
+        flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
+                          f"{getattr(args, k)!r})" for k in changed)
+        raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
+                         f"config.json; these flags differ: {flags}. Start a new "
+                         f"--run-dir (or --overwrite) to change them")
+    # the run's own values, but for the flags that may change (or that it does not record)
+    merged.update({k: getattr(args, k) for k in given if k in RESUMABLE or k not in merged})
+    merged["resume"], merged["run_dir"] = True, args.run_dir
+    resumed = Args(**merged)
+    if (msg := check_args(resumed)) is not None:  # a hand-edited config.json
+        keys = [k for k in dict.fromkeys(_flag_keys(msg)) if k in saved and k not in given]
+        values = ", ".join(f"{json.dumps(k)}: {json.dumps(saved[k])}" for k in keys)
+        raise UsageError(f"--resume: {where}" + (f" has {values}" if values else "")
+                         + f": {msg}")
+    return resumed
+
+
+def _flag_keys(message: str) -> list[str]:
+    """The :class:`Args` fields of the flags a message names (``--no-pfsp``: ``pfsp``)."""
+    names = {f.name for f in dataclasses.fields(Args)}
+    keys = []
+    for flag in re.findall(r"--([a-z][a-z-]*)", message):
+        key = flag.replace("-", "_")
+        if key not in names and key.startswith("no_"):
+            key = key[3:]
+        if key in names:
+            keys.append(key)
+    return keys
 
 
 # -- run directory -----------------------------------------------------------------------------
@@ -399,38 +551,6 @@ class UsageError(Exception):
 RUN_FILES = ("config.json", "pool.json", "metrics.csv", "metrics.json", "final_model.zip",
              "best_model.zip", "last_model.zip", "learning_curves.png", TEACHER_FILE)
 RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations")
-
-
-#: the run directory's lock (an open file with an exclusive ``flock``; see lock_run_dir)
-_RUN_LOCK: list[Any] = []
-
-
-def lock_run_dir(run_dir: Path) -> None:
-    """Take ``run_dir/.lock`` (``fcntl.flock``, exclusive, held until the process exits): two
-    train.py runs in one directory would write into each other's checkpoints, and an
-    ``--overwrite`` would delete a live run's files. No lock where ``fcntl`` is missing.
-
-    Raises:
-        UsageError: when another process holds it (names its pid).
-    """
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        return
-    fh = open(run_dir / ".lock", "a+", encoding="utf-8")  # noqa: SIM115 (held open)
-    try:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        fh.seek(0)
-        pid = fh.read().strip() or "?"
-        fh.close()
-        raise UsageError(f"--run-dir {str(run_dir)!r}: another train.py (pid {pid}) is running "
-                         f"there; wait for it to end, or use another --run-dir") from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(str(os.getpid()))
-    fh.flush()
-    _RUN_LOCK.append(fh)
 
 
 def check_run_dir(run_dir: Path) -> None:
@@ -514,7 +634,7 @@ def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
 
     try:
         with guard.deferred():
-            return train_rllib(args, given, guard, RESUMABLE)
+            return train_rllib(args, given, guard, resume_config)
     except AgentError as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
 
@@ -548,6 +668,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     from agents import make_agent
     from agents.policy import AgentError
     from agents.league import League
+    from agents.run_lock import lock_run_dir
     from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
     from envs.core.files import atomic_write_bytes
     from envs import load_game
@@ -558,34 +679,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     if args.resume:
         if not ckpts:
             raise UsageError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r}")
-        cfg_path = run_dir / "config.json"
-        if not cfg_path.is_file():
-            raise UsageError(f"--resume: {str(cfg_path)!r} (the run's configuration) is "
-                             f"missing, so the run's flags are unknown: put it back, or start "
-                             f"afresh with --overwrite")
-        # the run's own configuration wins, except what was given now
-        try:
-            saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
-            if not isinstance(saved, dict):
-                raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
-        except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
-            what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise UsageError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
-                             f"configuration): {what}") from None
-        names = {f.name for f in dataclasses.fields(Args)}
-        merged = {k: v for k, v in saved.items() if k in names}
-        # the run continues as configured: only these may change on --resume
-        changed = sorted(k for k in given - RESUMABLE
-                         if k in merged and _norm(getattr(args, k), k) != _norm(merged[k], k))
-        if changed:
-            flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
-                              f"{getattr(args, k)!r})" for k in changed)
-            raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
-                             f"config.json; these flags differ: {flags}. Start a new "
-                             f"--run-dir (or --overwrite) to change them")
-        merged.update({k: getattr(args, k) for k in given})
-        merged["resume"], merged["run_dir"] = True, args.run_dir
-        args = Args(**merged)
+        args = resume_config(args, given)
     elif ckpts and not args.overwrite:
         raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
                          "or --overwrite to start afresh")
@@ -634,7 +728,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                else exc.strerror)
         raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
                          f"({why})") from None
-    lock_run_dir(run_dir)  # one run at a time in a directory, held until this process ends
+    try:  # one run at a time in a directory, held until this process ends
+        lock_run_dir(run_dir)
+    except AgentError as exc:
+        raise UsageError(str(exc)) from None
     if args.overwrite and not args.resume:  # start afresh, now that every flag is known good
         for sub in (*RUN_SUBDIRS, "tb"):  # (the old run's TensorBoard curves too)
             shutil.rmtree(run_dir / sub, ignore_errors=True)

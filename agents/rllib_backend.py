@@ -33,6 +33,7 @@ Run directory (``--run-dir DIR``)::
     DIR/rllib_checkpoints/ckpt_<t>/      Algorithm.save_to_path (+ riposte_state.json); last 3
     DIR/tb/rllib/                        TensorBoard scalars per training iteration
     DIR/metrics.json                     throughput, env-runner nodes, final scores
+    DIR/.lock                            held while a run trains here (agents/run_lock.py)
     DIR/final_model.zip                  the last weights of main, exported (riposte-policy/1)
 
 Ray: without ``--address`` Ray starts in this process with ``num_cpus = max(2,
@@ -57,6 +58,7 @@ import socket
 import sys
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +79,6 @@ KEEP_CHECKPOINTS = 3
 CKPT_DIR = "rllib_checkpoints"
 STATE_FILE = "riposte_state.json"
 MAIN = "main"
-#: flags that may change on --resume (besides train.py's RESUMABLE)
-RESUMABLE = {"num_env_runners", "address"}
 
 
 class RllibBackendError(AgentError):
@@ -241,31 +241,6 @@ def _checkpoints(run_dir: Path) -> list[tuple[int, Path]]:
     return sorted(out)
 
 
-def _merge_resume_args(args: Any, given: set[str], resumable: set[str]) -> Any:
-    cfg_path = Path(args.run_dir) / "config.json"
-    try:
-        saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
-        if not isinstance(saved, dict):
-            raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise RllibBackendError(f"--resume: cannot read {str(cfg_path)!r} (the run's "
-                                f"configuration): {what}") from None
-    names = {f.name for f in dataclasses.fields(args)}
-    merged = {k: v for k, v in saved.items() if k in names}
-    norm = (lambda v: list(v) if isinstance(v, tuple) else v)
-    changed = sorted(k for k in given - resumable - RESUMABLE
-                     if k in merged and norm(getattr(args, k)) != norm(merged[k]))
-    if changed:
-        flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
-                          f"{getattr(args, k)!r})" for k in changed)
-        raise RllibBackendError(f"--resume continues {args.run_dir!r} as configured in its "
-                                f"config.json; these flags differ: {flags}")
-    merged.update({k: getattr(args, k) for k in given})
-    merged["resume"], merged["run_dir"] = True, args.run_dir
-    return type(args)(**merged)
-
-
 def build_config(args: Any, game: Any):
     """The ``PPOConfig`` of a run (new API stack, multi-agent, modules as in the module
     docstring)."""
@@ -394,9 +369,12 @@ def env_runner_nodes(algo: Any) -> list[str]:
         algo.env_runner_group.num_remote_env_runners() == 0)))
 
 
-def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = frozenset()) \
-        -> int:
+def train(args: Any, given: set[str], guard: Any = None,
+          resume_config: Callable[[Any, set[str]], Any] | None = None) -> int:
     """Run ``train.py --backend rllib`` (see the module docstring); returns the exit status.
+    ``resume_config(args, given)``: with ``--resume``, the run's configuration (train.py's
+    :func:`resume_config`: config.json merged with the flags given, checked like fresh flags;
+    it raises for bad input).
 
     Raises:
         RllibBackendError: for bad input (one line; train.py prints it as ``error: ...``).
@@ -414,7 +392,9 @@ def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = f
         if not ckpts:
             raise RllibBackendError(f"--resume: no RLlib checkpoint in "
                                     f"{str(run_dir / CKPT_DIR)!r}")
-        args = _merge_resume_args(args, given, set(resumable))
+        if resume_config is None:
+            raise TypeError("--resume needs resume_config (train.py's)")
+        args = resume_config(args, given)
     elif ckpts and not args.overwrite:
         raise RllibBackendError(f"{str(run_dir)!r} already holds checkpoints: pass --resume "
                                 f"to continue or --overwrite to start afresh")
@@ -424,6 +404,7 @@ def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = f
     from envs.core.files import atomic_write_text
 
     from .builtin import BUILTIN_AGENTS, make_agent, panel_for
+    from .run_lock import lock_run_dir
 
     if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
         panel, default = panel_for(args.ruleset), list(BUILTIN_AGENTS)
@@ -445,18 +426,25 @@ def train(args: Any, given: set[str], guard: Any = None, resumable: set[str] = f
     torch.set_num_threads(args.torch_threads)
     import ray
 
+    # one run at a time in a directory, as with the SB3 backend: one in use is refused before
+    # Ray starts; a new one is locked once created, after Ray started
+    locked = run_dir.is_dir()
+    if locked:
+        lock_run_dir(run_dir)
     init_ray(args)  # a cluster that cannot be joined fails here, before anything is written
     try:
-        if args.overwrite and not args.resume:  # start afresh, every flag now known good
-            shutil.rmtree(run_dir / CKPT_DIR, ignore_errors=True)
-            shutil.rmtree(run_dir / "tb" / "rllib", ignore_errors=True)
-            for name in ("metrics.json", "final_model.zip"):
-                (run_dir / name).unlink(missing_ok=True)
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RllibBackendError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
                                     f"({exc.strerror})") from None
+        if not locked:
+            lock_run_dir(run_dir)
+        if args.overwrite and not args.resume:  # start afresh, every flag now known good
+            shutil.rmtree(run_dir / CKPT_DIR, ignore_errors=True)
+            shutil.rmtree(run_dir / "tb" / "rllib", ignore_errors=True)
+            for name in ("metrics.json", "final_model.zip"):
+                (run_dir / name).unlink(missing_ok=True)
         return _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
     finally:
         ray.shutdown()
@@ -490,6 +478,11 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         print(f"rllib: {args.num_env_runners} env runner(s) on {len(set(nodes))} Ray node(s)")
         tb = SummaryWriter(str(run_dir / "tb" / "rllib"), purge_step=timesteps) \
             if args.tensorboard else None
+        if timesteps < args.total_timesteps:  # (SB3's note on whole rollouts, train.py)
+            print(f"note: RLlib trains in whole iterations of {args.n_steps * args.n_envs} "
+                  f"decisions of both sides (n_steps x n_envs): it stops at the end of the "
+                  f"first one that brings the learner to {args.total_timesteps} timesteps or "
+                  f"more")
         t0, steps0, env_steps, last_ckpt = time.perf_counter(), timesteps, 0, timesteps
         next_snapshot = (timesteps // args.snapshot_freq + 1) * args.snapshot_freq
         result: dict[str, Any] = {}

@@ -224,19 +224,25 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--learning-rate", "-1"], "--learning-rate must be finite and > 0"),
     (["--learning-rate", "nan"], "--learning-rate must be finite and > 0"),
     (["--gamma", "2"], "--gamma must be in (0, 1]"),
-    (["--batch-size", "1000", "--n-steps", "64"], "--batch-size must be <= n_steps x n_envs"),
+    (["--batch-size", "1000", "--n-steps", "64"], "--batch-size must be <= --n-steps x --n-envs"),
     (["--bc-games", "-3"], "--bc-games must be >= 0"),
     (["--net-arch", "0"], "--net-arch needs one or more layer sizes >= 1"),
     (["--max-decisions", "0"], "--max-decisions must be >= 1"),
     (["--seed", "-1"], "--seed must be >= 0"),
+    (["--address", "10.0.0.5:6379"], "error: --address '10.0.0.5:6379' is the Ray cluster of "
+                                     "--backend rllib; the sb3 backend trains in this process"),
     (["--vec-env", "threads"], "--vec-env 'threads' is not one of dummy, subproc"),
     (["--eval-jobs", "0"], "--eval-jobs must be >= 1"),
     (["--league-snapshots-weight", "-1"], "--league-snapshots-weight must be a finite number"),
     (["--shaped-reward"], "--shaped-reward: the toy ruleset has no shaped reward"),
     (["--pool-bots", "random:-1"],
      "error: --pool-bots: opponent pool bot 'random:-1': weight must be finite and >= 0"),
-    (["--pool-bots", "random", "random"], "error: --pool-bots: opponent pool bots must be "
-                                          "distinct"),
+    (["--pool-bots", "random", "random"], "error: --pool-bots names must be distinct: "
+                                          "'random' is given twice"),
+    (["--pool-bots", "never-react", "random", "random:2", "random:0"],
+     "error: --pool-bots names must be distinct: 'random' is given 3 times"),
+    (["--eval-agents", "random", "always-react", "random"],  # (a dict kept one 'random')
+     "error: --eval-agents names must be distinct: 'random' is given twice"),
     (["--no-pfsp", "--pool-bot-weight", "inf"], "--pool-bot-weight must be finite and >= 0"),
     (["--pool-snapshot-weight", "nan"], "--pool-bot-weight must be finite and >= 0"),
     (["--pool-latest-weight", "2"], "--pool-latest-weight is the probability of self-play "
@@ -382,6 +388,36 @@ def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, nam
     assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir() if p.is_file()} == before
 
 
+@pytest.mark.parametrize("edit, message", [
+    ({"n_envs": 0}, "has \"n_envs\": 0: --n-envs must be >= 1"),
+    ({"n_envs": "eight"}, ": \"n_envs\": \"eight\" is not an integer"),
+    ({"seed": None}, ": \"seed\": null is not an integer"),
+    ({"n_steps": 8}, "has \"batch_size\": 32, \"n_steps\": 8, \"n_envs\": 1: --batch-size must "
+                     "be <= --n-steps x --n-envs"),
+    ({"pool_bots": ["random", "random"]},
+     "has \"pool_bots\": [\"random\", \"random\"]: --pool-bots names must be distinct"),
+    ({"gamma": 1.5}, "has \"gamma\": 1.5: --gamma must be in (0, 1]"),
+])
+def test_resume_checks_the_run_config_like_fresh_flags(trained, tmp_path, edit, message):
+    """A hand-edited config.json is checked as the flags of a fresh run are (n_envs 0 was a
+    traceback), in one line naming config.json and the key; nothing is written."""
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    cfg = json.loads((run_dir / "config.json").read_text())
+    cfg["args"].update(edit)
+    (run_dir / "config.json").write_text(json.dumps(cfg))
+    before = _files(run_dir)
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--total-timesteps", "512",
+            "--no-progress-bar")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    where = f"error: --resume: {str(run_dir / 'config.json')!r} (the run's configuration)"
+    assert len(lines) == 1 and lines[0].startswith(where) and message in lines[0], r.stderr
+    assert _files(run_dir) == before
+
+
 def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,
                                                                               tmp_path):
     """The checkpoint carries its own pool state (agents/resume.py): a damaged pool.json is not
@@ -486,6 +522,30 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     doc = json.loads(out.read_text())
     check_json(doc, [str(run_dir / "final_model.zip"), "heuristic"], 2)
     assert doc["ruleset"] == "acw_regimental" and doc["scenario"] == "default"
+
+
+def test_resume_given_the_default_battle_by_its_file_is_the_same_run(tmp_path):
+    """--scenario PATH of the built-in file the run was started with (by name, or with none)
+    is the same scenario: it was refused as a changed flag. Another battle's file still is."""
+    from envs.rulesets.acw_regimental.params import SCENARIO_DIR
+
+    run_dir = tmp_path / "acw"
+    r = run("train.py", "--total-timesteps", "64", "--run-dir", str(run_dir), "--n-envs", "1",
+            "--n-steps", "64", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "32",
+            "--bc-games", "0", "--eval-games", "0", "--no-progress-bar", "--no-tensorboard")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((run_dir / "config.json").read_text())["args"]["scenario"] is None
+    default = SCENARIO_DIR / "default.toml"
+    for given in (str(default), os.path.relpath(default, ROOT), "default"):
+        r = run("train.py", "--run-dir", str(run_dir), "--resume", "--scenario", given,
+                "--total-timesteps", "64")
+        assert r.returncode == 0, (given, r.stderr)
+        assert f"{str(run_dir)!r} is already at 64 timesteps" in r.stdout, r.stdout
+    other = SCENARIO_DIR / "crossroads.toml"
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--scenario", str(other),
+            "--total-timesteps", "64")
+    assert r.returncode == 2, r.stderr
+    assert f"these flags differ: --scenario (run: None, given: {str(other)!r})" in r.stderr
 
 
 def test_train_teacher_kl_saves_the_teacher_and_resumes_with_it(tmp_path):

@@ -74,6 +74,12 @@ def _write_outputs(ns: argparse.Namespace, doc: dict, draw: Callable[[str], None
     return 0
 
 
+#: timesteps per second of ``masking`` with its default evaluations, for the notice of how long
+#: a run takes: the default run (6 runs of 20,000) took 306 CPU-seconds (580 s of wall time on
+#: the 2-core machine shared with other jobs, 2026-12-03)
+MASKING_RATE = 400
+
+
 def _masking_parser() -> _Parser:
     from .masking import MaskingConfig
 
@@ -144,6 +150,12 @@ def masking_main(argv: list[str]) -> int:
         except (RiposteError, AgentError, OSError) as exc:
             return fail(str(exc) or type(exc).__name__)
 
+        if not ns.json:  # minutes of training whose results would only be printed
+            runs, seconds = 2 * len(cfg.seeds), 2 * len(cfg.seeds) * cfg.timesteps / MASKING_RATE
+            print(f"note: {runs} training runs of {cfg.timesteps} timesteps, "
+                  + (f"about {seconds / 60:.0f} min" if seconds >= 90 else "under 2 min")
+                  + " on an idle 2-core machine; the results are only printed (--json OUT "
+                    "saves them)", flush=True)
         from agents.interrupts import STOP_NOTE
 
         def save_partial(d: dict) -> None:  # a long run keeps what it has finished

@@ -160,6 +160,38 @@ def test_masking_tiny_run(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_masking_without_json_says_how_long_and_how_to_keep_the_results(capsys, tmp_path):
+    """Minutes of training (the defaults: about 5) whose results are only printed: one line at
+    the start says so; with --json no such line."""
+    tiny = ["masking", "--ruleset", "toy", "--timesteps", "32", "--seeds", "0", "1",
+            "--eval-every", "32", "--eval-games", "2", "--n-steps", "32", "--batch-size", "16",
+            "--n-epochs", "1", "--opponent", "random", "--eval-opponent", "random"]
+    assert evaluate.main(tiny) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("note: 4 training runs of 32 timesteps, under 2 min on an idle 2-core "
+                      "machine; the results are only printed (--json OUT saves them)")
+    assert out[1].startswith("masking vs penalty on toy/")  # then the results, as before
+    assert evaluate.main([*tiny, "--json", str(tmp_path / "m.json")]) == 0
+    assert "note:" not in capsys.readouterr().out
+
+
+def test_masking_defaults_say_about_five_minutes(capsys, monkeypatch):
+    import agents.research.masking as masking
+
+    class Started(Exception):
+        pass
+
+    def run(*args, **kwargs):
+        raise Started
+
+    monkeypatch.setattr(masking, "run", run)  # the notice comes before any training
+    with pytest.raises(Started):
+        evaluate.main(["masking"])
+    assert capsys.readouterr().out == ("note: 6 training runs of 20000 timesteps, about 5 min "
+                                       "on an idle 2-core machine; the results are only "
+                                       "printed (--json OUT saves them)\n")
+
+
 def test_masking_bad_input(capsys):
     assert evaluate.main(["masking", "--timesteps", "0"]) == 2
     assert "--timesteps must be >= 1" in capsys.readouterr().err

@@ -53,6 +53,10 @@ def test_local_run_checkpoints_resumes_and_exports(tmp_path):
     r = train("--run-dir", str(run), "--total-timesteps", "200", "--num-env-runners", "2")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "rllib: 2 env runner(s) on 1 Ray node(s)" in r.stdout
+    assert ("note: RLlib trains in whole iterations of 128 decisions of both sides (n_steps x "
+            "n_envs): it stops at the end of the first one that brings the learner to 200 "
+            "timesteps or more") in r.stdout  # (it rounded up silently)
+    assert (run / ".lock").read_text().isdigit()  # the pid of the run that held it
     m = json.loads((run / "metrics.json").read_text())
     assert m["backend"] == "rllib" and m["num_env_runners"] == 2
     assert len(m["env_runner_nodes"]) == 2
@@ -70,6 +74,7 @@ def test_local_run_checkpoints_resumes_and_exports(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     assert f"resuming from {run / 'rllib_checkpoints' / f'ckpt_{first}'} at {first} " \
            f"timesteps" in r.stdout
+    assert "brings the learner to 400 timesteps or more" in r.stdout
     m2 = json.loads((run / "metrics.json").read_text())
     assert m2["timesteps"] >= 400 and m2["session_timesteps"] == m2["timesteps"] - first
     assert (run / "rllib_checkpoints" / f"ckpt_{m2['timesteps']}").is_dir()

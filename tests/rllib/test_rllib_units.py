@@ -232,3 +232,62 @@ def test_overwrite_refused_for_a_bad_flag_deletes_nothing(tmp_path):
     assert r.returncode == 2, r.stderr
     assert (run_dir / "final_model.zip").read_bytes() == b"the previous run's model"
     assert (run_dir / "rllib_checkpoints" / "ckpt_0000000128").is_dir()
+
+
+@pytest.mark.parametrize("flag", ["--pool-bots", "--eval-agents"])
+def test_a_bot_given_twice_is_refused(tmp_path, flag):
+    """opponent_table and the evaluation's dict kept one of them, silently."""
+    r = run_train("--backend", "rllib", "--run-dir", str(tmp_path / "run"), flag, "random",
+                  "heuristic", "random")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == f"error: {flag} names must be distinct: 'random' is given twice"
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"n_envs": 0}, "has \"n_envs\": 0: --n-envs must be >= 1"),
+    ({"eval_agents": ["random", "random"]},
+     "has \"eval_agents\": [\"random\", \"random\"]: --eval-agents names must be distinct: "
+     "'random' is given twice"),
+])
+def test_resume_checks_the_run_config_like_fresh_flags(tmp_path, edit, message):
+    """The RLlib backend's --resume reads config.json through train.py's resume_config too."""
+    import json
+
+    run_dir = tmp_path / "run"
+    ckpt = run_dir / "rllib_checkpoints" / "ckpt_128"
+    ckpt.mkdir(parents=True)
+    (ckpt / "riposte_state.json").write_text('{"timesteps": 128, "snapshots_taken": 0}')
+    (run_dir / "config.json").write_text(json.dumps({"backend": "rllib", "args": {
+        "backend": "rllib", "eval_agents": ["random"], **edit}}))
+    r = run_train("--backend", "rllib", "--run-dir", str(run_dir), "--resume")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (f"error: --resume: {str(run_dir / 'config.json')!r} (the run's "
+                                f"configuration) {message}"), r.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fcntl locks")
+def test_a_run_directory_in_use_is_refused(tmp_path):
+    """The SB3 backend's run_dir/.lock, now also the RLlib backend's: refused before Ray starts,
+    nothing deleted by the --overwrite."""
+    import fcntl
+
+    run_dir = tmp_path / "run"
+    (run_dir / "rllib_checkpoints" / "ckpt_0000000128").mkdir(parents=True)
+    (run_dir / "final_model.zip").write_bytes(b"the live run's model")
+    with open(run_dir / ".lock", "a+") as fh:  # a live run's lock
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fh.seek(0)
+        fh.truncate()
+        fh.write("4242")
+        fh.flush()
+        t0 = time.monotonic()
+        r = run_train("--backend", "rllib", "--run-dir", str(run_dir), "--overwrite",
+                      "--eval-agents", "random")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == (f"error: --run-dir {str(run_dir)!r}: another train.py (pid "
+                                f"4242) is running there; wait for it to end, or use another "
+                                f"--run-dir")
+    assert time.monotonic() - t0 < 60  # (Ray was not started)
+    assert (run_dir / "final_model.zip").read_bytes() == b"the live run's model"
+    assert (run_dir / "rllib_checkpoints" / "ckpt_0000000128").is_dir()
