@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent
 #: option name -> extra train.py flags (on top of the common short-run flags)
 OPTIONS: dict[str, list[str]] = {
     "default": [],
-    "no-pipeline": ["--no-pipelined-updates"],
+    "pipelined": ["--pipelined-updates"],
     "subproc-8": ["--vec-env", "subproc"],
     "subproc-2x1024": ["--vec-env", "subproc", "--n-envs", "2", "--n-steps", "1024"],
     "dummy-2x1024": ["--n-envs", "2", "--n-steps", "1024"],

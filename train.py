@@ -80,10 +80,11 @@ class Args:
     """where the envs run: dummy (all in this process) or subproc (one process per env, sb3's
     SubprocVecEnv; for measuring throughput only: each process's opponent pool is a copy taken
     at the start, without the live learner, and checkpoints carry no resume state)"""
-    pipelined_updates: bool = True
+    pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
-    update of policy lag; agents/pipelined.py): the envs leave the learner's critical path;
-    --no-pipelined-updates: collect, then update, in this process (sb3-contrib's own loop)"""
+    update of policy lag; agents/pipelined.py): 1.45x the timesteps/s without periodic
+    evaluations, but on 2 cores with the evaluations beside training 0.8x (README, Session
+    13); off: collect, then update, in this process (sb3-contrib's own loop)"""
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,

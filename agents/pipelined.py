@@ -1,9 +1,9 @@
 """Pipelined PPO updates: the update on rollout k runs in a second process while the envs
-collect rollout k+1 (``train.py --pipelined-updates``, the default).
+collect rollout k+1 (``train.py --pipelined-updates``; off by default).
 
 In sb3-contrib's loop the learner and the envs take turns on one core: collect a rollout,
-update on it, collect the next. On two cores that leaves one idle and puts every env step on
-the learner's critical path (45% of a default run's wall time, issue 10 item 6). Here
+update on it, collect the next, so every env step is on the learner's critical path (45% of a
+default run's wall time, issue 10 item 6). Here
 :class:`UpdateWorker` moves :meth:`agents.teacher_kl.TeacherKLMaskablePPO.train` — the same
 update, the same code — into one worker process, and the training process goes on collecting
 while it runs::
@@ -28,6 +28,11 @@ for the logger. The worker is a deterministic function of its request (one torch
 a run is reproducible, and a checkpoint at a rollout boundary keeps the one request in flight
 (:attr:`UpdateWorker.pending`) so that ``--resume`` submits it again and continues exactly
 (:mod:`agents.resume`).
+
+Measured on the 2-core machine (README, Session 13): 1.45x the timesteps/s of the sequential
+loop without periodic evaluations, but 0.8x in the default run, whose evaluations already use
+the second core; there the learner still waited for the envs 36.5% of the time, since a
+5-epoch update costs about 0.6 of a rollout's collection. Hence off by default.
 
 Imports torch lazily.
 """

@@ -111,20 +111,40 @@ def whole(tmp_path_factory) -> Path:
     return run_dir
 
 
+@pytest.fixture(scope="module")
+def whole_pipelined(tmp_path_factory) -> Path:
+    """The uninterrupted run with pipelined updates (agents/pipelined.py)."""
+    run_dir = tmp_path_factory.mktemp("exact") / "whole_pipelined"
+    r = _train(*EXACT, "--pipelined-updates", "--run-dir", str(run_dir))
+    assert r.returncode == 0, r.stderr
+    assert "pipelined PPO updates" in r.stdout
+    return run_dir
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_run_stopped_after_a_checkpoint_resumes_exactly(whole, tmp_path, sig):
     """SIGKILL right after the first checkpoint is written (or Ctrl-C, which checkpoints at
     the next rollout boundary and exits 130), then --resume: the same weights (policy, value
     net and Adam state, to float tolerance) and the same metrics.csv (its non-timing columns)
     as the same run uninterrupted; the league state and the snapshots too."""
+    _stop_and_resume(whole, tmp_path, sig, [])
+
+
+def test_pipelined_run_stopped_resumes_exactly(whole_pipelined, tmp_path):
+    """The same with pipelined updates: the checkpoint keeps the update in flight, which
+    --resume submits again."""
+    _stop_and_resume(whole_pipelined, tmp_path, signal.SIGINT, ["--pipelined-updates"])
+
+
+def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str]) -> None:
     import os
     import time
 
     import torch
 
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "train.py", *EXACT, "--run-dir",
-                             str(killed)], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "train.py", *EXACT, *extra,
+                             "--run-dir", str(killed)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     ckdir, deadline = killed / "checkpoints", time.monotonic() + 300
     try:

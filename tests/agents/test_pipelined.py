@@ -132,7 +132,7 @@ def test_checkpoint_keeps_the_update_in_flight_and_a_sync_resume_finishes_it(tmp
               "--net-arch", "32", "--checkpoint-freq", "128", "--snapshot-freq", "128",
               "--eval-freq", "0", "--eval-games", "0", "--critic-warmup", "0",
               "--no-progress-bar", "--no-tensorboard", *TOY_POOL]
-    r = _train("--total-timesteps", "192", *common)
+    r = _train("--total-timesteps", "192", "--pipelined-updates", *common)
     assert r.returncode == 0, r.stderr
     assert "pipelined PPO updates: the update worker ran 3 updates" in r.stdout, r.stdout
     metrics = __import__("json").loads((run_dir / "metrics.json").read_text())
