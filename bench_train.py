@@ -16,6 +16,8 @@ machine's load. One markdown row per run from the run's ``metrics.json``:
   they depend on the other jobs);
 * ``timesteps/CPU-s``: timesteps per CPU-second of the training process plus its env worker
   processes (``time.process_time``, ``/proc``), which the other jobs change much less;
+* ``learner waits``: with ``--pipelined-updates``, the share of ``model.learn``'s wall time
+  in which the update worker had no update to run (``learner_wait_share``);
 * ``env CPU share``: the share of the training process's CPU spent in the VecEnv calls;
 * ``load``: the 1-minute load average before and after the run.
 
@@ -80,13 +82,15 @@ def run_option(name: str, timesteps: int, seed: int, tmp: Path) -> dict:
 def row(m: dict) -> str:
     return (f"| {m['option']} | `{' '.join(OPTIONS[m['option']]) or '(defaults)'}` | "
             f"{m['timesteps_per_second']:.0f} | {m['env_time_share']:.1%} | "
-            f"{m['timesteps_per_cpu_second']:.0f} | {m['env_cpu_share']:.1%} | "
+            + (f"{w:.1%}" if (w := m.get("learner_wait_share")) is not None else "—")
+            + f" | {m['timesteps_per_cpu_second']:.0f} | {m['env_cpu_share']:.1%} | "
             f"{m['cpu_seconds']:.1f} + {m['env_worker_cpu_seconds']:.1f} | "
             f"{m['load'][0]:.1f} → {m['load'][1]:.1f} |")
 
 
-HEADER = ("| option | flags | timesteps/s (wall) | env share (wall) | timesteps/CPU-s | "
-          "env CPU share | CPU s (main + env workers) | load |\n|---|---|---|---|---|---|---|---|")
+HEADER = ("| option | flags | timesteps/s (wall) | env share (wall) | learner waits (pipelined) "
+          "| timesteps/CPU-s | env CPU share | CPU s (main + env workers) | load |\n"
+          "|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -88,8 +88,9 @@ class _SpacesEnv:
 
 
 def _spec(model: Any) -> dict[str, Any]:
-    """What the worker needs to build a model that updates exactly as ``model`` does."""
-    return {"settings": {k: getattr(model, k) for k in _SETTINGS},
+    """What the worker needs to build a model that updates exactly as ``model`` does (its
+    class, a :class:`~agents.teacher_kl.TeacherKLMaskablePPO`, and its settings)."""
+    return {"cls": type(model), "settings": {k: getattr(model, k) for k in _SETTINGS},
             "policy_kwargs": dict(model.policy_kwargs),
             "observation_space": model.observation_space, "action_space": model.action_space,
             "n_envs": model.n_envs}
@@ -100,14 +101,12 @@ def _build(spec: dict[str, Any]) -> Any:
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from .teacher_kl import TeacherKLMaskablePPO
-
     class Env(_SpacesEnv, gym.Env):
         pass
 
     venv = DummyVecEnv([lambda: Env(spec["observation_space"], spec["action_space"])
                         for _ in range(spec["n_envs"])])
-    model = TeacherKLMaskablePPO("MlpPolicy", venv, policy_kwargs=spec["policy_kwargs"],
+    model = spec["cls"]("MlpPolicy", venv, policy_kwargs=spec["policy_kwargs"],
                                  device="cpu", verbose=0, **spec["settings"])
     model.set_logger(configure(None, []))
     return model

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,23 @@ TINY = ["--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--n-epochs", 
         "--no-tensorboard"]
 TOY_POOL = ["--pool-bots", "random", "never-react", "always-react",
             "--eval-agents", "random", "always-react", "--bc-games", "0"]
+#: what train.py says of a run directory whose .lock a live run (pid 4242) holds
+IN_USE = ("error: --run-dir {!r}: another train.py (pid 4242) is running there; wait for it "
+          "to end, or use another --run-dir")
+
+
+@contextmanager
+def live_run_lock(run_dir: Path) -> Iterator[None]:
+    """Hold ``run_dir/.lock`` as a live run (pid 4242) does, for the ``with`` block."""
+    import fcntl
+
+    with open(run_dir / ".lock", "a+") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fh.seek(0)
+        fh.truncate()
+        fh.write("4242")
+        fh.flush()
+        yield
 
 
 def run(script: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -327,24 +346,16 @@ def test_resume_given_the_default_scenario_by_name_is_the_same_run(trained, tmp_
 def test_a_second_run_in_a_run_directory_in_use_is_refused(trained, tmp_path):
     """Two runs in one directory wrote into each other's checkpoints (and an --overwrite
     would delete a live run's files): the run directory's .lock is held while training."""
-    import fcntl
     import shutil
 
     run_dir = tmp_path / "copy"
     shutil.copytree(trained, run_dir)
     before = _files(run_dir)
-    with open(run_dir / ".lock", "a+") as fh:  # a live run's lock
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        fh.seek(0)
-        fh.truncate()
-        fh.write("4242")
-        fh.flush()
+    with live_run_lock(run_dir):
         r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--overwrite",
                 "--total-timesteps", "64", *TINY, *TOY_POOL)
     assert r.returncode == 2, r.stderr
-    assert r.stderr.strip() == (f"error: --run-dir {str(run_dir)!r}: another train.py (pid "
-                                f"4242) is running there; wait for it to end, or use another "
-                                f"--run-dir")
+    assert r.stderr.strip() == IN_USE.format(str(run_dir))
     after = _files(run_dir)
     after.pop(".lock")
     before.pop(".lock", None)

@@ -31,6 +31,7 @@ from agents.rllib_modules import BotModule, MaskedActorCritic, masked_logits  # 
 from envs import load_game  # noqa: E402
 from envs.adapters.aec import RiposteAECEnv  # noqa: E402
 from agents.tournament import play_game  # noqa: E402
+from tests.test_scripts import IN_USE, live_run_lock  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -270,24 +271,15 @@ def test_resume_checks_the_run_config_like_fresh_flags(tmp_path, edit, message):
 def test_a_run_directory_in_use_is_refused(tmp_path):
     """The SB3 backend's run_dir/.lock, now also the RLlib backend's: refused before Ray starts,
     nothing deleted by the --overwrite."""
-    import fcntl
-
     run_dir = tmp_path / "run"
     (run_dir / "rllib_checkpoints" / "ckpt_0000000128").mkdir(parents=True)
     (run_dir / "final_model.zip").write_bytes(b"the live run's model")
-    with open(run_dir / ".lock", "a+") as fh:  # a live run's lock
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        fh.seek(0)
-        fh.truncate()
-        fh.write("4242")
-        fh.flush()
+    with live_run_lock(run_dir):
         t0 = time.monotonic()
         r = run_train("--backend", "rllib", "--run-dir", str(run_dir), "--overwrite",
                       "--eval-agents", "random")
     assert r.returncode == 2, r.stderr
-    assert r.stderr.strip() == (f"error: --run-dir {str(run_dir)!r}: another train.py (pid "
-                                f"4242) is running there; wait for it to end, or use another "
-                                f"--run-dir")
+    assert r.stderr.strip() == IN_USE.format(str(run_dir))
     assert time.monotonic() - t0 < 60  # (Ray was not started)
     assert (run_dir / "final_model.zip").read_bytes() == b"the live run's model"
     assert (run_dir / "rllib_checkpoints" / "ckpt_0000000128").is_dir()
