@@ -264,21 +264,18 @@ def _norm(v: Any, key: str = "", ruleset: str = "") -> Any:
 def _scenario_file(ruleset: str, scenario: str | None) -> str | None:
     """The real path of the TOML file a ``--scenario`` value names for ``ruleset`` (a built-in
     name, None for the default battle, or a path), resolved as the ruleset resolves it
-    (:func:`envs.core.scenario.resolve_scenario_path` with the ruleset's ``SCENARIO_DIR``), so
+    (:func:`envs.core.scenario.resolve_scenario_path` with the game's ``scenario_dir``), so
     that a built-in battle given by name and by the path of its file are the same; None when
     it cannot be told (no such file, a ruleset without a scenario directory: then only the
     values are compared)."""
-    import importlib
-
     from envs.core.errors import RiposteError
     from envs.core.scenario import resolve_scenario_path
     from envs.rulesets import game_class
 
     name = "default" if scenario is None else str(scenario)
-    try:  # every built-in ruleset keeps its battles in <package>.params.SCENARIO_DIR
-        package = game_class(ruleset).__module__.rpartition(".")[0]
-        builtin = getattr(importlib.import_module(f"{package}.params"), "SCENARIO_DIR", None)
-    except (RiposteError, ImportError):
+    try:
+        builtin = game_class(ruleset).scenario_dir  # (Game.scenario_dir)
+    except RiposteError:
         builtin = None
     if builtin is None and not name.endswith(".toml") and not Path(name).exists():
         return None  # a name, and no directory of built-in names to look it up in

@@ -40,6 +40,7 @@ Imports torch lazily.
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from typing import Any
@@ -64,30 +65,6 @@ _WORKER: dict[str, Any] = {}
 _SPEC: dict[str, Any] = {}
 
 
-class _SpacesEnv:
-    """A stand-in env with the training env's spaces: all the worker's model needs of one."""
-
-    metadata: dict[str, Any] = {}
-    render_mode = None
-    spec = None
-
-    def __init__(self, observation_space: Any, action_space: Any):
-        self.observation_space = observation_space
-        self.action_space = action_space
-
-    def reset(self, *, seed: int | None = None, options: Any = None):
-        return self.observation_space.sample(), {}
-
-    def step(self, action: Any):
-        return self.observation_space.sample(), 0.0, True, False, {}
-
-    def action_masks(self) -> np.ndarray:
-        return np.ones(self.action_space.n, dtype=bool)
-
-    def close(self) -> None:
-        pass
-
-
 def _spec(model: Any) -> dict[str, Any]:
     """What the worker needs to build a model that updates exactly as ``model`` does (its
     class, a :class:`~agents.teacher_kl.TeacherKLMaskablePPO`, and its settings)."""
@@ -98,17 +75,15 @@ def _spec(model: Any) -> dict[str, Any]:
 
 
 def _build(spec: dict[str, Any]) -> Any:
-    import gymnasium as gym
+    """The worker's model: no env, only the training env's spaces and count (all an update
+    needs: the policy, its optimizer and a rollout buffer of the same shape)."""
     from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    class Env(_SpacesEnv, gym.Env):
-        pass
-
-    venv = DummyVecEnv([lambda: Env(spec["observation_space"], spec["action_space"])
-                        for _ in range(spec["n_envs"])])
-    model = spec["cls"]("MlpPolicy", venv, policy_kwargs=spec["policy_kwargs"],
-                                 device="cpu", verbose=0, **spec["settings"])
+    model = spec["cls"]("MlpPolicy", None, policy_kwargs=spec["policy_kwargs"], device="cpu",
+                        verbose=0, _init_setup_model=False, **spec["settings"])
+    model.observation_space, model.action_space = spec["observation_space"], spec["action_space"]
+    model.n_envs = spec["n_envs"]
+    model._setup_model()
     model.set_logger(configure(None, []))
     return model
 
@@ -118,28 +93,15 @@ def _request(model: Any, seed: int) -> dict[str, Any]:
     policy, buf = model.policy, model.rollout_buffer
     teacher = getattr(model, "teacher", None)
     return {
-        "policy": {k: v.detach().clone() for k, v in policy.state_dict().items()},
-        "optimizer": _clone(policy.optimizer.state_dict()),
-        "teacher": (None if teacher is None else
-                    {k: v.detach().clone() for k, v in teacher.state_dict().items()}),
+        "policy": copy.deepcopy(policy.state_dict()),
+        "optimizer": copy.deepcopy(policy.optimizer.state_dict()),
+        "teacher": None if teacher is None else copy.deepcopy(teacher.state_dict()),
         "frozen": [n for n, p in policy.named_parameters() if not p.requires_grad],
         "buffer": {f: np.array(getattr(buf, f), copy=True) for f in BUFFER_FIELDS},
         "progress": float(model._current_progress_remaining),
         "n_updates": int(model._n_updates),
         "seed": int(seed),
     }
-
-
-def _clone(obj: Any) -> Any:
-    import torch
-
-    if isinstance(obj, torch.Tensor):
-        return obj.detach().clone()
-    if isinstance(obj, dict):
-        return {k: _clone(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_clone(v) for v in obj]
-    return obj
 
 
 def run_request(model: Any, request: dict[str, Any]) -> dict[str, Any]:
@@ -170,8 +132,8 @@ def run_request(model: Any, request: dict[str, Any]) -> dict[str, Any]:
     for d in (logger.name_to_value, logger.name_to_count, logger.name_to_excluded):
         d.clear()
     model.train_in_process()
-    return {"policy": {k: v.detach().clone() for k, v in policy.state_dict().items()},
-            "optimizer": _clone(policy.optimizer.state_dict()),
+    return {"policy": copy.deepcopy(policy.state_dict()),
+            "optimizer": copy.deepcopy(policy.optimizer.state_dict()),
             "n_updates": int(model._n_updates),
             "log": dict(logger.name_to_value),
             "busy": time.perf_counter() - t, "cpu": time.process_time() - c}

@@ -22,6 +22,7 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -78,6 +79,9 @@ class Game(abc.ABC):
     #: whether the ruleset has a ``shaped_reward`` parameter (returns that move during the game,
     #: RULINGS 9); the envs' ``shaped_reward=True`` is refused for a ruleset without one
     has_shaped_reward: ClassVar[bool] = False
+    #: the directory of the ruleset's built-in scenarios (``NAME.toml``, what a scenario name
+    #: resolves to; :func:`envs.core.scenario.resolve_scenario_path`), None when it has none
+    scenario_dir: ClassVar[Path | None] = None
 
     num_players: int
     side_names: tuple[str, ...]

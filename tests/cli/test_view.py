@@ -74,12 +74,18 @@ def _example_a_record() -> dict:
     return json.loads(ReplayScript.load(EXAMPLE_A).play().to_json())
 
 
+def _edited(tmp_path: Path, rec: dict) -> Path:
+    """``rec`` written as ``tmp_path/edited.json`` (again, when it is there)."""
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec))
+    return p
+
+
 def test_record_whose_state_disagrees_with_its_history_is_refused(tmp_path):
     rec = _example_a_record()
     assert rec["state"]["units"][0][0]["lost"] == 2
     rec["state"]["units"][0][0]["lost"] = 0
-    p = tmp_path / "edited.json"
-    p.write_text(json.dumps(rec))
+    p = _edited(tmp_path, rec)
     with pytest.raises(ReplayError) as e:
         load_game_file(p)
     assert str(e.value) == (f"{p}: the stored state disagrees with its history (10 entries "
@@ -90,8 +96,7 @@ def test_record_whose_state_disagrees_with_its_history_is_refused(tmp_path):
 def test_record_whose_event_log_disagrees_with_its_history_is_refused(tmp_path):
     rec = _example_a_record()
     rec["events"][3]["text"] = "something else happened"
-    p = tmp_path / "edited.json"
-    p.write_text(json.dumps(rec))
+    p = _edited(tmp_path, rec)
     with pytest.raises(ReplayError, match=r"edited\.json: the stored state disagrees with its "
                                           r"history .*first at events\[3\]\.text: stored "
                                           r"'something else happened', replayed '"):
@@ -102,8 +107,7 @@ def test_record_whose_history_does_not_replay_is_refused(tmp_path):
     rec = _example_a_record()
     assert rec["history"][0] == [0, 5]
     rec["history"][0] = [1, 5]
-    p = tmp_path / "edited.json"
-    p.write_text(json.dumps(rec))
+    p = _edited(tmp_path, rec)
     with pytest.raises(ReplayError) as e:
         load_game_file(p)
     assert str(e.value) == (f"{p}: history[0] is recorded for side 1 (Confederate) but "
@@ -111,7 +115,7 @@ def test_record_whose_history_does_not_replay_is_refused(tmp_path):
                             f"history does not replay")
     rec = _example_a_record()
     rec["history"][0] = [0, 0]  # a Union action id that is not legal at the first decision
-    p.write_text(json.dumps(rec))
+    _edited(tmp_path, rec)
     with pytest.raises(ReplayError, match=r"edited\.json: history\[0\] does not replay: illegal "
                                           r"action 'rally:pay_pip' \(id 0\) \[ACW-PD-12: .*\] for side 0 "
                                           r"\(Union\) at decision maneuver; legal: "
@@ -119,7 +123,7 @@ def test_record_whose_history_does_not_replay_is_refused(tmp_path):
         load_game_file(p)
     rec = _example_a_record()
     rec["history"] = rec["history"][:9]  # the last entry left out: the end is not reached
-    p.write_text(json.dumps(rec))
+    _edited(tmp_path, rec)
     with pytest.raises(ReplayError, match=r"disagrees with its history \(9 entries"):
         load_game_file(p)
 
@@ -127,8 +131,7 @@ def test_record_whose_history_does_not_replay_is_refused(tmp_path):
 def test_view_of_an_edited_record_is_one_line_and_writes_nothing(tmp_path):
     rec = _example_a_record()
     rec["state"]["turn"] += 1
-    p = tmp_path / "edited.json"
-    p.write_text(json.dumps(rec))
+    p = _edited(tmp_path, rec)
     out = tmp_path / "out.html"
     r = run("-m", "envs", "view", str(p), "--out", str(out))
     assert r.returncode == 2 and not out.exists()

@@ -16,7 +16,7 @@ from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
 from .drawing import drawing as draw_table
 from .movement import Terrain
 from .observer import build_layout, observation, observation_string
-from .params import ACWParams, load_scenario, scenario_unit_weapon
+from .params import SCENARIO_DIR, ACWParams, load_scenario, scenario_unit_weapon
 from .state import ACWState
 from .units import Unit, new_unit
 from .words import describe_action
@@ -42,6 +42,7 @@ class ACWGame(Game):
     """
 
     ruleset_id = "acw_regimental"
+    scenario_dir = SCENARIO_DIR
     version = 4
     has_shaped_reward = True
 

@@ -17,7 +17,7 @@ from envs.core.scenario import validate_params
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
 from .cards import (CARD_ID, CARD_NAMES, DIE_LADDER, EXPERIENCE_BONUS, N_CARDS, ORDER_KINDS,
                     POSTURES, die_index, shifted)
-from .params import AAParams, load_scenario
+from .params import SCENARIO_DIR, AAParams, load_scenario
 from .procedures import Turn
 from .state import AAState, Unit, key
 
@@ -48,6 +48,7 @@ class AAGame(Game):
     """
 
     ruleset_id = "atomic_africa"
+    scenario_dir = SCENARIO_DIR
     _cache_attrs = ("los_cache",)
     version = 1
 

@@ -13,7 +13,8 @@ from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, build_catalogue
 from .observer import FIGHTER_FEATURES, build_layout, observation, observation_string
-from .params import DIRECTIONS, EQUIPMENT_USES, AlertParams, load_scenario
+from .params import (DIRECTIONS, EQUIPMENT_USES, SCENARIO_DIR, AlertParams,
+                     load_scenario)
 from .actions import AP_COST
 from .procedures import Match
 from .state import AlertState, Fighter
@@ -33,6 +34,7 @@ class AlertGame(Game):
     """
 
     ruleset_id = "skirmish_alert"
+    scenario_dir = SCENARIO_DIR
     version = 1
 
     def __init__(self, scenario: str | Path | None = None,

@@ -19,6 +19,7 @@ Stack, bottom to top, in the middle of a reaction::
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -975,25 +976,19 @@ class Match(Frame):
         return None
 
 
-def _menu_reactions() -> dict[str, MenuReaction]:
+def _catalogue_reactions(make: Callable[[str, Act], Reaction],
+                         keep: Callable[[Act], bool]) -> dict[str, Reaction]:
+    """``{label: make(label, act)}`` for the acts of the largest catalogue (4 teams of 6, 16
+    elements: every label any scenario has) that ``keep`` selects."""
     from .actions import build_catalogue
 
     cat, acts = build_catalogue(4, 6, 16)
-    return {lab: MenuReaction(lab, a) for lab, a in zip(cat.labels, acts)
-            if a.react and a.kind != "none"}
+    return {lab: make(lab, a) for lab, a in zip(cat.labels, acts) if keep(a)}
 
 
-ReactWindow.reactions = _menu_reactions()
-
-
-def _redirect_moves() -> dict[str, RedirectMove]:
-    from .actions import build_catalogue
-
-    cat, acts = build_catalogue(2, 1, 0)
-    return {lab: RedirectMove(lab, a) for lab, a in zip(cat.labels, acts)
-            if not a.react and a.kind == "move"}
-
-
-RedirectWindow.reactions = _redirect_moves()
+ReactWindow.reactions = _catalogue_reactions(MenuReaction,
+                                             lambda a: a.react and a.kind != "none")
+RedirectWindow.reactions = _catalogue_reactions(RedirectMove,
+                                                lambda a: not a.react and a.kind == "move")
 #: the own-turn move labels a RedirectWindow offers (AL-25, AL-PD-20)
 _MOVE_LABELS = tuple(RedirectWindow.reactions)
