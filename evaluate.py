@@ -427,16 +427,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         from envs.cli.records import record_tournament_game
 
-        from agents.interrupts import STOP_NOTE
+        from agents.interrupts import STOP_NOTE, signals_held
 
         recorded = {"games": 0, "failed": 0}
 
         def on_game(a, b, i, rec):
             try:  # a record that cannot be written costs that record, not the tournament
-                record_tournament_game(args.record, game, args, a, b, i, rec)
-                recorded["games"] += 1
-                STOP_NOTE["what"] = (f"stopped; {recorded['games']} finished game(s) recorded "
-                                     f"in {args.record}, no --json or --plot written")
+                with signals_held():  # a Ctrl-C now says the count the folder holds
+                    record_tournament_game(args.record, game, args, a, b, i, rec)
+                    recorded["games"] += 1
+                    STOP_NOTE["what"] = (f"stopped; {recorded['games']} finished game(s) "
+                                         f"recorded in {args.record}, no --json or --plot "
+                                         f"written")
             except (OSError, RiposteError) as exc:
                 recorded["failed"] += 1
                 print(f"warning: game {i} of {a} vs {b} not recorded: "

@@ -216,6 +216,35 @@ def test_a_signal_lost_in_a_callback_is_delivered_again():
     assert "Exception ignored" not in r.stderr and r.stderr == ""
 
 
+HELD_SIGNAL = """
+import os, signal
+from agents.interrupts import Interrupted, SignalGuard, signals_held
+steps = []
+with SignalGuard():
+    try:
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            for i in range(100000):  # the handler would have run long before this ends
+                pass
+            steps.append("written")
+            steps.append("counted")
+        steps.append("after the block")
+    except Interrupted as exc:
+        steps.append("interrupted " + exc.name)
+print(" | ".join(steps))
+"""
+
+
+def test_a_signal_held_during_a_write_arrives_after_it():
+    """Inside ``signals_held`` a Ctrl-C waits until the record and its count are both done
+    (a CI run once reported 78 recorded games with 79 in the folder), then interrupts at once:
+    nothing after the block runs."""
+    r = subprocess.run([sys.executable, "-c", HELD_SIGNAL], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "written | counted | interrupted SIGINT", r.stdout
+
+
 FINALIZER_AFTER_A_SIGNAL = """
 import signal, sys
 from agents.interrupts import Interrupted, SignalGuard

@@ -156,13 +156,14 @@ def masking_main(argv: list[str]) -> int:
                   + (f"about {seconds / 60:.0f} min" if seconds >= 90 else "under 2 min")
                   + " on an idle 2-core machine; the results are only printed (--json OUT "
                     "saves them)", flush=True)
-        from agents.interrupts import STOP_NOTE
+        from agents.interrupts import STOP_NOTE, signals_held
 
         def save_partial(d: dict) -> None:  # a long run keeps what it has finished
             if ns.json:
-                write_json(ns.json, d)
-                STOP_NOTE["what"] = (f"stopped; the finished runs are in {ns.json} "
-                                     f"(\"complete\": false)")
+                with signals_held():  # the file and the note that names it, together
+                    write_json(ns.json, d)
+                    STOP_NOTE["what"] = (f"stopped; the finished runs are in {ns.json} "
+                                         f"(\"complete\": false)")
 
         doc = run(cfg, show_progress=not ns.quiet, on_run=save_partial)
         if not ns.quiet:
