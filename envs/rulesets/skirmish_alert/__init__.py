@@ -116,4 +116,9 @@ counted).
 ## Version History
 
 * v1: initial version.
+* v2: the rules audit's fixes change outcomes, so states saved by v1 are refused: an attack
+  paid with the fighter's last AP is resolved (AL-18, AL-24); a Charge whose attack is lost
+  still moves to its declared square, and a Move blocked by a reaction asks for another
+  destination (``alert.redirect``, RULINGS AL-PD-20); an engaged reactor never uses equipment
+  (AL-16f).
 """

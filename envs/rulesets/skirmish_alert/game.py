@@ -35,7 +35,7 @@ class AlertGame(Game):
 
     ruleset_id = "skirmish_alert"
     scenario_dir = SCENARIO_DIR
-    version = 1
+    version = 2
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):
