@@ -124,8 +124,10 @@ def parse_args(argv: list[str] | None = None) -> Args:
         p.error(f"--games must be >= 1, got {args.games}")
     if len(args.agents) < 2:
         p.error("--agents needs at least two agents")
-    if len(set(args.agents)) != len(args.agents):
-        p.error(f"--agents names must be distinct, got {args.agents}")
+    from agents.policy import first_repeated
+
+    if (twice := first_repeated(args.agents)) is not None:
+        p.error(f"--agents names must be distinct: {twice}")
     if args.seed < 0:
         p.error(f"--seed must be >= 0, got {args.seed}")
     if args.max_decisions is not None and args.max_decisions < 1:

@@ -347,7 +347,7 @@ def _repeated(specs: list[str], names: bool = False) -> str | None:
     """The first entry of ``specs`` given more than once, with how often (``"'rush' is given
     twice"``); ``names``: compare the NAME of ``NAME:WEIGHT`` specs (a spec whose weight is
     bad is left to the opponent pool's own error)."""
-    from agents.policy import AgentError
+    from agents.policy import AgentError, first_repeated
     from agents.selfplay import parse_bot_spec
 
     seen: list[str] = []
@@ -356,10 +356,7 @@ def _repeated(specs: list[str], names: bool = False) -> str | None:
             seen.append(parse_bot_spec(spec)[0] if names else spec)
         except AgentError:
             continue
-    for name in seen:
-        if (n := seen.count(name)) > 1:
-            return f"{name!r} is given {'twice' if n == 2 else f'{n} times'}"
-    return None
+    return first_repeated(seen)
 
 
 def check_args(args: Args) -> str | None:

@@ -11,6 +11,7 @@ the tournament calls before every game with a seed from its own stream.
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -31,6 +32,16 @@ class AgentLoadError(AgentError):
 
 class UnknownAgentError(AgentError):
     """An agent name that is neither a built-in name nor a checkpoint path."""
+
+
+def first_repeated(names: Sequence[str]) -> str | None:
+    """The first of ``names`` given more than once, with how often (``"'rush' is given
+    twice"``, ``"'rush' is given 3 times"``), or ``None`` when all differ: the tail of the
+    scripts' "names must be distinct" errors."""
+    for name in names:
+        if (n := list(names).count(name)) > 1:
+            return f"{name!r} is given {'twice' if n == 2 else f'{n} times'}"
+    return None
 
 
 @runtime_checkable

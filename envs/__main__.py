@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     pl.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0 = any free)")
     pl.add_argument("--seed", type=int, default=0, help="seed of the dice and the agent")
     pl.add_argument("--save", default=None,
-                    help="replay script written at the end (default replays/play-<time>.toml)")
+                    help="replay script (.toml) written at the end (default replays/play-<time>.toml)")
     pl.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="game parameter (repeatable), e.g. pips_fixed=true")
     pl.add_argument("--trust-checkpoint", action="store_true",

@@ -169,6 +169,8 @@ def test_evaluate_jobs_do_not_change_the_results(trained, tmp_path):
     (["--bogus-flag"], "unrecognized arguments: --bogus-flag"),
     (["--ruleset", "chess"], "unknown ruleset 'chess'"),
     (["--jobs", "0"], "--jobs must be >= 1, got 0"),
+    (["--agents", "random", "rush", "random", "random"],
+     "--agents names must be distinct: 'random' is given 3 times"),
 ])
 def test_evaluate_bad_input_is_one_line_error(tmp_path, args, message):
     corrupt = tmp_path / "corrupt.zip"

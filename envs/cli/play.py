@@ -18,7 +18,8 @@ JSON API (used by the page and the tests): ``GET /api/state``; ``POST /api/start
 current step, HTTP 409) is refused with an ``error`` the page shows, and the game goes on.
 
 Bad input (unknown ruleset/scenario/agent, a checkpoint for another ruleset, a port in use, an
-unwritable ``--save``) prints one ``error: ...`` line and exits with status 2.
+unwritable ``--save`` or one not ending in ``.toml``) prints one ``error: ...`` line and exits
+with status 2.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import numpy as np
 from envs.core.chance import sample_chance_outcome
 from envs.core.drawing import to_svg
 from envs.core.errors import RiposteError
-from envs.core.files import atomic_write_text, check_output_path
+from envs.core.files import atomic_write_text, check_output_suffix
 from envs.core.protocol import CHANCE, TERMINAL, Game, require_two_sides
 from envs.core.replay import ReplayScript, transcript
 
@@ -450,7 +451,10 @@ def main(args) -> int:
         return fail(str(e))
     save = args.save or f"replays/play-{time.strftime('%Y%m%d-%H%M%S')}.toml"
     try:
-        check_output_path(save, inputs=[args.opponent, args.scenario])
+        check_output_suffix(save, (".toml",), "--save", "the game record is written as TOML",
+                            inputs=[args.opponent, args.scenario])
+    except RiposteError as e:
+        return fail(str(e))
     except OSError as e:
         return fail(f"--save {save}: {e}")
     if not 0 <= args.port <= 65535:

@@ -67,6 +67,32 @@ def test_two_units_on_one_point(tmp_path: Path) -> None:
                             f"units[0] (1st Squad)'s; two units may not stand on one point")
 
 
+SECOND_SQUAD = """
+[[units]]
+side = {side}
+name = "1st Squad"
+figures = 10
+morale = 8
+equipment = 8
+x = 40.0
+y = 12.0
+"""
+
+
+def test_two_units_with_one_name_on_a_side(tmp_path: Path) -> None:
+    p = _write(tmp_path, DUEL + SECOND_SQUAD.format(side=0))
+    with pytest.raises(ScenarioError) as e:
+        load_game("atomic_africa", p)
+    assert str(e.value) == (f"{p}: units[2] (1st Squad).name: side 0 already has a unit named "
+                            f"'1st Squad' (units[0]); names must differ within a side")
+
+
+def test_one_name_on_both_sides_is_allowed(tmp_path: Path) -> None:
+    g = load_game("atomic_africa", _write(tmp_path, DUEL + SECOND_SQUAD.format(side=1)))
+    assert [(u.side, u.name) for u in g.initial_units] == [
+        (0, "1st Squad"), (1, "A Section"), (1, "1st Squad")]
+
+
 def test_units_a_millimetre_apart_are_two_points(tmp_path: Path) -> None:
     g = load_game("atomic_africa", _write(tmp_path, DUEL.replace("y = 48.0", "y = 12.1")))
     assert [(u.x, u.y) for u in g.initial_units] == [(30.0, 12.0), (30.0, 12.1)]

@@ -139,6 +139,14 @@ def test_cli_unknown_agent_and_scenario(tmp_path):
                    "skirmish_alert/ffa3 has 3 sides: play is one person against one agent")
 
 
+@pytest.mark.parametrize("name", ["r.txt", "r.html", "r"])
+def test_cli_save_must_be_a_toml_file(tmp_path, name):
+    one_line_error(play_cli("--opponent", "random", "--save", str(tmp_path / name)),
+                   f"--save '{tmp_path / name}': the game record is written as TOML; give a "
+                   f"file name ending in .toml")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_cli_port_in_use(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

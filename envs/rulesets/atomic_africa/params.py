@@ -165,7 +165,14 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[Scenario
         decks.append(deck)
     counts = [0, 0]
     placed: dict[tuple[float, float], int] = {}
+    named: dict[tuple[int, str], int] = {}
     for k, u in enumerate(spec.units):
+        # names are how records, views and the action words tell a side's units apart
+        j = named.setdefault((u.side, u.name), k)
+        if j != k:
+            raise ScenarioError(f"{path}: units[{k}] ({u.name}).name: side {u.side} already has "
+                                f"a unit named {u.name!r} (units[{j}]); names must differ "
+                                f"within a side")
         if not (0 <= u.x <= w and 0 <= u.y <= d):
             raise ScenarioError(f"{path}: units[{k}] ({u.name}): position ({u.x}, {u.y}) cm is "
                                 f"off the {w} x {d} cm table")
