@@ -37,6 +37,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from envs.core.files import signals_held  # (re-exported: the scripts hold signals too)
+
 __all__ = ["Interrupted", "SignalGuard", "exit_status", "interrupted_in", "signals_held"]
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -150,24 +152,6 @@ class SignalGuard:
             yield self
         finally:
             self._defer = False
-
-
-@contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """Inside: SIGINT and SIGTERM wait (blocked with ``signal.pthread_sigmask``) and are
-    delivered on the way out, so a file write and the :data:`STOP_NOTE` that reports it happen
-    together or not at all. Without it a Ctrl-C landing after a game record's ``os.replace``
-    but before its count was raised said one game fewer than the folder held (seen in a CI run:
-    "78 finished game(s)" with 79 records). Keep what runs inside short: a held signal cannot
-    stop it. Outside the main thread, where Python handles no signals, it changes nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 #: what an interrupted command leaves behind (``interrupted (SIGINT): <what>``) when

@@ -6,14 +6,17 @@ Used by ``python -m envs.bench --json``, ``evaluate.py --json`` and ``train.py``
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path",
-           "check_output_suffix", "check_png_path"]
+           "check_output_suffix", "check_png_path", "signals_held"]
 
 
 def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list[str]:
@@ -28,6 +31,42 @@ def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list
         if any(isinstance(v, str) and not v.strip() for v in values):
             bad.append(name.upper() if name in positional else "--" + name.replace("_", "-"))
     return bad
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Inside: SIGINT and SIGTERM wait, and are delivered on the way out to the handlers that
+    were there before, so a file and what records it (a count, a stop note, the removal of a
+    probe file) happen together or not at all. Without it a Ctrl-C landing after a game
+    record's ``os.replace`` but before its count was raised said one game fewer than the
+    folder held (seen in a CI run: "78 finished game(s)" with 79 records), and one landing
+    between :func:`check_output_path`'s probe file and its removal left the probe behind (seen
+    in a test run).
+
+    The signals are held by a Python handler that only notes them (Python runs handlers in the
+    main thread), not by ``pthread_sigmask``: a signal sent to the process goes to any thread
+    that does not block it, and numpy's BLAS threads do not. Keep what runs inside short: a
+    held signal cannot stop it. Outside the main thread, where Python cannot set handlers, it
+    changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def note(signum: int, frame: Any) -> None:
+        held.append(signum)
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    before = {s: h for s, h in before.items() if h is not None}  # (None: set outside Python)
+    for s in before:
+        signal.signal(s, note)
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        for s in held:  # now, to the handlers of before (a raising one ends the loop)
+            signal.raise_signal(s)
 
 
 def check_not_an_input(path: str | Path, inputs: Iterable[Any]) -> None:
@@ -117,13 +156,14 @@ def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise PermissionError(f"cannot create {str(path)!r}: {str(parent)!r} is not a "
                               "writable directory")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=parent)
-    except OSError as e:
-        raise PermissionError(f"cannot create {str(path)!r}: {str(parent)!r} does not accept "
-                              f"new files ({e.strerror})") from None
-    os.close(fd)
-    os.unlink(probe)
+    with signals_held():  # a Ctrl-C here must not leave the probe behind
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=parent)
+        except OSError as e:
+            raise PermissionError(f"cannot create {str(path)!r}: {str(parent)!r} does not "
+                                  f"accept new files ({e.strerror})") from None
+        os.close(fd)
+        os.unlink(probe)
     check_not_an_input(path, inputs)
     return path
 
