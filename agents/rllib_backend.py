@@ -58,7 +58,6 @@ import socket
 import sys
 import time
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -369,15 +368,14 @@ def env_runner_nodes(algo: Any) -> list[str]:
         algo.env_runner_group.num_remote_env_runners() == 0)))
 
 
-def train(args: Any, given: set[str], guard: Any = None,
-          resume_config: Callable[[Any, set[str]], Any] | None = None) -> int:
+def train(args: Any, given: set[str], guard: Any = None) -> int:
     """Run ``train.py --backend rllib`` (see the module docstring); returns the exit status.
-    ``resume_config(args, given)``: with ``--resume``, the run's configuration (train.py's
-    :func:`resume_config`: config.json merged with the flags given, checked like fresh flags;
-    it raises for bad input).
+    With ``--resume`` the run's configuration is :func:`agents.train_cli.resume_config`'s
+    (config.json merged with the flags given, checked like fresh flags), as for SB3.
 
     Raises:
         RllibBackendError: for bad input (one line; train.py prints it as ``error: ...``).
+        agents.train_cli.UsageError: a config.json that ``--resume`` cannot continue.
     """
     if args.address:  # read by ray at import time
         # `ray start --head` turns token authentication on (Ray >= 2.5x); a client must ask for
@@ -392,8 +390,8 @@ def train(args: Any, given: set[str], guard: Any = None,
         if not ckpts:
             raise RllibBackendError(f"--resume: no RLlib checkpoint in "
                                     f"{str(run_dir / CKPT_DIR)!r}")
-        if resume_config is None:
-            raise TypeError("--resume needs resume_config (train.py's)")
+        from agents.train_cli import resume_config
+
         args = resume_config(args, given)
     elif ckpts and not args.overwrite:
         raise RllibBackendError(f"{str(run_dir)!r} already holds checkpoints: pass --resume "

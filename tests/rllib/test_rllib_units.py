@@ -252,7 +252,7 @@ def test_a_bot_given_twice_is_refused(tmp_path, flag):
      "'random' is given twice"),
 ])
 def test_resume_checks_the_run_config_like_fresh_flags(tmp_path, edit, message):
-    """The RLlib backend's --resume reads config.json through train.py's resume_config too."""
+    """The RLlib backend's --resume reads config.json through agents.train_cli.resume_config too."""
     import json
 
     run_dir = tmp_path / "run"

@@ -1,0 +1,509 @@
+"""The command line of ``train.py``: :class:`Args` (every flag, with its default and the
+docstring ``--help`` shows), each ruleset's own defaults, parsing, the checks a fresh run's
+flags and a resumed run's ``config.json`` both pass (:func:`check_args`), and the
+configuration ``--resume`` continues (:func:`resume_config`; both backends).
+
+Bad input is one line naming the flag: :func:`parse_args` prints ``error: ...`` and exits
+with status 2; :func:`resume_config` raises :class:`UsageError`, which ``train.py`` prints so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: the first paragraph of ``python train.py --help``
+DESCRIPTION = "MaskablePPO self-play on a Riposte ruleset."
+
+@dataclass
+class Args:
+    ruleset: str = "acw_regimental"
+    """ruleset id to train on"""
+    scenario: str | None = None
+    """scenario name or TOML path (None: the ruleset's default battle)"""
+    total_timesteps: int = 300_000
+    """learner decisions to train for in total (a resumed run counts the earlier ones;
+    atomic_africa: 100,000 unless given, see RULESET_DEFAULTS; on
+    ACW 300k raised the three seeds' mean worst panel score from 0.594 at 150k to 0.662 and
+    runs in about 6 minutes on the idle 2-core machine, README, Measured numbers)"""
+    seed: int = 0
+    """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
+    run_dir: str = "runs/default"
+    """directory for checkpoints, logs, metrics and final_model.zip"""
+    resume: bool = False
+    """continue from the last checkpoint in run_dir, exactly (every generator, env and pool
+    state restored: agents/resume.py); the run's config.json supplies every flag not given
+    again, and the PPO hyperparameters are the checkpoint's own"""
+    overwrite: bool = False
+    """allow starting a fresh run in a run_dir that already holds checkpoints"""
+    n_envs: int = 8
+    """environments stepped per PPO step, all in this process (agents.training.RolloutVecEnv):
+    the policy's forward pass is batched over them; 8 ran 2x the timesteps/s of 1 (README,
+    Training throughput)"""
+    torch_threads: int = 1
+    """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
+    vec_env: str = "dummy"
+    """where the envs run: dummy (all in this process) or subproc (one process per env, sb3's
+    SubprocVecEnv; for measuring throughput only: each process's opponent pool is a copy taken
+    at the start, without the live learner, and checkpoints carry no resume state)"""
+    pipelined_updates: bool = False
+    """run each PPO update in a worker process while the envs collect the next rollout (one
+    update of policy lag; agents/pipelined.py): 1.4x the timesteps/s without periodic
+    evaluations, but on 2 cores with the evaluations beside training no faster (README,
+    Session 13); off: collect, then update, in this process (sb3-contrib's own loop)"""
+    learning_rate: float = 5e-5
+    """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
+    and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
+    Fine-tuning the warm start; skirmish_alert: 2e-4 unless given, see RULESET_DEFAULTS)"""
+    n_steps: int = 256
+    """rollout length per env between PPO updates (n_steps x n_envs = 2048 timesteps)"""
+    batch_size: int = 256
+    """PPO minibatch size"""
+    n_epochs: int = 5
+    """PPO epochs per update"""
+    gamma: float = 0.995
+    """discount factor (games are long and the reward comes at the end)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    clip_range: float = 0.2
+    """PPO clipping range"""
+    ent_coef: float = 0.0
+    """entropy bonus coefficient (0: the bonus only flattens the imitation policy)"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """gradient clipping norm"""
+    target_kl: float | None = 0.02
+    """stop an update's epochs early once the approximate KL to the rollout's policy exceeds
+    1.5 x this (MaskablePPO's target_kl; None: no limit)"""
+    critic_warmup: int = 20_000
+    """the first timesteps of training during which only the critic learns (the warm-started
+    actor is frozen; agents/finetune.py)"""
+    teacher_kl: float = 0.1
+    """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
+    policy, frozen when PPO begins; agents/teacher_kl.py); 0, or no warm start (--bc-games 0):
+    plain MaskablePPO (1.0 held the policy at the heuristic's level; 0 let one seed of three
+    lose to rush; README, Measured numbers)"""
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    """hidden layer sizes of the policy and value MLPs"""
+    shaped_reward: bool = False
+    """pay the ruleset's shaped reward per step instead of only the final result"""
+    max_decisions: int | None = None
+    """decision cap per episode (None: the game's max_game_length); capped games are draws"""
+    pool_bots: list[str] = field(default_factory=lambda: builtin_panel())
+    """scripted bots in the opponent pool, each NAME or NAME:WEIGHT (built-in names or
+    checkpoint paths; default: the whole bot panel)"""
+    pfsp: bool = True
+    """league self-play: sample past snapshots and pool bots by prioritized fictitious
+    self-play, weight (1 - p)^2 on the learner's recent score p against each (agents/league.py);
+    --no-pfsp samples by the fixed --pool-*-weight categories instead"""
+    pool_latest_weight: float = 0.0
+    """sampling weight of the latest policy as opponent (with --pfsp: the probability of plain
+    self-play against the live learner; 0.2 pulled the ACW policy below the warm start against
+    rush, README, Measured numbers: past snapshots stay in the league)"""
+    pool_snapshot_weight: float = 0.1
+    """with --no-pfsp: sampling weight of past snapshots (uniform over the window); PFSP
+    weighs the window by --league-snapshots-weight instead"""
+    pool_bot_weight: float = 0.8
+    """with --no-pfsp: sampling weight of the scripted bots (split by their NAME:WEIGHT
+    weights); PFSP weighs each bot by its NAME:WEIGHT"""
+    league_snapshots_weight: float = 1.0
+    """with --pfsp: the base weight of the whole snapshot window, split evenly between its
+    snapshots (1: the window counts as one bot of weight 1; agents/league.py)"""
+    max_snapshots: int = 10
+    """window of recent snapshots that are sampled"""
+    snapshot_freq: int = 20_000
+    """timesteps between opponent snapshots"""
+    checkpoint_freq: int = 20_000
+    """timesteps between checkpoints, each taken at the next rollout boundary once that many
+    have passed (the last 3 are kept)"""
+    eval_freq: int = 40_960
+    """timesteps between evaluations (0: only at the end), each at the first rollout boundary
+    after a multiple of it, none while the actor is frozen (--critic-warmup); each evaluated
+    policy (also the warm start at 0 timesteps, and the last) is a candidate for
+    final_model.zip"""
+    eval_games: int = 60
+    """games per evaluation opponent (both seatings, common random numbers); also the
+    checkpoint selection's evaluation (0: no evaluation and no selection: final_model.zip is
+    the last weights)"""
+    eval_jobs: int = 2
+    """worker processes playing the final evaluation's games, and the periodic ones' with
+    --no-eval-background (forked; the same scores whatever the number; 2 played the default
+    run's evaluations 1.9x faster than 1 on this 2-core machine, README, Measured numbers)"""
+    eval_agents: list[str] = field(default_factory=lambda: builtin_panel())
+    """opponents of the periodic evaluation (default: the whole bot panel)"""
+    eval_extra_games: int = 60
+    """more games (a second tournament seed) at every evaluation against each opponent the
+    first eval_games scored below eval_extra_below against, so that the bots that decide the
+    checkpoint selection are measured over eval_games + eval_extra_games games (0: none)"""
+    eval_extra_below: float = 0.9
+    """score of the first eval_games below which an opponent gets the eval_extra_games"""
+    eval_background: bool = True
+    """play the periodic evaluations in one worker process beside training instead of
+    pausing it (the same scores and the same final_model.zip either way: the evaluations
+    never feed back into training; where processes cannot be forked they pause it);
+    --no-eval-background pauses training and plays them in --eval-jobs processes"""
+    keep_candidates: bool = False
+    """also keep every evaluated policy as run_dir/candidates/model_<timesteps>.zip"""
+    select_best: bool = True
+    """final_model.zip is the evaluated policy with the best worst-case score over eval_agents
+    (ties: the better mean, then the later); the last weights are DIR/last_model.zip"""
+    bc_games: int = 150
+    """behaviour-cloning warm start: games of bc_teacher whose decisions pre-train the fresh
+    policy and value net before PPO (0 disables; ignored on --resume; see agents/bc.py)"""
+    bc_teacher: str = "heuristic"
+    """the teacher of the warm start"""
+    bc_opponents: list[str] = field(
+        default_factory=lambda: ["heuristic", "random", "always-react", "never-react"])
+    """opponents of the teacher's games (cycled; "heuristic" plays the teacher itself, so both
+    sides are recorded; atomic_africa and skirmish_alert: their own bots unless given, see
+    RULESET_DEFAULTS)"""
+    bc_epochs: int = 15
+    """epochs over the teacher's decisions"""
+    bc_lr: float = 1e-3
+    """Adam learning rate of the warm start"""
+    progress_bar: bool = True
+    """show a progress bar (tqdm/rich)"""
+    tensorboard: bool = True
+    """write TensorBoard logs under run_dir/tb"""
+    backend: str = "sb3"
+    """training backend: sb3 (MaskablePPO in this process) or rllib (Ray RLlib PPO, multi-agent
+    self-play on a local Ray instance or a cluster; needs the rllib extra, see
+    agents/rllib_backend.py)"""
+    num_env_runners: int = 2
+    """--backend rllib: Ray env runners (rollout workers; 0 samples in the driver)"""
+    address: str | None = None
+    """--backend rllib: HOST:PORT of a running Ray cluster to join (None: start Ray locally)"""
+    trust_checkpoint: bool = False
+    """let checkpoint paths among the pool bots and evaluation agents be loaded by unpickling
+    (only needed for zips not saved by train.py; see agents/checkpoint.py)"""
+
+
+def builtin_panel() -> list[str]:
+    """The built-in bot panel (every built-in agent name)."""
+    from agents import BUILTIN_AGENTS
+
+    return list(BUILTIN_AGENTS)
+
+
+#: Atomic Africa's own defaults of the flags not given (README, Atomic Africa): twice the
+#: budget (PPO was still gaining at 50k; 100k stays inside 15 minutes idle), the warm
+#: start's games against its own bots, and the live self-play share its numbers were measured
+#: with
+AA_DEFAULTS: dict[str, Any] = {
+    "total_timesteps": 100_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
+    "bc_opponents": ["heuristic", "random", "never-reserve", "always-reserve"]}
+#: skirmish alert's own defaults of the flags not given: 300k timesteps at learning rate 2e-4
+#: without live self-play or teacher KL (session 8: 0.635 / 0.680 against the heuristic and
+#: never-alert over 200 games, where 50k at 5e-5 gave 0.497 / 0.555 and 150k at 5e-5 did not
+#: gain; README, Skirmish alert) and the warm start's games against its own panel
+SK_DEFAULTS: dict[str, Any] = {
+    "total_timesteps": 300_000, "learning_rate": 2e-4, "teacher_kl": 0.0,
+    "bc_opponents": ["heuristic", "never-alert", "always-alert", "random"]}
+#: a ruleset's own defaults, applied to the flags not given (never on --resume)
+RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
+                                               "skirmish_alert": SK_DEFAULTS}
+#: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
+#: checkpoint cadence); every other flag is the run's own
+RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",
+             "eval_games", "eval_jobs", "eval_background", "eval_agents", "eval_extra_games",
+             "eval_extra_below", "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
+             "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address",
+             "pipelined_updates"}  # (a dead update worker: --resume --no-pipelined-updates)
+BACKENDS = ("sb3", "rllib")
+VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
+
+
+def _norm(v: Any, key: str = "", ruleset: str = "") -> Any:
+    """A flag's value as config.json holds it, for comparing a flag given on --resume with
+    the run's (``--scenario default`` is no scenario given; a scenario is the TOML file it
+    names, see :func:`_scenario_file`)."""
+    if key == "scenario":
+        return _scenario_file(ruleset, v) or (None if v == "default" else v)
+    return list(v) if isinstance(v, tuple) else v
+
+
+def _scenario_file(ruleset: str, scenario: str | None) -> str | None:
+    """The real path of the TOML file a ``--scenario`` value names for ``ruleset`` (a built-in
+    name, None for the default battle, or a path), resolved as the ruleset resolves it
+    (:func:`envs.core.scenario.resolve_scenario_path` with the game's ``scenario_dir``), so
+    that a built-in battle given by name and by the path of its file are the same; None when
+    it cannot be told (no such file, a ruleset without a scenario directory: then only the
+    values are compared)."""
+    from envs.core.errors import RiposteError
+    from envs.core.scenario import resolve_scenario_path
+    from envs.rulesets import game_class
+
+    name = "default" if scenario is None else str(scenario)
+    try:
+        builtin = game_class(ruleset).scenario_dir  # (Game.scenario_dir)
+    except RiposteError:
+        builtin = None
+    if builtin is None and not name.endswith(".toml") and not Path(name).exists():
+        return None  # a name, and no directory of built-in names to look it up in
+    try:
+        return os.path.realpath(resolve_scenario_path(name, Path(builtin or ".")))
+    except RiposteError:
+        return None
+
+
+# -- command line ----------------------------------------------------------------------------
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each dataclass field (CleanRL/tyro convention), for ``--help``."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr) \
+                and isinstance(getattr(nxt, "value", None), ast.Constant):
+            docs[node.target.id] = str(nxt.value.value)  # type: ignore[union-attr]
+    return docs
+
+
+def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
+    """argparse built from :class:`Args` (flags are the field names with dashes)."""
+    p = _ArgumentParser(description=DESCRIPTION,
+                        argument_default=argparse.SUPPRESS if suppress_defaults else None)
+    docs = field_docs(Args)
+    defaults = Args()
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        kw: dict[str, Any] = {"help": f"{docs.get(f.name, '')} (default: {default})"}
+        if not suppress_defaults:
+            kw["default"] = default
+        ann = str(f.type)
+        if ann == "bool":
+            kw["action"] = argparse.BooleanOptionalAction
+        elif ann.startswith("list[int]"):
+            kw.update(nargs="+", type=int)
+        elif ann.startswith("list[str]"):
+            kw.update(nargs="*", type=str)
+        elif ann.startswith("int"):
+            kw["type"] = _optional(int) if "None" in ann else int
+        elif ann.startswith("float"):
+            kw["type"] = _optional(float) if "None" in ann else float
+        else:
+            kw["type"] = _optional(str) if "None" in ann else str
+        p.add_argument(flag, **kw)
+    return p
+
+
+def _optional(conv):
+    def parse(text: str):
+        return None if text.lower() == "none" else conv(text)
+    parse.__name__ = conv.__name__
+    return parse
+
+
+def _repeated(specs: list[str], names: bool = False) -> str | None:
+    """The first entry of ``specs`` given more than once, with how often (``"'rush' is given
+    twice"``); ``names``: compare the NAME of ``NAME:WEIGHT`` specs (a spec whose weight is
+    bad is left to the opponent pool's own error)."""
+    from agents.policy import AgentError, first_repeated
+    from agents.selfplay import parse_bot_spec
+
+    seen: list[str] = []
+    for spec in specs:
+        try:
+            seen.append(parse_bot_spec(spec)[0] if names else spec)
+        except AgentError:
+            continue
+    return first_repeated(seen)
+
+
+def check_args(args: Args) -> str | None:
+    """What is wrong with ``args`` (the first problem, as one line naming the flag), or None.
+    Checked for the flags given (:func:`parse_args`) and for a resumed run's config.json
+    (:func:`resume_config`)."""
+    checks = [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
+               f"{', '.join(VEC_ENVS)}"),
+              (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
+               f"{', '.join(BACKENDS)}"),
+              (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
+              (args.address is None or args.backend == "rllib",
+               f"--address {args.address!r} is the Ray cluster of --backend rllib; the "
+               f"{args.backend} backend trains in this process (add --backend rllib, or drop "
+               f"--address)"),
+              (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
+              (args.n_envs >= 1, "--n-envs must be >= 1"),
+              (args.n_steps >= 2, "--n-steps must be >= 2"),
+              (args.batch_size >= 2, "--batch-size must be >= 2"),
+              (args.eval_games >= 0, "--eval-games must be >= 0"),
+              (args.eval_extra_games >= 0, "--eval-extra-games must be >= 0"),
+              (args.eval_jobs >= 1, "--eval-jobs must be >= 1"),
+              (math.isfinite(args.league_snapshots_weight) and args.league_snapshots_weight >= 0,
+               "--league-snapshots-weight must be a finite number >= 0"),
+              (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
+              (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
+               "--snapshot-freq and --checkpoint-freq must be >= 1"),
+              (args.eval_freq >= 0, "--eval-freq must be >= 0"),
+              (args.torch_threads >= 1, "--torch-threads must be >= 1"),
+              (args.seed >= 0, "--seed must be >= 0"),
+              (args.batch_size <= args.n_steps * args.n_envs,
+               "--batch-size must be <= --n-steps x --n-envs (the rollout size)"),
+              (0.0 < args.learning_rate < math.inf, "--learning-rate must be finite and > 0"),
+              (0.0 < args.gamma <= 1.0, "--gamma must be in (0, 1]"),
+              (0.0 <= args.gae_lambda <= 1.0, "--gae-lambda must be in [0, 1]"),
+              (0.0 < args.clip_range < math.inf, "--clip-range must be finite and > 0"),
+              (0.0 <= args.ent_coef < math.inf and 0.0 <= args.vf_coef < math.inf,
+               "--ent-coef and --vf-coef must be finite and >= 0"),
+              (0.0 < args.max_grad_norm < math.inf, "--max-grad-norm must be finite and > 0"),
+              (len(args.net_arch) >= 1 and min(args.net_arch) >= 1,
+               "--net-arch needs one or more layer sizes >= 1"),
+              (args.n_epochs >= 1, "--n-epochs must be >= 1"),
+              (args.target_kl is None or 0.0 < args.target_kl < math.inf,
+               "--target-kl must be finite and > 0 (or none)"),
+              (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),
+              (math.isfinite(args.teacher_kl) and args.teacher_kl >= 0,
+               "--teacher-kl must be a finite number >= 0"),
+              (args.max_decisions is None or args.max_decisions >= 1,
+               "--max-decisions must be >= 1 (or none)"),
+              (args.bc_games >= 0, "--bc-games must be >= 0"),
+              (args.bc_epochs >= 1, "--bc-epochs must be >= 1"),
+              (0.0 < args.bc_lr < math.inf, "--bc-lr must be finite and > 0"),
+              (args.max_snapshots >= 1, "--max-snapshots must be >= 1"),
+              (all(0.0 <= w < math.inf for w in (args.pool_latest_weight,
+                                                 args.pool_snapshot_weight,
+                                                 args.pool_bot_weight)),
+               "--pool-latest-weight, --pool-snapshot-weight and --pool-bot-weight must be "
+               "finite and >= 0"),
+              (args.bc_games == 0 or len(args.bc_opponents) > 0,
+               "--bc-opponents needs at least one opponent when --bc-games > 0"),
+              (args.pfsp or args.pool_latest_weight > 0 or (len(args.pool_bots) > 0
+                                                            and args.pool_bot_weight > 0),
+               "with --no-pfsp the opponent pool would be empty when training starts (no "
+               "snapshot yet): give --pool-bots with --pool-bot-weight > 0, or "
+               "--pool-latest-weight > 0"),
+              (not args.pfsp or args.pool_latest_weight <= 1.0,
+               f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
+               f"got {args.pool_latest_weight}")]
+    for flag, specs, names in (("--eval-agents", args.eval_agents, False),
+                               ("--pool-bots", args.pool_bots, True)):
+        if (twice := _repeated(list(specs), names)) is not None:  # (a dict would keep one)
+            checks.append((False, f"{flag} names must be distinct: {twice}"))
+    for ok, msg in checks:
+        if not ok:
+            return msg
+    return None
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(args, names of the flags given explicitly)``."""
+    ns = build_parser().parse_args(argv)
+    from envs.core.files import blank_arguments
+
+    if blank := blank_arguments(ns):
+        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
+        raise SystemExit(2)
+    args = Args(**vars(ns))
+    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+    if (msg := check_args(args)) is not None:
+        print(f"error: {msg}", file=sys.stderr)
+        raise SystemExit(2)
+    return args, given
+
+
+class UsageError(Exception):
+    """Bad input detected after parsing (reported as one ``error:`` line, exit status 2)."""
+
+
+def _config_type_error(key: str, value: Any) -> str | None:
+    """Why ``value`` (read from config.json) cannot be the field ``key`` of :class:`Args`, or
+    None (the types argparse gives the flag: a JSON integer is also a float)."""
+    ann = str(next(f.type for f in dataclasses.fields(Args) if f.name == key))
+    if value is None and "None" in ann:
+        return None
+    kind, _, _ = ann.partition(" |")
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    ok = {"bool": lambda v: isinstance(v, bool), "int": is_int,
+          "float": lambda v: is_int(v) or isinstance(v, float),
+          "str": lambda v: isinstance(v, str),
+          "list[int]": lambda v: isinstance(v, list) and all(map(is_int, v)),
+          "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+          }[kind](value)
+    what = {"bool": "true or false", "int": "an integer", "float": "a number",
+            "str": "a string", "list[int]": "a list of integers",
+            "list[str]": "a list of strings"}[kind]
+    return None if ok else f"is not {what}"
+
+
+def resume_config(args: Args, given: set[str]) -> Args:
+    """The configuration of the run ``--resume`` continues: ``run_dir/config.json``'s flags,
+    except those given now (which may differ only for :data:`RESUMABLE` flags), checked as
+    the flags of a fresh run are (:func:`check_args`). Both backends.
+
+    Raises:
+        UsageError: naming config.json (and the key, for a value that is refused) or the
+            flags that differ.
+    """
+    run_dir = Path(args.run_dir)
+    cfg_path = run_dir / "config.json"
+    where = f"{str(cfg_path)!r} (the run's configuration)"
+    if not cfg_path.is_file():
+        raise UsageError(f"--resume: {where} is missing, so the run's flags are unknown: put "
+                         f"it back, or start afresh with --overwrite")
+    try:
+        saved = json.loads(cfg_path.read_text(encoding="utf-8"))["args"]
+        if not isinstance(saved, dict):
+            raise TypeError(f"'args' is a {type(saved).__name__}, not an object")
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: bad JSON
+        what = f"no key {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise UsageError(f"--resume: cannot read {where}: {what}") from None
+    names = {f.name for f in dataclasses.fields(Args)}
+    merged = {k: v for k, v in saved.items() if k in names}
+    for k, v in merged.items():  # (those given now and allowed to change replace them)
+        if not (k in given and k in RESUMABLE) and (why := _config_type_error(k, v)):
+            raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} {why}")
+    # the run continues as configured: only these may change on --resume
+    ruleset = merged.get("ruleset", args.ruleset)
+    changed = sorted(k for k in given - RESUMABLE if k in merged
+                     and _norm(getattr(args, k), k, ruleset) != _norm(merged[k], k, ruleset))
+    if changed:
+        flags = ", ".join(f"--{k.replace('_', '-')} (run: {merged[k]!r}, given: "
+                          f"{getattr(args, k)!r})" for k in changed)
+        raise UsageError(f"--resume continues {str(run_dir)!r} as configured in its "
+                         f"config.json; these flags differ: {flags}. Start a new "
+                         f"--run-dir (or --overwrite) to change them")
+    # the run's own values, but for the flags that may change (or that it does not record)
+    merged.update({k: getattr(args, k) for k in given if k in RESUMABLE or k not in merged})
+    merged["resume"], merged["run_dir"] = True, args.run_dir
+    resumed = Args(**merged)
+    if (msg := check_args(resumed)) is not None:  # a hand-edited config.json
+        keys = [k for k in dict.fromkeys(_flag_keys(msg)) if k in saved and k not in given]
+        values = ", ".join(f"{json.dumps(k)}: {json.dumps(saved[k])}" for k in keys)
+        raise UsageError(f"--resume: {where}" + (f" has {values}" if values else "")
+                         + f": {msg}")
+    return resumed
+
+
+def _flag_keys(message: str) -> list[str]:
+    """The :class:`Args` fields of the flags a message names (``--no-pfsp``: ``pfsp``)."""
+    names = {f.name for f in dataclasses.fields(Args)}
+    keys = []
+    for flag in re.findall(r"--([a-z][a-z-]*)", message):
+        key = flag.replace("-", "_")
+        if key not in names and key.startswith("no_"):
+            key = key[3:]
+        if key in names:
+            keys.append(key)
+    return keys
