@@ -24,7 +24,8 @@ def test_train_and_evaluate_atomic_africa(tmp_path: Path) -> None:
     saved = json.loads((run_dir / "config.json").read_text())["args"]
     assert saved["bc_opponents"] == ["heuristic", "random", "never-reserve", "always-reserve"]
     assert saved["total_timesteps"] == 128
-    assert (saved["pool_latest_weight"], saved["teacher_kl"]) == (0.2, 0.0)
+    assert (saved["pool_latest_weight"], saved["teacher_kl"],
+            saved["league_snapshots_weight"]) == (0.2, 0.0, 1.0)
     out = tmp_path / "eval.json"
     q = run("evaluate.py", "--ruleset", "atomic_africa", "--scenario", "duel", "--agents",
             str(model), "never-reserve", "always-reserve", "--games", "2", "--seed", "0",

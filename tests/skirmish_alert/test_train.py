@@ -27,7 +27,8 @@ def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
     assert cfg["args"]["bc_opponents"] == ["heuristic", "never-alert", "always-alert", "random"]
     # its own fine-tuning defaults (agents.train_cli.SK_DEFAULTS), the budget given wins
     assert (cfg["args"]["pool_latest_weight"], cfg["args"]["teacher_kl"],
-            cfg["args"]["learning_rate"], cfg["args"]["total_timesteps"]) == (0.0, 0.0, 2e-4, 64)
+            cfg["args"]["learning_rate"], cfg["args"]["total_timesteps"],
+            cfg["args"]["league_snapshots_weight"]) == (0.0, 0.0, 2e-4, 64, 1.0)
     metrics = json.loads((run_dir / "metrics.json").read_text())
     assert set(metrics["final_scores"]) == {"random", "heuristic", "never-alert", "always-alert"}
 
