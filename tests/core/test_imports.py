@@ -70,8 +70,9 @@ def test_acw_ruleset_does_not_import_the_rl_stack() -> None:
 #: numpy.random members that do not touch the global generator
 _NP_OK = {"default_rng", "Generator", "SeedSequence", "BitGenerator", "PCG64", "PCG64DXSM",
           "Philox", "SFC64", "MT19937"}
-#: a line carrying this marker is a deliberate, documented use (only envs/core/testing.py,
-#: which disturbs the global generators to prove the engine ignores them, then restores them)
+#: a line carrying this marker is a deliberate, documented use (only
+#: envs/core/testing/determinism.py, which disturbs the global generators to prove the engine
+#: ignores them, then restores them)
 MARKER = "# global-rng-ok:"
 
 
@@ -144,5 +145,5 @@ def test_no_global_rng_under_envs() -> None:
             else:
                 offenders.append(f"{rel}:{lineno}: {what}")
     assert offenders == [], "global RNG use under envs/:\n" + "\n".join(offenders)
-    assert {f for f, _ in allowed} <= {"envs/core/testing.py"}
+    assert {f for f, _ in allowed} <= {"envs/core/testing/determinism.py"}
     assert len(allowed) <= 8
