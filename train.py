@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.train_cli import (RULESET_DEFAULTS, Args, UsageError, builtin_panel, parse_args,
-                              resume_config)
+                              resume_config, saved_backend)
 
 KEEP_CHECKPOINTS = 3
 #: the frozen warm start that --teacher-kl keeps the policy near, beside the checkpoints
@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         args, given = parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.resume and "backend" not in given and (b := saved_backend(args.run_dir)):
+        args = dataclasses.replace(args, backend=b)  # the run's own backend
     from agents.interrupts import SignalGuard, interrupted_in
     from envs.core.workers import WorkerDiedError
 

@@ -224,6 +224,9 @@ RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", 
              "eval_extra_below", "keep_candidates", "checkpoint_freq", "snapshot_freq", "run_dir",
              "resume", "overwrite", "trust_checkpoint", "num_env_runners", "address",
              "pipelined_updates"}  # (a dead update worker: --resume --no-pipelined-updates)
+#: what a run whose config.json lacks the key trained with (the default changed since): a resumed
+#: run continues with it instead of today's default
+LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0}
 BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
@@ -289,7 +292,9 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         default = getattr(defaults, f.name)
-        kw: dict[str, Any] = {"help": f"{docs.get(f.name, '')} (default: {default})"}
+        # (argparse formats help with %: a literal one in a docstring must be doubled)
+        text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")
+        kw: dict[str, Any] = {"help": text}
         if not suppress_defaults:
             kw["default"] = default
         ann = str(f.type)
@@ -408,6 +413,18 @@ def check_args(args: Args) -> str | None:
     return None
 
 
+def saved_backend(run_dir: str | Path) -> str | None:
+    """The ``backend`` recorded in ``run_dir/config.json``, or None when it cannot be read
+    (then :func:`resume_config` says what is wrong): a bare ``--resume`` continues a run on
+    the backend it trained with."""
+    try:
+        value = json.loads((Path(run_dir) / "config.json").read_text(encoding="utf-8"))[
+            "args"]["backend"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return value if value in BACKENDS else None
+
+
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     """``(args, names of the flags given explicitly)``."""
     ns = build_parser().parse_args(argv)
@@ -475,6 +492,8 @@ def resume_config(args: Args, given: set[str]) -> Args:
         raise UsageError(f"--resume: cannot read {where}: {what}") from None
     names = {f.name for f in dataclasses.fields(Args)}
     merged = {k: v for k, v in saved.items() if k in names}
+    for k, v in LEGACY_VALUES.items():  # a run from before the default changed
+        merged.setdefault(k, v)
     for k, v in merged.items():  # (those given now and allowed to change replace them)
         if not (k in given and k in RESUMABLE) and (why := _config_type_error(k, v)):
             raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} {why}")

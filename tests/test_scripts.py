@@ -431,6 +431,53 @@ def test_resume_checks_the_run_config_like_fresh_flags(trained, tmp_path, edit, 
     assert _files(run_dir) == before
 
 
+def test_resume_of_a_run_from_before_the_snapshots_weight_default_keeps_1(trained, tmp_path):
+    """A config.json without "league_snapshots_weight" (runs before session 14 trained with 1)
+    resumes with 1, not with today's default 4."""
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    cfg = json.loads((run_dir / "config.json").read_text())
+    assert cfg["args"]["league_snapshots_weight"] == 4.0  # today's default (toy: no own)
+    del cfg["args"]["league_snapshots_weight"]
+    (run_dir / "config.json").write_text(json.dumps(cfg))
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--total-timesteps", "384",
+            "--no-progress-bar", "--eval-games", "0")
+    assert r.returncode == 0, r.stderr
+    resumed = json.loads((run_dir / "config.json").read_text())["args"]
+    assert resumed["league_snapshots_weight"] == 1.0
+    assert json.loads((run_dir / "pool.json").read_text())["pfsp"]["snapshots_weight"] == 1.0
+
+
+@pytest.mark.parametrize("saved, expected", [("rllib", "rllib"), ("sb3", "sb3"),
+                                              ("bogus", "sb3"), (None, "sb3")])
+def test_bare_resume_continues_on_the_runs_backend(tmp_path, monkeypatch, saved, expected):
+    """`--resume` without --backend continues on the backend config.json records (an RLlib
+    run used to be looked for in SB3's checkpoints); an unreadable value leaves the flag's."""
+    import train as train_script
+
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    (run_dir / "config.json").write_text(json.dumps({"args": {"backend": saved}}))
+    seen = []
+    monkeypatch.setattr(train_script, "_train_rllib", lambda a, g, guard: seen.append(a) or 0)
+    monkeypatch.setattr(train_script, "train", lambda a, g, guard=None: seen.append(a) or 0)
+    assert train_script.main(["--run-dir", str(run_dir), "--resume"]) == 0
+    assert [a.backend for a in seen] == [expected]
+    seen.clear()
+    assert train_script.main(["--run-dir", str(run_dir), "--resume", "--backend", "sb3"]) == 0
+    assert [a.backend for a in seen] == ["sb3"]  # a flag given wins (resume_config judges it)
+
+
+def test_train_help_prints_every_flag():
+    """--help formats every flag's docstring (a literal % in one crashed argparse)."""
+    r = run("train.py", "--help")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert "about 60% of the league's games" in " ".join(r.stdout.split())
+    assert r.stdout.count("\n  --") >= 50
+
+
 def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,
                                                                               tmp_path):
     """The checkpoint carries its own pool state (agents/resume.py): a damaged pool.json is not

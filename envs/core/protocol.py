@@ -370,7 +370,8 @@ class State(abc.ABC):
         Raises:
             InvalidStateError: for text that is not valid JSON, or a document that is not a
                 serialised state (names the missing or malformed key), or a state saved by
-                another version of the ruleset (names both versions).
+                another ruleset (names both) or another version of the ruleset (names both
+                versions).
             UnknownRulesetError, ScenarioError, ParameterError: for a bad ``game`` config.
         """
         where = "State.from_json"
@@ -402,6 +403,10 @@ class State(abc.ABC):
                 raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
             game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
         cfg = data.get("game")
+        if isinstance(cfg, Mapping) and "ruleset" in cfg and cfg["ruleset"] != game.ruleset_id:
+            raise InvalidStateError(
+                f"{where}: this state was saved by the {cfg['ruleset']!r} ruleset and cannot "
+                f"be read by {game.ruleset_id!r}")
         if isinstance(cfg, Mapping) and "version" in cfg and cfg["version"] != game.version:
             raise InvalidStateError(
                 f"{where}: this state was saved by {game.ruleset_id} version {cfg['version']!r} "

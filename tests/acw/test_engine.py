@@ -607,6 +607,20 @@ def test_replay_label_of_the_other_catalogue_is_not_unknown():
         play_labels(game.new_initial_state(), ["no_such_label"], "s.toml")
 
 
+def test_a_state_of_another_ruleset_is_refused_naming_both(game):
+    """A state saved by one ruleset and read with another's game is refused naming both (it
+    used to be judged by the version alone, named as the reading ruleset's)."""
+    from envs import load_game
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    text = game.new_initial_state().to_json()
+    with pytest.raises(InvalidStateError) as ei:
+        State.from_json(text, game=load_game("skirmish_alert"))
+    assert str(ei.value) == ("State.from_json: this state was saved by the 'acw_regimental' "
+                             "ruleset and cannot be read by 'skirmish_alert'")
+
+
 def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(game):
     """Version 4 stores the activation and the move as typed frames where version 3 stored
     dicts (version 2 the volley, winner's advance and Passage of Lines tests too, version 1 the
