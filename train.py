@@ -229,7 +229,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                 bc_agents[name] = (bc_agents["teacher"] if name == args.bc_teacher
                                    else make_agent(name, game, s, args.trust_checkpoint))
     except (RiposteError, AgentError) as exc:
-        raise UsageError(_name_agent_flags(str(exc).splitlines()[0], args)) from None
+        msg = _name_agent_flags(str(exc).splitlines()[0], args)
+        if args.resume:  # the values come from the run's config.json, not the command line
+            msg = f"--resume (flags from {str(run_dir / 'config.json')!r}): {msg}"
+        raise UsageError(msg) from None
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -495,8 +495,13 @@ def resume_config(args: Args, given: set[str]) -> Args:
     for k, v in LEGACY_VALUES.items():  # a run from before the default changed
         merged.setdefault(k, v)
     for k, v in merged.items():  # (those given now and allowed to change replace them)
-        if not (k in given and k in RESUMABLE) and (why := _config_type_error(k, v)):
+        if k in given and k in RESUMABLE:
+            continue
+        if why := _config_type_error(k, v):
             raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} {why}")
+        if any(isinstance(x, str) and not x.strip() for x in (v if isinstance(v, list) else [v])):
+            raise UsageError(f"--resume: {where}: {json.dumps(k)}: {json.dumps(v)} must not be "
+                             f"empty or whitespace")
     # the run continues as configured: only these may change on --resume
     ruleset = merged.get("ruleset", args.ruleset)
     changed = sorted(k for k in given - RESUMABLE if k in merged

@@ -410,6 +410,9 @@ def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, nam
     ({"pool_bots": ["random", "random"]},
      "has \"pool_bots\": [\"random\", \"random\"]: --pool-bots names must be distinct"),
     ({"gamma": 1.5}, "has \"gamma\": 1.5: --gamma must be in (0, 1]"),
+    ({"scenario": " "}, ": \"scenario\": \" \" must not be empty or whitespace"),
+    ({"eval_agents": ["random", ""]},
+     ": \"eval_agents\": [\"random\", \"\"] must not be empty or whitespace"),
 ])
 def test_resume_checks_the_run_config_like_fresh_flags(trained, tmp_path, edit, message):
     """A hand-edited config.json is checked as the flags of a fresh run are (n_envs 0 was a
@@ -476,6 +479,28 @@ def test_train_help_prints_every_flag():
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert "about 60% of the league's games" in " ".join(r.stdout.split())
     assert r.stdout.count("\n  --") >= 50
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"ruleset": "nope"}, "unknown ruleset 'nope'"),
+    ({"pool_bots": ["nope"]}, "--pool-bots: unknown agent 'nope'"),
+])
+def test_resume_names_config_json_for_a_value_it_cannot_load(trained, tmp_path, edit, message):
+    """A config.json value that passes the flag checks but names no ruleset or agent is
+    reported as the run's configuration, not as a flag the user typed."""
+    import shutil
+
+    run_dir = tmp_path / "copy"
+    shutil.copytree(trained, run_dir)
+    cfg = json.loads((run_dir / "config.json").read_text())
+    cfg["args"].update(edit)
+    (run_dir / "config.json").write_text(json.dumps(cfg))
+    r = run("train.py", "--run-dir", str(run_dir), "--resume", "--total-timesteps", "512",
+            "--no-progress-bar")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    where = f"error: --resume (flags from {str(run_dir / 'config.json')!r}): "
+    assert len(lines) == 1 and lines[0].startswith(where) and message in lines[0], r.stderr
 
 
 def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,
