@@ -111,8 +111,13 @@ def run_request(model: Any, request: dict[str, Any]) -> dict[str, Any]:
     run ``model.train()`` and return the result :func:`apply_result` puts back."""
     t, c = time.perf_counter(), time.process_time()
     policy = model.policy
-    policy.load_state_dict(request["policy"], strict=True)
-    policy.optimizer.load_state_dict(request["optimizer"])
+    policy.load_state_dict(request["policy"], strict=True)  # (copies into the parameters)
+    # a copy: the optimizer keeps the tensors it is given and Adam updates them in place, and
+    # a request sent to the worker shares its tensors' memory with the training process's
+    # `pending` copy (torch pickles tensors for multiprocessing through shared memory); without
+    # it the worker wrote the update's result into the request a checkpoint keeps, and a run
+    # resumed from that checkpoint applied the update's Adam moments twice
+    policy.optimizer.load_state_dict(copy.deepcopy(request["optimizer"]))
     if request["teacher"] is None:
         model.teacher = None
     else:

@@ -82,6 +82,43 @@ def test_worker_update_is_the_in_process_update():
     assert all(torch.equal(opt_local[k]["exp_avg"], opt_worker[k]["exp_avg"]) for k in opt_local)
 
 
+def _optimizer_equal(a, b):
+    return a["state"].keys() == b["state"].keys() and all(
+        torch.equal(a["state"][k][n], b["state"][k][n])
+        for k in a["state"] for n in a["state"][k])
+
+
+def test_an_update_leaves_its_request_as_it_was():
+    """The worker's update does not write into the request the training process keeps for a
+    checkpoint (torch shares a sent tensor's memory with the sender, and the optimizer updated
+    the request's Adam moments in place: a run resumed from a checkpoint taken while an update
+    ran applied that update's moments twice); nor does an update run in this process."""
+    import copy
+
+    from agents.evaluation import global_generators_kept
+    from agents.pipelined import UpdateWorker, _request, run_request
+
+    model = _learner()
+    _rollout(model)
+    with global_generators_kept():
+        model.train_in_process()  # Adam has moments now: the request carries them
+    _rollout(model)
+    request = _request(model, seed=7)
+    kept = copy.deepcopy(request)
+    assert kept["optimizer"]["state"]  # (a request with moments to overwrite)
+    worker = UpdateWorker(model)
+    try:
+        worker.submit(request)
+        worker.finish(model)
+    finally:
+        worker.close()
+    assert _optimizer_equal(request["optimizer"], kept["optimizer"])
+    assert not _optimizer_equal(model.policy.optimizer.state_dict(), kept["optimizer"])
+    with global_generators_kept():
+        run_request(model, request)
+    assert _optimizer_equal(request["optimizer"], kept["optimizer"])
+
+
 def test_pipelined_learn_applies_every_update_one_rollout_late():
     model = _learner(coef=0.0)
     start = _state(model)
