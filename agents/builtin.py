@@ -6,8 +6,6 @@ without importing the package that imports it (no import cycle, tests/core/test_
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 from envs.core.protocol import Game
 
@@ -15,7 +13,7 @@ from .atomic_africa import AlwaysReserve, NeverReserve
 from .baselines import AlwaysReact, NeverReact
 from .heuristic import heuristic_for
 from .panel import Rush, StandAndFire
-from .policy import BasePolicy, RandomPolicy, SeedLike, UnknownAgentError
+from .policy import BasePolicy, RandomPolicy, SeedLike, UnknownAgentError, looks_like_path
 from .ppo import MaskablePPOPolicy
 from .skirmish_alert import AlwaysAlert, NeverAlert
 
@@ -41,11 +39,6 @@ def panel_for(ruleset: str) -> list[str]:
     if ruleset == "skirmish_alert":
         return ["random", "heuristic", *ALERT_BOTS]
     return list(BUILTIN_AGENTS)
-
-
-def looks_like_path(name: str) -> bool:
-    """True when ``name`` should be read as a checkpoint path rather than a built-in name."""
-    return name.endswith(".zip") or os.sep in name or "/" in name or Path(name).exists()
 
 
 def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,

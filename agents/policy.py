@@ -11,7 +11,9 @@ the tournament calls before every game with a seed from its own stream.
 from __future__ import annotations
 
 import abc
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -34,13 +36,31 @@ class UnknownAgentError(AgentError):
     """An agent name that is neither a built-in name nor a checkpoint path."""
 
 
+def looks_like_path(name: str) -> bool:
+    """True when ``name`` should be read as a checkpoint path rather than a built-in name."""
+    return name.endswith(".zip") or os.sep in name or "/" in name or Path(name).exists()
+
+
+def agent_identity(name: str) -> str:
+    """What an agent name refers to: a built-in name itself, a checkpoint path as the real
+    absolute path of its file (``a.zip``, ``./a.zip`` and a symlink to it are one agent)."""
+    return os.path.realpath(name) if looks_like_path(name) else name
+
+
 def first_repeated(names: Sequence[str]) -> str | None:
     """The first of ``names`` given more than once, with how often (``"'rush' is given
     twice"``, ``"'rush' is given 3 times"``), or ``None`` when all differ: the tail of the
-    scripts' "names must be distinct" errors."""
-    for name in names:
-        if (n := list(names).count(name)) > 1:
-            return f"{name!r} is given {'twice' if n == 2 else f'{n} times'}"
+    scripts' "names must be distinct" errors. Checkpoint paths are compared by the file they
+    name (:func:`agent_identity`): ``"'a.zip' and './a.zip' are the same checkpoint"``."""
+    keys = [agent_identity(name) for name in names]
+    for key in keys:
+        same = [name for name, k in zip(names, keys) if k == key]
+        if len(same) > 1:
+            spellings = list(dict.fromkeys(same))
+            if len(spellings) > 1:
+                return f"{' and '.join(map(repr, spellings))} are the same checkpoint"
+            n = len(same)
+            return f"{same[0]!r} is given {'twice' if n == 2 else f'{n} times'}"
     return None
 
 

@@ -171,12 +171,17 @@ def test_evaluate_jobs_do_not_change_the_results(trained, tmp_path):
     (["--jobs", "0"], "--jobs must be >= 1, got 0"),
     (["--agents", "random", "rush", "random", "random"],
      "--agents names must be distinct: 'random' is given 3 times"),
+    (["--agents", "CORRUPT", "random", "CORRUPT_AGAIN"],  # one file, two spellings
+     "--agents names must be distinct: 'TMP/corrupt.zip' and 'TMP/./corrupt.zip' are the same "
+     "checkpoint"),
 ])
 def test_evaluate_bad_input_is_one_line_error(tmp_path, args, message):
     corrupt = tmp_path / "corrupt.zip"
     corrupt.write_bytes(b"PK\x03\x04 truncated")
-    args = [str(corrupt) if a == "CORRUPT" else str(tmp_path) if a == "DIR" else a
-            for a in args]
+    spelled = {"CORRUPT": str(corrupt), "CORRUPT_AGAIN": f"{tmp_path}/./corrupt.zip",
+               "DIR": str(tmp_path)}
+    args = [spelled.get(a, a) for a in args]
+    message = message.replace("TMP", str(tmp_path))
     r = run("evaluate.py", "--ruleset", "toy", *args, "--json", str(tmp_path / "x.json"))
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()

@@ -98,11 +98,16 @@ def check_output_suffix(path: str | Path, suffixes: tuple[str, ...], flag: str, 
 
     Raises:
         envs.core.errors.RiposteError: ``"<flag> '<path>': <written_as>; give a file name ending
-            in .a or .b"`` for another name.
+            in .a or .b"`` for another name; a name that is only the suffix (``.toml``, which
+            Python reads as a hidden file with no suffix) is told to add a name before it.
         OSError: as :func:`check_output_path`.
     """
     from .errors import RiposteError
 
+    name = Path(path).name
+    if name.lower() in suffixes:
+        raise RiposteError(f"{flag} {str(path)!r}: the file name is only the suffix {name!r}; "
+                           f"give a name before it, e.g. 'game{name.lower()}'")
     if Path(path).suffix.lower() not in suffixes:
         raise RiposteError(f"{flag} {str(path)!r}: {written_as}; give a file name ending in "
                            f"{' or '.join(suffixes)}")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from envs.core.files import atomic_write_text, check_output_path
+from envs.core.errors import RiposteError
+from envs.core.files import atomic_write_text, check_output_path, check_output_suffix
 
 
 def test_atomic_write_creates_parents_and_replaces(tmp_path):
@@ -170,3 +171,12 @@ def test_commands_refuse_to_write_over_their_input(tmp_path, argv, name):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "is also an input" in lines[0]
     assert model.read_bytes() == b"weights"
+
+
+@pytest.mark.parametrize("name", [".toml", ".TOML"])
+def test_a_name_that_is_only_the_suffix_is_told_to_add_a_name(tmp_path, name):
+    with pytest.raises(RiposteError) as e:
+        check_output_suffix(tmp_path / name, (".toml",), "--save", "the game record is TOML")
+    assert str(e.value) == (f"--save '{tmp_path / name}': the file name is only the suffix "
+                            f"'{name}'; give a name before it, e.g. 'game.toml'")
+    assert check_output_suffix(tmp_path / "a.TOML", (".toml",), "--save", "") == tmp_path / "a.TOML"
