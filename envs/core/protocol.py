@@ -371,7 +371,7 @@ class State(abc.ABC):
             InvalidStateError: for text that is not valid JSON, or a document that is not a
                 serialised state (names the missing or malformed key), or a state saved by
                 another ruleset (names both) or another version of the ruleset (names both
-                versions).
+                versions), or whose ``game`` has no integer ``version``.
             UnknownRulesetError, ScenarioError, ParameterError: for a bad ``game`` config.
         """
         where = "State.from_json"
@@ -407,7 +407,12 @@ class State(abc.ABC):
             raise InvalidStateError(
                 f"{where}: this state was saved by the {cfg['ruleset']!r} ruleset and cannot "
                 f"be read by {game.ruleset_id!r}")
-        if isinstance(cfg, Mapping) and "version" in cfg and cfg["version"] != game.version:
+        if isinstance(cfg, Mapping) and type(cfg.get("version")) is not int:
+            raise InvalidStateError(
+                f"{where}: game: " + ("missing key 'version' (the ruleset version the state was "
+                                      "saved by)" if "version" not in cfg else
+                                      f"version must be an integer, got {cfg['version']!r}"))
+        if isinstance(cfg, Mapping) and cfg["version"] != game.version:
             raise InvalidStateError(
                 f"{where}: this state was saved by {game.ruleset_id} version {cfg['version']!r} "
                 f"and cannot be read by version {game.version} (states are not converted "

@@ -642,3 +642,27 @@ def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(g
         State.from_json(old, game=game)
     # the current version reads back
     assert State.from_json(s.to_json()).to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("version, message", [
+    ("4", "State.from_json: game: version must be an integer, got '4'"),
+    (4.0, "State.from_json: game: version must be an integer, got 4.0"),
+    (True, "State.from_json: game: version must be an integer, got True"),
+    (None, "State.from_json: game: missing key 'version' (the ruleset version the state was "
+           "saved by)"),
+])
+def test_a_state_whose_version_is_not_an_integer_is_refused(game, version, message):
+    """A version written as a string (or left out) is refused saying so, not as 'version '4'
+    cannot be read by version 4' (or silently read as the current version)."""
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    doc = json.loads(game.new_initial_state().to_json())
+    if version is None:
+        del doc["game"]["version"]
+    else:
+        doc["game"]["version"] = version
+    for g in (None, game):
+        with pytest.raises(InvalidStateError) as ei:
+            State.from_json(json.dumps(doc), game=g)
+        assert str(ei.value) == message
