@@ -36,11 +36,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+
+def _stopped_while_starting(signum: int, frame: Any) -> None:
+    """SIGINT / SIGTERM before the script's own ``SignalGuard`` is up (torch and the rest are
+    still loading): one line and the shell's status ``128 + signal``, not a traceback from
+    inside an import. Nothing has been written yet."""
+    sys.stdout.flush()
+    print(f"interrupted ({signal.Signals(signum).name}) while starting: nothing was written",
+          file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
+if __name__ == "__main__":
+    for _signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_signum, _stopped_while_starting)
 
 
 class _ArgumentParser(argparse.ArgumentParser):

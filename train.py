@@ -38,10 +38,26 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+
+def _stopped_while_starting(signum: int, frame: Any) -> None:
+    """SIGINT / SIGTERM before the script's own ``SignalGuard`` is up (torch and the rest are
+    still loading): one line and the shell's status ``128 + signal``, not a traceback from
+    inside an import. Nothing has been written yet."""
+    sys.stdout.flush()
+    print(f"interrupted ({signal.Signals(signum).name}) while starting: nothing was written",
+          file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
+if __name__ == "__main__":
+    for _signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_signum, _stopped_while_starting)
 
 from agents.train_cli import (RULESET_DEFAULTS, Args, UsageError, builtin_panel, parse_args,
                               resume_config, saved_backend)

@@ -17,7 +17,9 @@ prints "Exception ignored" and carries on. While a guard is active, ``sys.unrais
 catches such a lost :class:`Interrupted` and has the same signal sent again a moment later
 (from a helper thread), so it is raised outside that callback instead of being dropped (seen
 in a loaded test run: a Ctrl-C during the warm start's imports was ignored and the warm start
-ran on). Once a
+ran on). A signal that lands while a module is being imported is sent again the same way
+until the import is over, instead of being raised inside it: an exception raised inside
+torch's first import aborts the whole process (SIGABRT). Once a
 signal has arrived, the hook drops the other "Exception ignored" reports, during the guard
 and after it: they come from finalizers of objects the interrupt left half-done — a
 ``zipfile.ZipFile`` whose member was being opened when a second Ctrl-C landed cannot close
@@ -80,6 +82,24 @@ def interrupted_in(exc: BaseException) -> Interrupted | None:
     return None
 
 
+def _importing(frame: Any) -> bool:
+    """Whether ``frame`` (a signal handler's) runs inside an ``import``: one of its callers
+    is in the import machinery (``<frozen importlib._bootstrap>``)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_again(signum: int) -> None:
+    """Send ``signum`` to this process again in :data:`REDELIVERY_DELAY` seconds, from a
+    helper thread (the handler then runs in the main thread, outside what held it up)."""
+    resend = threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), signum))
+    resend.daemon = True
+    resend.start()
+
+
 def _drop_unraisable(unraisable: Any) -> None:
     """``sys.unraisablehook`` left by a guard that a signal stopped: reports nothing."""
 
@@ -108,6 +128,13 @@ class SignalGuard:
         if self._defer and self.requested is None:
             self.requested = signum
             return
+        if _importing(frame):
+            # not inside an import: an exception raised in torch's first import aborts the
+            # process (SIGABRT from C++, a 400-line dump; seen when a Ctrl-C landed on
+            # train.py's `import torch`), and elsewhere leaves a half-made module behind; a
+            # helper thread sends the signal again until the import is over
+            _send_again(signum)
+            return
         raise Interrupted(signum)
 
     def _unraisable(self, unraisable: Any) -> None:
@@ -120,10 +147,7 @@ class SignalGuard:
             # not from here: a signal raised now would be handled inside this hook, where its
             # exception is lost again; a helper thread sends it once the callback is over
             # (should it still land inside one, this hook runs again)
-            resend = threading.Timer(REDELIVERY_DELAY, os.kill,
-                                     (os.getpid(), unraisable.exc_value.signum))
-            resend.daemon = True
-            resend.start()
+            _send_again(unraisable.exc_value.signum)
             return
         (self._old_hook or sys.__unraisablehook__)(unraisable)
 

@@ -216,6 +216,42 @@ def test_a_signal_lost_in_a_callback_is_delivered_again():
     assert "Exception ignored" not in r.stderr and r.stderr == ""
 
 
+DURING_AN_IMPORT = """
+import signal, sys, time
+sys.path.insert(0, sys.argv[1])
+from agents.interrupts import Interrupted, SignalGuard
+steps = []
+with SignalGuard():
+    try:
+        import slow_module  # sends itself SIGINT, then goes on for 0.3 s
+        steps.append("imported " + str(slow_module.DONE))
+        time.sleep(10)
+    except Interrupted as exc:
+        steps.append("interrupted " + exc.name)
+print(" | ".join(steps), "slow_module" in sys.modules)
+"""
+SLOW_MODULE = """
+import os, signal, time
+os.kill(os.getpid(), signal.SIGINT)
+deadline = time.monotonic() + 0.3
+while time.monotonic() < deadline:  # (a busy loop: the handler runs at once)
+    pass
+DONE = True
+"""
+
+
+def test_a_signal_during_an_import_arrives_after_it(tmp_path):
+    """A Ctrl-C that lands while a module is imported is not raised inside the import (inside
+    torch's first import that aborts the process with SIGABRT): it arrives once the import is
+    over, and the module is whole."""
+    (tmp_path / "slow_module.py").write_text(SLOW_MODULE)
+    r = subprocess.run([sys.executable, "-c", DURING_AN_IMPORT, str(tmp_path)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "imported True | interrupted SIGINT True"
+    assert r.stderr == ""
+
+
 HELD_SIGNAL = """
 import os, signal
 from agents.interrupts import Interrupted, SignalGuard, signals_held
@@ -340,3 +376,37 @@ def test_train_main_reports_an_interrupt_hidden_behind_a_cleanup_error(tmp_path,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("interrupted (SIGINT): aborted, no partial file "
                                                "left; complete checkpoints"), err
+
+
+def _sigterm_caught(pid: int) -> bool:
+    """Whether process ``pid`` has a handler for SIGTERM (``SigCgt`` in /proc): the scripts
+    install theirs first thing, before torch and the rest load."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("script, args", [
+    ("train.py", ["--total-timesteps", "5000"]),
+    ("evaluate.py", ["--agents", "random", "rush", "--games", "2"]),
+])
+def test_ctrl_c_while_the_libraries_load_is_one_line(tmp_path, script, args):
+    """A Ctrl-C in the second or so while torch, sb3 and the engine are imported: one line and
+    status 130, not a KeyboardInterrupt traceback from inside an import (the script runs as
+    itself, not through the tests' launcher, which imports the libraries first)."""
+    run_dir = tmp_path / "run"
+    out_args = (["--run-dir", str(run_dir)] if script == "train.py"
+                else ["--json", str(tmp_path / "t.json")])
+    proc = subprocess.Popen([sys.executable, script, *args, *out_args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _sigterm_caught(proc.pid):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (
+        130, "interrupted (SIGINT) while starting: nothing was written\n")
+    assert not run_dir.exists() and not (tmp_path / "t.json").exists()
