@@ -48,7 +48,8 @@ from typing import Any
 def _stopped_while_starting(signum: int, frame: Any) -> None:
     """SIGINT / SIGTERM before the script's own ``SignalGuard`` is up (torch and the rest are
     still loading): one line and the shell's status ``128 + signal``, not a traceback from
-    inside an import. Nothing has been written yet."""
+    inside an import. Nothing has been written yet. (The same in train.py: a shared module
+    could only be imported through the agents or envs package, which loads numpy first.)"""
     sys.stdout.flush()
     print(f"interrupted ({signal.Signals(signum).name}) while starting: nothing was written",
           file=sys.stderr, flush=True)
