@@ -56,6 +56,7 @@ def _stopped_while_starting(signum: int, frame: Any) -> None:
     os._exit(128 + signum)
 
 
+_stopped_while_starting.ends_at_guard = True  # type: ignore[attr-defined]  # (SignalGuard)
 if __name__ == "__main__":
     for _signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_signum, _stopped_while_starting)
@@ -142,9 +143,10 @@ def parse_args(argv: list[str] | None = None) -> Args:
         p.error(f"--games must be >= 1, got {args.games}")
     if len(args.agents) < 2:
         p.error("--agents needs at least two agents")
+    from agents.builtin import agent_identity
     from agents.policy import first_repeated
 
-    if (twice := first_repeated(args.agents)) is not None:
+    if (twice := first_repeated(args.agents, key=agent_identity)) is not None:
         p.error(f"--agents names must be distinct: {twice}")
     if args.seed < 0:
         p.error(f"--seed must be >= 0, got {args.seed}")

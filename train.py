@@ -56,6 +56,7 @@ def _stopped_while_starting(signum: int, frame: Any) -> None:
     os._exit(128 + signum)
 
 
+_stopped_while_starting.ends_at_guard = True  # type: ignore[attr-defined]  # (SignalGuard)
 if __name__ == "__main__":
     for _signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_signum, _stopped_while_starting)

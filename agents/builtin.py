@@ -6,6 +6,8 @@ without importing the package that imports it (no import cycle, tests/core/test_
 
 from __future__ import annotations
 
+import os
+
 
 from envs.core.protocol import Game
 
@@ -28,6 +30,16 @@ AA_AGENTS: tuple[str, ...] = ("never-reserve", "always-reserve")
 PANEL_BOTS = {"stand-and-fire": StandAndFire, "rush": Rush}
 #: the Reserve-policy baselines of Atomic Africa (see :mod:`agents.atomic_africa`), by name
 RESERVE_BOTS = {"never-reserve": NeverReserve, "always-reserve": AlwaysReserve}
+
+
+def agent_identity(name: str) -> str:
+    """What an agent name refers to, read as :func:`make_agent` reads it: a built-in name is
+    itself (even where a file of that name lies in the current folder), a checkpoint path is
+    the real absolute path of its file (``a.zip``, ``./a.zip`` and a symlink to it are one
+    agent)."""
+    if name in BUILTIN_AGENTS or name in ALERT_BOTS or name in RESERVE_BOTS:
+        return name
+    return os.path.realpath(name) if looks_like_path(name) else name
 
 
 def panel_for(ruleset: str) -> list[str]:

@@ -17,9 +17,12 @@ prints "Exception ignored" and carries on. While a guard is active, ``sys.unrais
 catches such a lost :class:`Interrupted` and has the same signal sent again a moment later
 (from a helper thread), so it is raised outside that callback instead of being dropped (seen
 in a loaded test run: a Ctrl-C during the warm start's imports was ignored and the warm start
-ran on). A signal that lands while a module is being imported is sent again the same way
-until the import is over, instead of being raised inside it: an exception raised inside
-torch's first import aborts the whole process (SIGABRT). Once a
+ran on). A signal that lands while torch is being imported is sent again the same way until
+the import is over, instead of being raised inside it: an exception raised inside torch's
+first import aborts the whole process (SIGABRT). A signal sent again that has not arrived
+when the guarded block ends is raised as the block ends. A handler marked ``ends_at_guard``
+(the scripts' handler for their first second, while the libraries load) is not put back
+when a guard ends: ``SIG_IGN`` is. Once a
 signal has arrived, the hook drops the other "Exception ignored" reports, during the guard
 and after it: they come from finalizers of objects the interrupt left half-done — a
 ``zipfile.ZipFile`` whose member was being opened when a second Ctrl-C landed cannot close
@@ -82,14 +85,16 @@ def interrupted_in(exc: BaseException) -> Interrupted | None:
     return None
 
 
-def _importing(frame: Any) -> bool:
-    """Whether ``frame`` (a signal handler's) runs inside an ``import``: one of its callers
-    is in the import machinery (``<frozen importlib._bootstrap>``)."""
+def _importing_torch(frame: Any) -> bool:
+    """Whether ``frame`` (a signal handler's) runs inside torch's import: its callers include
+    the import machinery (``<frozen importlib._bootstrap>``) and torch's own modules."""
+    importing = in_torch = False
     while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
+        name = frame.f_code.co_filename
+        importing = importing or name.startswith("<frozen importlib")
+        in_torch = in_torch or f"{os.sep}torch{os.sep}" in name
         frame = frame.f_back
-    return False
+    return importing and in_torch
 
 
 def _send_again(signum: int) -> None:
@@ -118,6 +123,7 @@ class SignalGuard:
         self._defer = False
         self._old: dict[int, Any] = {}
         self._old_hook: Any = None
+        self._pending: int | None = None  # a signal sent again that has not arrived yet
 
     @property
     def requested_name(self) -> str | None:
@@ -128,13 +134,14 @@ class SignalGuard:
         if self._defer and self.requested is None:
             self.requested = signum
             return
-        if _importing(frame):
-            # not inside an import: an exception raised in torch's first import aborts the
-            # process (SIGABRT from C++, a 400-line dump; seen when a Ctrl-C landed on
-            # train.py's `import torch`), and elsewhere leaves a half-made module behind; a
-            # helper thread sends the signal again until the import is over
+        if _importing_torch(frame):
+            # not inside torch's import: an exception raised there aborts the process
+            # (SIGABRT from C++, a 400-line dump; seen when a Ctrl-C landed on train.py's
+            # `import torch`); a helper thread sends the signal again until it is over
+            self._pending = signum
             _send_again(signum)
             return
+        self._pending = None
         raise Interrupted(signum)
 
     def _unraisable(self, unraisable: Any) -> None:
@@ -147,6 +154,7 @@ class SignalGuard:
             # not from here: a signal raised now would be handled inside this hook, where its
             # exception is lost again; a helper thread sends it once the callback is over
             # (should it still land inside one, this hook runs again)
+            self._pending = unraisable.exc_value.signum
             _send_again(unraisable.exc_value.signum)
             return
         (self._old_hook or sys.__unraisablehook__)(unraisable)
@@ -161,12 +169,19 @@ class SignalGuard:
 
     def __exit__(self, *exc: Any) -> None:
         for s, old in self._old.items():
+            if getattr(old, "ends_at_guard", False):
+                old = signal.SIG_IGN  # a script's start-up handler: the start is long over
             signal.signal(s, signal.SIG_IGN if self.signalled else old)
         self._old.clear()
         if self._old_hook is not None:
             # on the way out after a signal: finalizers stay quiet (see the module docstring)
             sys.unraisablehook = _drop_unraisable if self.signalled else self._old_hook
             self._old_hook = None
+        if self._pending is not None and exc[0] is None:
+            # a signal held back (inside torch's import, or lost in a callback) whose second
+            # sending has not arrived when the block ends: it still stops the command
+            pending, self._pending = self._pending, None
+            raise Interrupted(pending)
 
     @contextlib.contextmanager
     def deferred(self) -> Iterator["SignalGuard"]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -41,20 +41,17 @@ def looks_like_path(name: str) -> bool:
     return name.endswith(".zip") or os.sep in name or "/" in name or Path(name).exists()
 
 
-def agent_identity(name: str) -> str:
-    """What an agent name refers to: a built-in name itself, a checkpoint path as the real
-    absolute path of its file (``a.zip``, ``./a.zip`` and a symlink to it are one agent)."""
-    return os.path.realpath(name) if looks_like_path(name) else name
-
-
-def first_repeated(names: Sequence[str]) -> str | None:
+def first_repeated(names: Sequence[str],
+                   key: Callable[[str], str] | None = None) -> str | None:
     """The first of ``names`` given more than once, with how often (``"'rush' is given
     twice"``, ``"'rush' is given 3 times"``), or ``None`` when all differ: the tail of the
-    scripts' "names must be distinct" errors. Checkpoint paths are compared by the file they
-    name (:func:`agent_identity`): ``"'a.zip' and './a.zip' are the same checkpoint"``."""
-    keys = [agent_identity(name) for name in names]
-    for key in keys:
-        same = [name for name, k in zip(names, keys) if k == key]
+    scripts' "names must be distinct" errors. With ``key`` (e.g.
+    :func:`agents.builtin.agent_identity`) names are compared by what ``key`` makes of them,
+    and two spellings of one are reported as such (``"'a.zip' and './a.zip' are the same
+    checkpoint"``)."""
+    keys = [name if key is None else key(name) for name in names]
+    for k in keys:
+        same = [name for name, other in zip(names, keys) if other == k]
         if len(same) > 1:
             spellings = list(dict.fromkeys(same))
             if len(spellings) > 1:

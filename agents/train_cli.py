@@ -325,6 +325,7 @@ def _repeated(specs: list[str], names: bool = False) -> str | None:
     """The first entry of ``specs`` given more than once, with how often (``"'rush' is given
     twice"``); ``names``: compare the NAME of ``NAME:WEIGHT`` specs (a spec whose weight is
     bad is left to the opponent pool's own error)."""
+    from agents.builtin import agent_identity
     from agents.policy import AgentError, first_repeated
     from agents.selfplay import parse_bot_spec
 
@@ -334,7 +335,7 @@ def _repeated(specs: list[str], names: bool = False) -> str | None:
             seen.append(parse_bot_spec(spec)[0] if names else spec)
         except AgentError:
             continue
-    return first_repeated(seen)
+    return first_repeated(seen, key=agent_identity)
 
 
 def check_args(args: Args) -> str | None:

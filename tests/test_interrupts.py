@@ -221,13 +221,14 @@ import signal, sys, time
 sys.path.insert(0, sys.argv[1])
 from agents.interrupts import Interrupted, SignalGuard
 steps = []
-with SignalGuard():
-    try:
+try:
+    with SignalGuard():  # (the guard may raise as the block ends: caught here too)
         import slow_module  # sends itself SIGINT, then goes on for 0.3 s
         steps.append("imported " + str(slow_module.DONE))
-        time.sleep(10)
-    except Interrupted as exc:
-        steps.append("interrupted " + exc.name)
+        if sys.argv[2] == "wait":
+            time.sleep(10)
+except Interrupted as exc:
+    steps.append("interrupted " + exc.name)
 print(" | ".join(steps), "slow_module" in sys.modules)
 """
 SLOW_MODULE = """
@@ -240,16 +241,57 @@ DONE = True
 """
 
 
-def test_a_signal_during_an_import_arrives_after_it(tmp_path):
-    """A Ctrl-C that lands while a module is imported is not raised inside the import (inside
-    torch's first import that aborts the process with SIGABRT): it arrives once the import is
-    over, and the module is whole."""
-    (tmp_path / "slow_module.py").write_text(SLOW_MODULE)
-    r = subprocess.run([sys.executable, "-c", DURING_AN_IMPORT, str(tmp_path)], cwd=ROOT,
+def _import_under_a_guard(folder: Path, after: str) -> str:
+    folder.mkdir(parents=True)
+    (folder / "slow_module.py").write_text(SLOW_MODULE)
+    r = subprocess.run([sys.executable, "-c", DURING_AN_IMPORT, str(folder), after], cwd=ROOT,
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "imported True | interrupted SIGINT True"
-    assert r.stderr == ""
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return r.stdout.strip()
+
+
+def test_a_signal_during_torchs_import_arrives_after_it(tmp_path):
+    """A Ctrl-C that lands while torch is imported is not raised inside the import (there it
+    aborts the process with SIGABRT): it arrives once the import is over, and the module is
+    whole. (The module stands in for torch: it lies in a folder named torch.)"""
+    assert _import_under_a_guard(tmp_path / "torch", "wait") == (
+        "imported True | interrupted SIGINT True")
+
+
+def test_a_signal_held_back_still_stops_a_block_that_ends_at_once(tmp_path):
+    """When the guarded block ends before the signal's second sending arrives, the guard
+    raises it as the block ends (it was lost once: the command finished with status 0)."""
+    assert _import_under_a_guard(tmp_path / "torch", "end") == (
+        "imported True | interrupted SIGINT True")
+
+
+def test_a_signal_during_another_import_is_raised_at_once(tmp_path):
+    """Only torch's import holds a signal back: elsewhere (rich loading pieces while a report
+    is printed, say) it interrupts at once, or a command busy importing to its end would
+    never stop."""
+    assert _import_under_a_guard(tmp_path / "lib", "wait") == "interrupted SIGINT False"
+
+
+ENDS_AT_GUARD = """
+import signal
+from agents.interrupts import SignalGuard
+def starting(signum, frame):
+    pass
+starting.ends_at_guard = True
+signal.signal(signal.SIGINT, starting)
+with SignalGuard():
+    pass
+print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+"""
+
+
+def test_a_start_up_handler_is_not_put_back_when_the_guard_ends():
+    """The scripts' start-up handler says 'while starting: nothing was written'; after the
+    guarded command it would be wrong (seen: a Ctrl-C just after evaluate.py wrote its JSON
+    said so), so the guard leaves SIG_IGN instead."""
+    r = subprocess.run([sys.executable, "-c", ENDS_AT_GUARD], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert (r.returncode, r.stdout.strip(), r.stderr) == (0, "True", "")
 
 
 HELD_SIGNAL = """
@@ -410,3 +452,14 @@ def test_ctrl_c_while_the_libraries_load_is_one_line(tmp_path, script, args):
     assert (proc.returncode, err) == (
         130, "interrupted (SIGINT) while starting: nothing was written\n")
     assert not run_dir.exists() and not (tmp_path / "t.json").exists()
+
+
+def test_a_signal_still_held_back_is_raised_as_the_block_ends():
+    """The guard's own record of a signal it sent again (``_pending``): if the block ends
+    first, leaving the guard raises it instead of dropping it."""
+    from agents.interrupts import Interrupted, SignalGuard
+
+    with pytest.raises(Interrupted) as ei:
+        with SignalGuard() as guard:
+            guard._pending = signal.SIGTERM
+    assert ei.value.exit_status == 143

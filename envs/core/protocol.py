@@ -31,7 +31,7 @@ from .actions import ActionCatalogue
 from .drawing import Drawing, text_drawing
 from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .events import Event, make_event
-from .registry import load_game
+from .registry import game_class, load_game
 
 #: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
 CHANCE: int = -1
@@ -401,23 +401,27 @@ class State(abc.ABC):
             miss = [k for k in ("ruleset", "scenario", "params") if k not in cfg]
             if miss:
                 raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
-            game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
         cfg = data.get("game")
-        if isinstance(cfg, Mapping) and "ruleset" in cfg and cfg["ruleset"] != game.ruleset_id:
+        # the ruleset and its version first: a state of another version may name parameters
+        # or a scenario that this version does not have
+        reader = game if game is not None else game_class(cfg["ruleset"])
+        if isinstance(cfg, Mapping) and "ruleset" in cfg and cfg["ruleset"] != reader.ruleset_id:
             raise InvalidStateError(
                 f"{where}: this state was saved by the {cfg['ruleset']!r} ruleset and cannot "
-                f"be read by {game.ruleset_id!r}")
+                f"be read by {reader.ruleset_id!r}")
         if isinstance(cfg, Mapping) and type(cfg.get("version")) is not int:
             raise InvalidStateError(
                 f"{where}: game: " + ("missing key 'version' (the ruleset version the state was "
                                       "saved by)" if "version" not in cfg else
                                       f"version must be an integer, got {cfg['version']!r}"))
-        if isinstance(cfg, Mapping) and cfg["version"] != game.version:
+        if isinstance(cfg, Mapping) and cfg["version"] != reader.version:
             raise InvalidStateError(
-                f"{where}: this state was saved by {game.ruleset_id} version {cfg['version']!r} "
-                f"and cannot be read by version {game.version} (states are not converted "
-                f"between versions; a replay script, which holds only action labels, still "
-                f"plays)")
+                f"{where}: this state was saved by {reader.ruleset_id} version "
+                f"{cfg['version']!r} and cannot be read by version {reader.version} (states "
+                f"are not converted between versions; a replay script, which holds only action "
+                f"labels, still plays)")
+        if game is None:
+            game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
         if not isinstance(data["state"], Mapping):
             raise InvalidStateError(f"{where}: state: expected an object, got "
                                     f"{type(data['state']).__name__}")

@@ -666,3 +666,19 @@ def test_a_state_whose_version_is_not_an_integer_is_refused(game, version, messa
         with pytest.raises(InvalidStateError) as ei:
             State.from_json(json.dumps(doc), game=g)
         assert str(ei.value) == message
+
+
+def test_a_state_of_a_later_version_is_refused_by_its_version_first(game):
+    """A later version may add a parameter: its state is refused by version, not by the
+    parameter this version does not know (the game config used to be loaded first)."""
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    doc = json.loads(game.new_initial_state().to_json())
+    doc["game"]["version"] = game.version + 1
+    doc["game"]["params"]["a_rule_of_the_next_version"] = True
+    with pytest.raises(InvalidStateError) as ei:
+        State.from_json(json.dumps(doc))
+    assert str(ei.value).startswith(
+        f"State.from_json: this state was saved by acw_regimental version {game.version + 1} "
+        f"and cannot be read by version {game.version} (")

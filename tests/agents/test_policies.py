@@ -227,3 +227,23 @@ def test_ppo_checkpoint_of_another_game_is_rejected(acw_game, toy_checkpoint, tm
     with pytest.raises(AgentLoadError, match=r"actions \(trained on toy/\w+\), but "
                                              r"acw_regimental/default has \("):
         MaskablePPOPolicy.load(named, acw_game)
+
+
+def test_agent_identity_reads_names_as_make_agent_does(tmp_path, monkeypatch):
+    """A built-in name stays the bot even where a file of that name lies in the current
+    folder (make_agent plays the bot); a checkpoint path is its real file."""
+    from agents.builtin import agent_identity
+    from agents.policy import first_repeated
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rush").write_bytes(b"PK")
+    (tmp_path / "a.zip").write_bytes(b"PK")
+    (tmp_path / "link.zip").symlink_to(tmp_path / "a.zip")
+    assert agent_identity("rush") == "rush"
+    assert agent_identity("./rush") == str(tmp_path / "rush")
+    assert agent_identity("link.zip") == agent_identity("./a.zip") == str(tmp_path / "a.zip")
+    assert first_repeated(["rush", "./rush"], key=agent_identity) is None
+    assert first_repeated(["a.zip", "random", "link.zip"], key=agent_identity) == (
+        "'a.zip' and 'link.zip' are the same checkpoint")
+    assert first_repeated(["a.zip", "./a.zip"]) is None  # without a key: names as written
+    assert first_repeated(["rush", "x", "rush", "rush"]) == "'rush' is given 3 times"
