@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 
-
 from envs.core.protocol import Game
 
 from .atomic_africa import AlwaysReserve, NeverReserve
@@ -30,6 +29,8 @@ AA_AGENTS: tuple[str, ...] = ("never-reserve", "always-reserve")
 PANEL_BOTS = {"stand-and-fire": StandAndFire, "rush": Rush}
 #: the Reserve-policy baselines of Atomic Africa (see :mod:`agents.atomic_africa`), by name
 RESERVE_BOTS = {"never-reserve": NeverReserve, "always-reserve": AlwaysReserve}
+#: every name :func:`make_agent` reads as a built-in agent rather than a path
+ALL_BUILTIN_NAMES: tuple[str, ...] = BUILTIN_AGENTS + tuple(ALERT_BOTS) + tuple(RESERVE_BOTS)
 
 
 def agent_identity(name: str) -> str:
@@ -37,7 +38,7 @@ def agent_identity(name: str) -> str:
     itself (even where a file of that name lies in the current folder), a checkpoint path is
     the real absolute path of its file (``a.zip``, ``./a.zip`` and a symlink to it are one
     agent)."""
-    if name in BUILTIN_AGENTS or name in ALERT_BOTS or name in RESERVE_BOTS:
+    if name in ALL_BUILTIN_NAMES:
         return name
     return os.path.realpath(name) if looks_like_path(name) else name
 
@@ -101,5 +102,5 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
                                       trust=trust_checkpoint)
     raise UnknownAgentError(
         f"unknown agent {name!r}: expected one of "
-        f"{', '.join(BUILTIN_AGENTS + tuple(ALERT_BOTS) + tuple(RESERVE_BOTS))} "
+        f"{', '.join(ALL_BUILTIN_NAMES)} "
         f"or a path to a MaskablePPO checkpoint (.zip)")

@@ -402,24 +402,26 @@ class State(abc.ABC):
             if miss:
                 raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
         cfg = data.get("game")
-        # the ruleset and its version first: a state of another version may name parameters
-        # or a scenario that this version does not have
-        reader = game if game is not None else game_class(cfg["ruleset"])
-        if isinstance(cfg, Mapping) and "ruleset" in cfg and cfg["ruleset"] != reader.ruleset_id:
-            raise InvalidStateError(
-                f"{where}: this state was saved by the {cfg['ruleset']!r} ruleset and cannot "
-                f"be read by {reader.ruleset_id!r}")
-        if isinstance(cfg, Mapping) and type(cfg.get("version")) is not int:
-            raise InvalidStateError(
-                f"{where}: game: " + ("missing key 'version' (the ruleset version the state was "
-                                      "saved by)" if "version" not in cfg else
-                                      f"version must be an integer, got {cfg['version']!r}"))
-        if isinstance(cfg, Mapping) and cfg["version"] != reader.version:
-            raise InvalidStateError(
-                f"{where}: this state was saved by {reader.ruleset_id} version "
-                f"{cfg['version']!r} and cannot be read by version {reader.version} (states "
-                f"are not converted between versions; a replay script, which holds only action "
-                f"labels, still plays)")
+        if isinstance(cfg, Mapping):
+            # the ruleset and its version first: a state of another version may name
+            # parameters or a scenario that this version does not have
+            reader = game if game is not None else game_class(cfg["ruleset"])
+            if "ruleset" in cfg and cfg["ruleset"] != reader.ruleset_id:
+                raise InvalidStateError(
+                    f"{where}: this state was saved by the {cfg['ruleset']!r} ruleset and "
+                    f"cannot be read by {reader.ruleset_id!r}")
+            if "version" not in cfg:
+                raise InvalidStateError(f"{where}: game: missing key 'version' (the ruleset "
+                                        f"version the state was saved by)")
+            if type(cfg["version"]) is not int:
+                raise InvalidStateError(f"{where}: game: version must be an integer, got "
+                                        f"{cfg['version']!r}")
+            if cfg["version"] != reader.version:
+                raise InvalidStateError(
+                    f"{where}: this state was saved by {reader.ruleset_id} version "
+                    f"{cfg['version']!r} and cannot be read by version {reader.version} "
+                    f"(states are not converted between versions; a replay script, which holds "
+                    f"only action labels, still plays)")
         if game is None:
             game = load_game(cfg["ruleset"], cfg["scenario"], cfg["params"])
         if not isinstance(data["state"], Mapping):
