@@ -35,12 +35,17 @@ ALL_BUILTIN_NAMES: tuple[str, ...] = BUILTIN_AGENTS + tuple(ALERT_BOTS) + tuple(
 
 def agent_identity(name: str) -> str:
     """What an agent name refers to, read as :func:`make_agent` reads it: a built-in name is
-    itself (even where a file of that name lies in the current folder), a checkpoint path is
-    the real absolute path of its file (``a.zip``, ``./a.zip`` and a symlink to it are one
-    agent)."""
-    if name in ALL_BUILTIN_NAMES:
+    itself (even where a file of that name lies in the current folder); a checkpoint path
+    that names a file is that file, ``"file DEVICE:INODE"`` (``a.zip``, ``./a.zip``, a
+    symlink and a hard link to it are one agent); a path that names no file is its real
+    absolute path (so that loading it says the file is missing)."""
+    if name in ALL_BUILTIN_NAMES or not looks_like_path(name):
         return name
-    return os.path.realpath(name) if looks_like_path(name) else name
+    try:
+        st = os.stat(name)
+    except OSError:
+        return os.path.realpath(name)
+    return f"file {st.st_dev}:{st.st_ino}"
 
 
 def panel_for(ruleset: str) -> list[str]:

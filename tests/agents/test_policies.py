@@ -3,6 +3,8 @@ MaskablePPOPolicy loading errors."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -240,8 +242,14 @@ def test_agent_identity_reads_names_as_make_agent_does(tmp_path, monkeypatch):
     (tmp_path / "a.zip").write_bytes(b"PK")
     (tmp_path / "link.zip").symlink_to(tmp_path / "a.zip")
     assert agent_identity("rush") == "rush"
-    assert agent_identity("./rush") == str(tmp_path / "rush")
-    assert agent_identity("link.zip") == agent_identity("./a.zip") == str(tmp_path / "a.zip")
+    os.link(tmp_path / "a.zip", tmp_path / "hard.zip")
+    (tmp_path / "b.zip").write_bytes(b"PK")
+    assert agent_identity("./rush") != "rush"
+    assert agent_identity("link.zip") == agent_identity("./a.zip") == agent_identity("hard.zip")
+    assert agent_identity("a.zip") != agent_identity("b.zip")
+    assert agent_identity("nope.zip") == str(tmp_path / "nope.zip")  # no file: its path
+    assert first_repeated(["hard.zip", "a.zip"], key=agent_identity) == (
+        "'hard.zip' and 'a.zip' are the same checkpoint")
     assert first_repeated(["rush", "./rush"], key=agent_identity) is None
     assert first_repeated(["a.zip", "random", "link.zip"], key=agent_identity) == (
         "'a.zip' and 'link.zip' are the same checkpoint")
