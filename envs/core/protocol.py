@@ -401,6 +401,12 @@ class State(abc.ABC):
             miss = [k for k in ("ruleset", "scenario", "params") if k not in cfg]
             if miss:
                 raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
+            if not isinstance(cfg["scenario"], str):  # to_json writes the scenario's name
+                raise InvalidStateError(f"{where}: game: scenario must be a scenario name "
+                                        f"(a string), got {cfg['scenario']!r}")
+            if not isinstance(cfg["params"], Mapping):
+                raise InvalidStateError(f"{where}: game: params must be an object, got "
+                                        f"{type(cfg['params']).__name__}")
         cfg = data.get("game")
         if isinstance(cfg, Mapping):
             # the ruleset and its version first: a state of another version may name

@@ -668,6 +668,24 @@ def test_a_state_whose_version_is_not_an_integer_is_refused(game, version, messa
         assert str(ei.value) == message
 
 
+@pytest.mark.parametrize("key, value, message", [
+    ("scenario", None, "State.from_json: game: scenario must be a scenario name (a string), "
+                       "got None"),
+    ("scenario", 3, "State.from_json: game: scenario must be a scenario name (a string), got 3"),
+    ("params", [], "State.from_json: game: params must be an object, got list"),
+])
+def test_a_state_whose_game_is_malformed_is_refused(game, key, value, message):
+    """``scenario: null`` used to load the default battle for whatever the state held."""
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    doc = json.loads(game.new_initial_state().to_json())
+    doc["game"][key] = value
+    with pytest.raises(InvalidStateError) as ei:
+        State.from_json(json.dumps(doc))
+    assert str(ei.value) == message
+
+
 def test_a_state_of_a_later_version_is_refused_by_its_version_first(game):
     """A later version may add a parameter: its state is refused by version, not by the
     parameter this version does not know (the game config used to be loaded first)."""
