@@ -724,3 +724,19 @@ def test_evaluate_a_killed_worker_is_one_line_and_exit_1(tmp_path):
     assert stderr.startswith("error: a worker process died while playing one of games "), stderr
     assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--panel", "rush,nope"], "--panel: unknown bot 'nope'; expected one of random, heuristic, "
+                               "never-react, always-react, stand-and-fire, rush"),
+    (["--timesteps", "0"], "--timesteps must be >= 1, got 0"),
+])
+def test_exploit_other_targets_refuses_bad_input_before_any_work(tmp_path, args, message):
+    """examples/exploit_other_targets.py: a usage error (status 2, one error line), not a
+    traceback after the model was loaded (an unknown --panel bot used to fail in make_agent)."""
+    model = tmp_path / "m.zip"
+    model.write_bytes(b"PK")  # never opened: the arguments are checked first
+    r = run("examples/exploit_other_targets.py", "sampled", str(model), *args, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines()[-1].endswith(f"error: {message}"), r.stderr
+    assert "Traceback" not in r.stderr
