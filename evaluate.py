@@ -244,18 +244,23 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
 
 
 def exploit_command(argv: list[str]) -> int:
-    """``evaluate.py exploit MODEL [--timesteps N] [--seed S] [--games G] [--init target|scratch]
-    [--json OUT]``: train a fresh MaskablePPO best response (by default starting from a copy of
-    MODEL's network) against the frozen MODEL (both seats, the same env and
-    reward as train.py), then play ``--games`` games best response vs MODEL (seats swapped,
+    """``evaluate.py exploit MODEL [--timesteps N] [--seed S [S ...]] [--games G]
+    [--init target|scratch] [--json OUT]``: train a fresh MaskablePPO best response (by
+    default starting from a copy of MODEL's network) against the frozen MODEL (both seats, the
+    same env and reward as train.py), then play ``--games`` games best response vs MODEL (seats swapped,
     common chance seeds) and report the best response's score with its Wilson 95% interval and
-    decision statistics (see :mod:`agents.exploit`). Exit 2 with one ``error:`` line for a
+    decision statistics (see :mod:`agents.exploit`). Several seeds train one best response
+    each and add their mean and highest score (:func:`exploit_summary`, the ``--json``
+    document then). Exit 2 with one ``error:`` line for a
     missing or foreign checkpoint or a bad flag, before any training."""
     p = _ArgumentParser(prog="evaluate.py exploit", description=exploit_command.__doc__)
     p.add_argument("model", help="MaskablePPO checkpoint (.zip) to exploit")
     p.add_argument("--timesteps", type=int, default=200_000,
                    help="best-response training timesteps (default: 200000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of training and games")
+    p.add_argument("--seed", type=int, nargs="+", default=[0], metavar="S",
+                   help="seed of training and games; several seeds train one best response "
+                        "each and report every score, their mean and the highest (the "
+                        "exploitability estimate: the strongest best response found)")
     p.add_argument("--games", type=int, default=200, help="games best response vs MODEL")
     p.add_argument("--ruleset", default="acw_regimental", help="ruleset id")
     p.add_argument("--scenario", default=None, help="scenario name or TOML path")
@@ -295,8 +300,12 @@ def exploit_command(argv: list[str]) -> int:
             p.error(f"--select-games must be >= 1, got {ns.select_games}")
         if ns.jobs < 1:
             p.error(f"--jobs must be >= 1, got {ns.jobs}")
-        if ns.seed < 0:
-            p.error(f"--seed must be >= 0, got {ns.seed}")
+        if bad := [s for s in ns.seed if s < 0]:
+            p.error(f"--seed must be >= 0, got {bad[0]}")
+        if len(set(ns.seed)) < len(ns.seed):
+            p.error(f"--seed values must differ, got {' '.join(map(str, ns.seed))}")
+        if ns.save and len(ns.seed) > 1:
+            p.error("--save writes one best response: give one --seed")
         if ns.max_decisions is not None and ns.max_decisions < 1:
             p.error(f"--max-decisions must be >= 1, got {ns.max_decisions}")
         if ns.save and not ns.save.lower().endswith(".zip"):
@@ -328,15 +337,49 @@ def exploit_command(argv: list[str]) -> int:
     from agents.exploit import exploit
 
     torch.set_num_threads(1)
-    print(f"training a best response to {ns.model} for {ns.timesteps} timesteps "
-          f"(seed {ns.seed}, starting from {'its weights' if ns.init == 'target' else 'scratch'})",
-          flush=True)
-    res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=ns.seed,
-                  games=ns.games, max_decisions=ns.max_decisions, progress_bar=ns.progress_bar,
-                  trust_checkpoint=ns.trust_checkpoint, init=ns.init,
-                  select_every=ns.select_every, select_games=ns.select_games, jobs=ns.jobs,
-                  save=ns.save)
-    doc = res.to_dict()
+    docs = []
+    for seed in ns.seed:
+        print(f"training a best response to {ns.model} for {ns.timesteps} timesteps (seed "
+              f"{seed}, starting from {'its weights' if ns.init == 'target' else 'scratch'})",
+              flush=True)
+        res = exploit(game, ns.ruleset, ns.scenario, ns.model, ns.timesteps, seed=seed,
+                      games=ns.games, max_decisions=ns.max_decisions,
+                      progress_bar=ns.progress_bar, trust_checkpoint=ns.trust_checkpoint,
+                      init=ns.init, select_every=ns.select_every,
+                      select_games=ns.select_games, jobs=ns.jobs, save=ns.save)
+        _print_exploit(ns, res)
+        docs.append(res.to_dict())
+    doc = docs[0] if len(docs) == 1 else exploit_summary(ns.model, ns.seed, docs)
+    if len(docs) > 1:
+        print(f"exploitability of {ns.model} over {len(docs)} best-response seeds: "
+              + ", ".join(f"seed {s} {d['score']:.3f}" for s, d in zip(ns.seed, docs))
+              + f"; mean {doc['mean_score']:.3f}, highest {doc['max_score']:.3f} (seed "
+              f"{doc['max_seed']})")
+    if ns.json:
+        try:
+            atomic_write_text(Path(ns.json), json.dumps(doc, indent=2))
+        except OSError as exc:
+            return _fail(f"cannot write {ns.json!r}: {exc.strerror or exc}")
+        print(f"wrote {ns.json}")
+    if ns.save:
+        print(f"wrote {ns.save}")
+    return 0
+
+
+def exploit_summary(model: str, seeds: list[int], docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``--json`` document of ``exploit`` with several ``--seed`` values: ``model``,
+    ``seeds``, ``runs`` (each seed's own document, as one seed writes it, in seed order),
+    ``mean_score``, ``max_score`` and ``max_seed`` (the best-response seed that scored
+    highest; the first of equal ones)."""
+    scores = [float(d["score"]) for d in docs]
+    top = max(range(len(scores)), key=scores.__getitem__)
+    return {"model": model, "seeds": list(seeds), "runs": docs,
+            "mean_score": sum(scores) / len(scores), "max_score": scores[top],
+            "max_seed": seeds[top]}
+
+
+def _print_exploit(ns: argparse.Namespace, res: Any) -> None:
+    """One best response's result, as ``exploit`` prints it."""
     print(f"best response vs {ns.model}: {res.wins}-{res.draws}-{res.losses} "
           f"(wins-draws-losses) over {res.games} games: score {res.score:.3f} "
           f"[{res.ci95[0]:.3f}, {res.ci95[1]:.3f}] (Wilson 95%); trained "
@@ -354,15 +397,6 @@ def exploit_command(argv: list[str]) -> int:
     for side, per in res.reactions.items():
         print(f"  {side}: " + (", ".join(f"{lab} {d['offered']} -> {d['taken']}"
                                          for lab, d in per.items()) or "none offered"))
-    if ns.json:
-        try:
-            atomic_write_text(Path(ns.json), json.dumps(doc, indent=2))
-        except OSError as exc:
-            return _fail(f"cannot write {ns.json!r}: {exc.strerror or exc}")
-        print(f"wrote {ns.json}")
-    if ns.save:
-        print(f"wrote {ns.save}")
-    return 0
 
 
 #: ``evaluate.py NAME ...`` runs ``SUBCOMMANDS[NAME](argv_after_NAME)``; anything else is the
