@@ -59,8 +59,10 @@ class Args:
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
     update of policy lag; agents/pipelined.py): 1.4x the timesteps/s without periodic
-    evaluations, but on 2 cores with the evaluations beside training no faster (README,
-    Session 13); off: collect, then update, in this process (sb3-contrib's own loop)"""
+    evaluations, about 1.1x with them (README, Sessions 13 and 16); with --n-epochs 10 the
+    learner waits for the envs 12% of the time instead of 45%, but that model was far easier
+    to exploit (Session 16); off: collect, then update, in this process (sb3-contrib's own
+    loop)"""
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
