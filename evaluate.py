@@ -244,7 +244,7 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
 
 
 def exploit_command(argv: list[str]) -> int:
-    """``evaluate.py exploit MODEL [--timesteps N] [--seed S [S ...]] [--games G]
+    """``evaluate.py exploit MODEL [--timesteps N] [--seed S[,S...]] [--games G]
     [--init target|scratch] [--json OUT]``: train a fresh MaskablePPO best response (by
     default starting from a copy of MODEL's network) against the frozen MODEL (both seats, the
     same env and reward as train.py), then play ``--games`` games best response vs MODEL (seats swapped,
@@ -257,10 +257,11 @@ def exploit_command(argv: list[str]) -> int:
     p.add_argument("model", help="MaskablePPO checkpoint (.zip) to exploit")
     p.add_argument("--timesteps", type=int, default=200_000,
                    help="best-response training timesteps (default: 200000)")
-    p.add_argument("--seed", type=int, nargs="+", default=[0], metavar="S",
-                   help="seed of training and games; several seeds train one best response "
-                        "each and report every score, their mean and the highest (the "
-                        "exploitability estimate: the strongest best response found)")
+    p.add_argument("--seed", type=_seed_list, default=[0], metavar="S[,S...]",
+                   help="seed of training and games; several, comma-separated (0,1,2,3), "
+                        "train one best response each and report every score, their mean and "
+                        "the highest (the exploitability estimate: the strongest best "
+                        "response found)")
     p.add_argument("--games", type=int, default=200, help="games best response vs MODEL")
     p.add_argument("--ruleset", default="acw_regimental", help="ruleset id")
     p.add_argument("--scenario", default=None, help="scenario name or TOML path")
@@ -300,12 +301,16 @@ def exploit_command(argv: list[str]) -> int:
             p.error(f"--select-games must be >= 1, got {ns.select_games}")
         if ns.jobs < 1:
             p.error(f"--jobs must be >= 1, got {ns.jobs}")
-        if bad := [s for s in ns.seed if s < 0]:
-            p.error(f"--seed must be >= 0, got {bad[0]}")
+        if bad := [s for s in ns.seed if not 0 <= s < 2**32]:
+            p.error(f"--seed must be >= 0 and < 2**32 (numpy's and torch's seed range), got "
+                    f"{bad[0]}")
         if len(set(ns.seed)) < len(ns.seed):
-            p.error(f"--seed values must differ, got {' '.join(map(str, ns.seed))}")
+            p.error(f"--seed values must differ, got {','.join(map(str, ns.seed))}")
         if ns.save and len(ns.seed) > 1:
             p.error("--save writes one best response: give one --seed")
+        if ns.save and ns.json and _same_file(ns.save, ns.json):
+            p.error(f"--json {ns.json!r} and --save {ns.save!r} are the same file: the JSON "
+                    f"would replace the best response's checkpoint")
         if ns.max_decisions is not None and ns.max_decisions < 1:
             p.error(f"--max-decisions must be >= 1, got {ns.max_decisions}")
         if ns.save and not ns.save.lower().endswith(".zip"):
@@ -364,6 +369,31 @@ def exploit_command(argv: list[str]) -> int:
     if ns.save:
         print(f"wrote {ns.save}")
     return 0
+
+
+def _seed_list(text: str) -> list[int]:
+    """``--seed`` of ``exploit``: ``"3"`` -> ``[3]``, ``"0,1,2"`` -> ``[0, 1, 2]`` (one
+    argument, so that ``--seed 3 MODEL`` still reads MODEL as the model).
+
+    Raises:
+        argparse.ArgumentTypeError: for an empty item or one that is not an integer.
+    """
+    try:
+        return [int(item) for item in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an integer or comma-separated integers (0,1,2), got {text!r}") from None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether output paths ``a`` and ``b`` name one file (by real path; an existing file by
+    device and inode, so a hard link counts too)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def exploit_summary(model: str, seeds: list[int], docs: list[dict[str, Any]]) -> dict[str, Any]:
