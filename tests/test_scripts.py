@@ -257,6 +257,7 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--net-arch", "0"], "--net-arch needs one or more layer sizes >= 1"),
     (["--max-decisions", "0"], "--max-decisions must be >= 1"),
     (["--seed", "-1"], "--seed must be >= 0"),
+    (["--seed", "4294967296"], "--seed must be >= 0 and < 2**32 (numpy's and torch's seed range)"),
     (["--address", "10.0.0.5:6379"], "error: --address '10.0.0.5:6379' is the Ray cluster of "
                                      "--backend rllib; the sb3 backend trains in this process"),
     (["--vec-env", "threads"], "--vec-env 'threads' is not one of dummy, subproc"),
