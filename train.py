@@ -422,6 +422,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             guard = guard or SignalGuard()
             # the first Ctrl-C / SIGTERM stops at the next rollout boundary, checkpointed there
             stop = InterruptCallback(guard, at_stop=callback.save_checkpoint)
+            if tb is None:  # sb3 would make an empty $TMPDIR/SB3-<date> folder per run
+                from agents.ppo import quiet_logger
+
+                model.set_logger(quiet_logger())
             with guard.deferred():
                 model.learn(total_timesteps=remaining,
                             callback=[callback, CriticWarmupCallback(args.critic_warmup), stop],

@@ -77,14 +77,14 @@ def _spec(model: Any) -> dict[str, Any]:
 def _build(spec: dict[str, Any]) -> Any:
     """The worker's model: no env, only the training env's spaces and count (all an update
     needs: the policy, its optimizer and a rollout buffer of the same shape)."""
-    from stable_baselines3.common.logger import configure
+    from .ppo import quiet_logger
 
     model = spec["cls"]("MlpPolicy", None, policy_kwargs=spec["policy_kwargs"], device="cpu",
                         verbose=0, _init_setup_model=False, **spec["settings"])
     model.observation_space, model.action_space = spec["observation_space"], spec["action_space"]
     model.n_envs = spec["n_envs"]
     model._setup_model()
-    model.set_logger(configure(None, []))
+    model.set_logger(quiet_logger())
     return model
 
 

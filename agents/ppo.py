@@ -23,6 +23,15 @@ def _torch():
     return torch
 
 
+def quiet_logger() -> Any:
+    """A stable-baselines3 ``Logger`` that records values (``model.logger.record``) and writes
+    nowhere. ``configure(None, [])`` — and ``learn()`` without a TensorBoard folder at
+    ``verbose=0`` — would make an empty ``$TMPDIR/SB3-<date>`` directory on every call."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
+
+
 class MaskablePPOPolicy(BasePolicy):
     """A MaskablePPO model playing through ``act(observation, action_mask)``.
 

@@ -188,14 +188,14 @@ def _restore_pending_update(model: Any, request: dict[str, Any] | None) -> None:
     if worker is not None:
         worker.submit(request)
         return
-    from stable_baselines3.common.logger import configure
+    from .ppo import quiet_logger
 
     from .evaluation import global_generators_kept
     from .pipelined import run_request
 
     had_logger = "_logger" in vars(model)  # (learn() sets up the run's own logger later)
     saved_logger = vars(model).get("_logger")
-    model._logger = configure(None, [])
+    model._logger = quiet_logger()
     try:
         with global_generators_kept():
             run_request(model, request)  # trains this model in place
