@@ -37,14 +37,15 @@ def agent_identity(name: str) -> str:
     """What an agent name refers to, read as :func:`make_agent` reads it: a built-in name is
     itself (even where a file of that name lies in the current folder); a checkpoint path
     that names a file is that file, ``"file DEVICE:INODE"`` (``a.zip``, ``./a.zip``, a
-    symlink and a hard link to it are one agent); a path that names no file is its real
-    absolute path (so that loading it says the file is missing)."""
+    symlink and a hard link to it are one agent); a path that names no file is its absolute
+    path, links not followed (so that a dangling link and its missing target are two agents,
+    and loading each says the file is missing)."""
     if name in ALL_BUILTIN_NAMES or not looks_like_path(name):
         return name
     try:
         st = os.stat(name)
     except OSError:
-        return os.path.realpath(name)
+        return os.path.abspath(name)
     return f"file {st.st_dev}:{st.st_ino}"
 
 

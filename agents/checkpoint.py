@@ -185,9 +185,9 @@ def read_policy_config(path: str | Path) -> dict[str, Any] | None:
                              f"(.zip)")
     if not p.is_file():
         raise AgentLoadError(f"checkpoint not found: {str(path)!r}")
-    if str(path).endswith(("/", os.sep)):  # Path() drops the slash; open() would not
-        raise AgentLoadError(f"checkpoint {str(path)!r} ends with a '/' but is a file, not a "
-                             f"directory (drop the trailing '/')")
+    if not os.path.isfile(path):  # 'a.zip/' or 'a.zip/.': Path() drops the tail, open() not
+        raise AgentLoadError(f"checkpoint {str(path)!r} goes on after a file name as if it "
+                             f"were a directory (drop what follows {p.name!r})")
     if not zipfile.is_zipfile(p):
         raise AgentLoadError(f"checkpoint {str(path)!r} is not a zip file (corrupt or wrong "
                              f"file)")

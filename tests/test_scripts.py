@@ -165,8 +165,11 @@ def test_evaluate_jobs_do_not_change_the_results(trained, tmp_path):
     (["--agents", "random", "missing/model.zip"], "checkpoint not found: 'missing/model.zip'"),
     (["--agents", "random", "CORRUPT"], "corrupt.zip"),
     (["--agents", "random", "DIR"], "is a directory, not a checkpoint file (.zip)"),
-    (["--agents", "random", "SLASHED"], "corrupt.zip/' ends with a '/' but is a file, not a "
-                                        "directory (drop the trailing '/')"),
+    (["--agents", "random", "SLASHED"], "corrupt.zip/' goes on after a file name as if it "
+                                        "were a directory (drop what follows 'corrupt.zip')"),
+    (["--agents", "random", "SLASHDOT"], "corrupt.zip/.' goes on after a file name as if it "
+                                         "were a directory (drop what follows 'corrupt.zip')"),
+    (["--agents", "DANGLING", "MISSING"], "checkpoint not found: 'TMP/dangling.zip'"),
     (["--games", "many"], "argument --games: invalid int value"),
     (["--bogus-flag"], "unrecognized arguments: --bogus-flag"),
     (["--ruleset", "chess"], "unknown ruleset 'chess'"),
@@ -181,7 +184,9 @@ def test_evaluate_bad_input_is_one_line_error(tmp_path, args, message):
     corrupt = tmp_path / "corrupt.zip"
     corrupt.write_bytes(b"PK\x03\x04 truncated")
     spelled = {"CORRUPT": str(corrupt), "CORRUPT_AGAIN": f"{tmp_path}/./corrupt.zip",
-               "DIR": str(tmp_path), "SLASHED": f"{corrupt}/"}
+               "DIR": str(tmp_path), "SLASHED": f"{corrupt}/", "SLASHDOT": f"{corrupt}/.",
+               "DANGLING": str(tmp_path / "dangling.zip"), "MISSING": str(tmp_path / "gone.zip")}
+    (tmp_path / "dangling.zip").symlink_to(tmp_path / "gone.zip")  # a link to a missing file
     args = [spelled.get(a, a) for a in args]
     message = message.replace("TMP", str(tmp_path))
     r = run("evaluate.py", "--ruleset", "toy", *args, "--json", str(tmp_path / "x.json"))

@@ -248,6 +248,8 @@ def test_agent_identity_reads_names_as_make_agent_does(tmp_path, monkeypatch):
     assert agent_identity("link.zip") == agent_identity("./a.zip") == agent_identity("hard.zip")
     assert agent_identity("a.zip") != agent_identity("b.zip")
     assert agent_identity("nope.zip") == str(tmp_path / "nope.zip")  # no file: its path
+    (tmp_path / "dangling.zip").symlink_to(tmp_path / "nope.zip")
+    assert agent_identity("dangling.zip") != agent_identity("nope.zip")  # two missing files
     assert first_repeated(["hard.zip", "a.zip"], key=agent_identity) == (
         "'hard.zip' and 'a.zip' are the same checkpoint")
     assert first_repeated(["rush", "./rush"], key=agent_identity) is None
