@@ -378,8 +378,10 @@ class State(abc.ABC):
         if isinstance(text, (str, bytes, bytearray)):
             try:
                 data = json.loads(text)
-            except (json.JSONDecodeError, UnicodeDecodeError) as e:
-                raise InvalidStateError(f"{where}: not valid JSON: {e}") from None
+            except (ValueError, RecursionError) as e:  # (JSONDecodeError, UnicodeDecodeError,
+                # an integer of over 4300 digits; nesting deeper than the interpreter's stack)
+                raise InvalidStateError(f"{where}: not valid JSON: "
+                                        f"{e if str(e) else type(e).__name__}") from None
         else:
             data = text
         if not isinstance(data, Mapping):
@@ -401,9 +403,10 @@ class State(abc.ABC):
             miss = [k for k in ("ruleset", "scenario", "params") if k not in cfg]
             if miss:
                 raise InvalidStateError(f"{where}: game: missing key(s) {miss}")
-            if not isinstance(cfg["scenario"], str):  # to_json writes the scenario's name
+            if not isinstance(cfg["scenario"], str) or not cfg["scenario"].strip():
+                # (to_json writes the scenario's name)
                 raise InvalidStateError(f"{where}: game: scenario must be a scenario name "
-                                        f"(a string), got {cfg['scenario']!r}")
+                                        f"(a non-empty string), got {cfg['scenario']!r}")
             if not isinstance(cfg["params"], Mapping):
                 raise InvalidStateError(f"{where}: game: params must be an object, got "
                                         f"{type(cfg['params']).__name__}")
@@ -439,14 +442,19 @@ class State(abc.ABC):
             raise
         except KeyError as e:
             raise InvalidStateError(f"{where}: state: missing key {e}") from None
-        except (TypeError, ValueError, IndexError, AttributeError) as e:
+        except (TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
             raise InvalidStateError(f"{where}: state: malformed ({type(e).__name__}: {e})") \
                 from None
         try:
-            st.history = [(int(p), int(a)) for p, a in data["history"]]
+            pairs = [(p, a) for p, a in data["history"]]
         except (TypeError, ValueError) as e:
             raise InvalidStateError(f"{where}: history: expected a list of [player, action] "
                                     f"integer pairs ({e})") from None
+        for i, pair in enumerate(pairs):
+            if not all(type(x) is int for x in pair):  # (not 0.5 read as 0, nor true as 1)
+                raise InvalidStateError(f"{where}: history[{i}]: expected a [player, action] "
+                                        f"pair of integers, got {list(pair)!r}")
+        st.history = pairs
         for i, (p, a) in enumerate(st.history):
             n = len(game.chance) if p == CHANCE else len(game.actions)
             if not (p == CHANCE or 0 <= p < game.num_players):

@@ -669,9 +669,12 @@ def test_a_state_whose_version_is_not_an_integer_is_refused(game, version, messa
 
 
 @pytest.mark.parametrize("key, value, message", [
-    ("scenario", None, "State.from_json: game: scenario must be a scenario name (a string), "
-                       "got None"),
-    ("scenario", 3, "State.from_json: game: scenario must be a scenario name (a string), got 3"),
+    ("scenario", None, "State.from_json: game: scenario must be a scenario name (a non-empty "
+                       "string), got None"),
+    ("scenario", 3, "State.from_json: game: scenario must be a scenario name (a non-empty "
+                    "string), got 3"),
+    ("scenario", " ", "State.from_json: game: scenario must be a scenario name (a non-empty "
+                      "string), got ' '"),
     ("params", [], "State.from_json: game: params must be an object, got list"),
 ])
 def test_a_state_whose_game_is_malformed_is_refused(game, key, value, message):
@@ -684,6 +687,41 @@ def test_a_state_whose_game_is_malformed_is_refused(game, key, value, message):
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(doc))
     assert str(ei.value) == message
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d.update(history=[[0.5, 1.7]]), "State.from_json: history[0]: expected a "
+                                                "[player, action] pair of integers, got [0.5, 1.7]"),
+    (lambda d: d.update(history=[[-1, 1e400]]), "State.from_json: history[0]: expected a "
+                                                 "[player, action] pair of integers, got [-1, inf]"),
+    (lambda d: d.update(history=[[True, 0]]), "history[0]: expected a [player, action] pair"),
+])
+def test_a_state_with_non_integer_numbers_is_refused(game, edit, message):
+    """Floats used to be truncated (0.5 -> 0) and infinities raised OverflowError."""
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    doc = json.loads(game.new_initial_state().to_json())
+    edit(doc)
+    with pytest.raises(InvalidStateError) as ei:
+        State.from_json(json.dumps(doc))
+    assert message in str(ei.value)
+    # an infinity where the state wants an integer (the skirmish game's round counter)
+    from envs import load_game
+
+    doc = json.loads(load_game("skirmish_alert", None).new_initial_state().to_json())
+    doc["state"]["round"] = float("inf")
+    with pytest.raises(InvalidStateError, match=r"state: malformed \(OverflowError: "):
+        State.from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a": ' + "9" * 5000 + "}"])
+def test_json_too_deep_or_with_a_huge_integer_is_refused(text):
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    with pytest.raises(InvalidStateError, match="^State.from_json: not valid JSON: "):
+        State.from_json(text)
 
 
 def test_a_state_of_a_later_version_is_refused_by_its_version_first(game):
