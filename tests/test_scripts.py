@@ -736,13 +736,23 @@ def test_evaluate_a_killed_worker_is_one_line_and_exit_1(tmp_path):
     (["--panel", "rush,nope"], "--panel: unknown bot 'nope'; expected one of random, heuristic, "
                                "never-react, always-react, stand-and-fire, rush"),
     (["--timesteps", "0"], "--timesteps must be >= 1, got 0"),
+    (["--seed", "-3"], "--seed must be >= 0 and < 2**32, got -3"),
+    (["--panel", ""], "--panel: give one or more bot names (BOT[,BOT...])"),
+    (["--panel", "rush"], "checkpoint 'TMP/m.zip' is not a zip file (corrupt or wrong file)"),
+    (["MIXTURE", "M", "TMP/./m.zip"], "mixture takes two or more different models: 'TMP/m.zip' "
+                                      "and 'TMP/./m.zip' are the same checkpoint"),
 ])
 def test_exploit_other_targets_refuses_bad_input_before_any_work(tmp_path, args, message):
     """examples/exploit_other_targets.py: a usage error (status 2, one error line), not a
-    traceback after the model was loaded (an unknown --panel bot used to fail in make_agent)."""
+    traceback after the model was loaded (an unknown --panel bot used to fail in make_agent,
+    a corrupt model in the first game)."""
     model = tmp_path / "m.zip"
-    model.write_bytes(b"PK")  # never opened: the arguments are checked first
-    r = run("examples/exploit_other_targets.py", "sampled", str(model), *args, timeout=120)
+    model.write_bytes(b"PK")  # a corrupt checkpoint: refused after the arguments
+    args = [str(model) if a == "M" else a.replace("TMP", str(tmp_path)) for a in args]
+    message = message.replace("TMP", str(tmp_path))
+    head = (["mixture"] if args[:1] == ["MIXTURE"] else ["sampled", str(model)])
+    args = args[1:] if args[:1] == ["MIXTURE"] else args
+    r = run("examples/exploit_other_targets.py", *head, *args, timeout=120)
     assert r.returncode == 2, r.stderr
     assert r.stderr.strip().splitlines()[-1].endswith(f"error: {message}"), r.stderr
     assert "Traceback" not in r.stderr
