@@ -106,8 +106,13 @@ def make_model(cfg: MaskingConfig, method: str, seed: int) -> Any:
     if method == "mask":
         from sb3_contrib import MaskablePPO
 
-        return MaskablePPO("MlpPolicy", venv, **kw)
-    return PPO("MlpPolicy", venv, **kw)
+        model = MaskablePPO("MlpPolicy", venv, **kw)
+    else:
+        model = PPO("MlpPolicy", venv, **kw)
+    from agents.ppo import quiet_logger
+
+    model.set_logger(quiet_logger())  # (no $TMPDIR/SB3-<date> folder per model)
+    return model
 
 
 def evaluate(model: Any, masked: bool, cfg: MaskingConfig, envs: Sequence[Any],
