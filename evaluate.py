@@ -287,7 +287,7 @@ def exploit_command(argv: list[str]) -> int:
                         "an agent or a --pool-bots league member; atomically)")
     try:
         ns = p.parse_args(argv)
-        from envs.core.files import blank_arguments
+        from envs.core.files import blank_arguments, same_file
 
         if blank := blank_arguments(ns, positional=("model",)):
             p.error(f"{', '.join(blank)} must not be empty or whitespace")
@@ -308,7 +308,7 @@ def exploit_command(argv: list[str]) -> int:
             p.error(f"--seed values must differ, got {','.join(map(str, ns.seed))}")
         if ns.save and len(ns.seed) > 1:
             p.error("--save writes one best response: give one --seed")
-        if ns.save and ns.json and _same_file(ns.save, ns.json):
+        if ns.save and ns.json and same_file(ns.save, ns.json):
             p.error(f"--json {ns.json!r} and --save {ns.save!r} are the same file: the JSON "
                     f"would replace the best response's checkpoint")
         if ns.max_decisions is not None and ns.max_decisions < 1:
@@ -354,8 +354,9 @@ def exploit_command(argv: list[str]) -> int:
                       select_games=ns.select_games, jobs=ns.jobs, save=ns.save)
         _print_exploit(ns, res)
         docs.append(res.to_dict())
-    doc = docs[0] if len(docs) == 1 else exploit_summary(ns.model, ns.seed, docs)
+    doc = docs[0]
     if len(docs) > 1:
+        doc = exploit_summary(ns.model, ns.seed, docs)
         print(f"exploitability of {ns.model} over {len(docs)} best-response seeds: "
               + ", ".join(f"seed {s} {d['score']:.3f}" for s, d in zip(ns.seed, docs))
               + f"; mean {doc['mean_score']:.3f}, highest {doc['max_score']:.3f} (seed "
@@ -383,17 +384,6 @@ def _seed_list(text: str) -> list[int]:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected an integer or comma-separated integers (0,1,2), got {text!r}") from None
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Whether output paths ``a`` and ``b`` name one file (by real path; an existing file by
-    device and inode, so a hard link counts too)."""
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def exploit_summary(model: str, seeds: list[int], docs: list[dict[str, Any]]) -> dict[str, Any]:

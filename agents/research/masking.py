@@ -91,6 +91,7 @@ def make_model(cfg: MaskingConfig, method: str, seed: int) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from agents import make_agent
+    from agents.ppo import quiet_logger
     from envs import load_game
 
     if method not in METHODS:
@@ -109,8 +110,6 @@ def make_model(cfg: MaskingConfig, method: str, seed: int) -> Any:
         model = MaskablePPO("MlpPolicy", venv, **kw)
     else:
         model = PPO("MlpPolicy", venv, **kw)
-    from agents.ppo import quiet_logger
-
     model.set_logger(quiet_logger())  # (no $TMPDIR/SB3-<date> folder per model)
     return model
 

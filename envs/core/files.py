@@ -69,6 +69,17 @@ def signals_held() -> Iterator[None]:
             signal.raise_signal(s)
 
 
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether paths ``a`` and ``b`` name one file: the same real path (also for a file not
+    written yet), or, for existing files, the same device and inode (a hard link too)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def check_not_an_input(path: str | Path, inputs: Iterable[Any]) -> None:
     """Refuse an output ``path`` that is the same file as one of ``inputs`` (file names; other
     values, such as agent names, are skipped): writing it would replace what is read.
@@ -82,11 +93,7 @@ def check_not_an_input(path: str | Path, inputs: Iterable[Any]) -> None:
     for inp in inputs:
         if not isinstance(inp, (str, Path)) or not str(inp) or not Path(inp).exists():
             continue
-        try:
-            same = os.path.samefile(out, inp)
-        except OSError:
-            same = False
-        if same:
+        if same_file(out, inp):
             raise FileExistsError(f"{str(path)!r} is also an input ({str(inp)!r}): writing it "
                                   f"would replace it")
 

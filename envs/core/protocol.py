@@ -446,16 +446,14 @@ class State(abc.ABC):
             raise InvalidStateError(f"{where}: state: malformed ({type(e).__name__}: {e})") \
                 from None
         try:
-            pairs = [(p, a) for p, a in data["history"]]
+            st.history = [(p, a) for p, a in data["history"]]
         except (TypeError, ValueError) as e:
             raise InvalidStateError(f"{where}: history: expected a list of [player, action] "
                                     f"integer pairs ({e})") from None
-        for i, pair in enumerate(pairs):
-            if not all(type(x) is int for x in pair):  # (not 0.5 read as 0, nor true as 1)
-                raise InvalidStateError(f"{where}: history[{i}]: expected a [player, action] "
-                                        f"pair of integers, got {list(pair)!r}")
-        st.history = pairs
         for i, (p, a) in enumerate(st.history):
+            if type(p) is not int or type(a) is not int:  # (not 0.5 read as 0, nor true as 1)
+                raise InvalidStateError(f"{where}: history[{i}]: expected a [player, action] "
+                                        f"pair of integers, got {[p, a]!r}")
             n = len(game.chance) if p == CHANCE else len(game.actions)
             if not (p == CHANCE or 0 <= p < game.num_players):
                 raise InvalidStateError(f"{where}: history[{i}]: player {p} is not a side "
