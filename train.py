@@ -234,7 +234,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                        max_snapshots=args.max_snapshots, snapshot_dir=run_dir / "snapshots",
                        seed=pool_seed, trust_checkpoints=args.trust_checkpoint)
         pool = (League(game, self_play=min(args.pool_latest_weight, 1.0),
-                       snapshots_weight=args.league_snapshots_weight, **pool_kw)
+                       snapshots_weight=args.league_snapshots_weight,
+                       exploiters_weight=args.league_exploiters_weight, **pool_kw)
                 if args.pfsp else OpponentPool(game, **pool_kw))
         eval_opponents = {n: make_agent(n, game, s, args.trust_checkpoint) for n, s in
                           zip(args.eval_agents, eval_seed.spawn(len(args.eval_agents)))}
@@ -426,9 +427,20 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                 from agents.ppo import quiet_logger
 
                 model.set_logger(quiet_logger())
+            extra_callbacks: list[Any] = []
+            if args.league_exploiters > 0:  # (after the checkpoint of the same boundary)
+                from agents.exploiters import ExploiterCallback, exploiter_schedule
+
+                extra_callbacks.append(ExploiterCallback(
+                    pool, game, args.ruleset, args.scenario, run_dir,
+                    exploiter_schedule(args.total_timesteps, args.league_exploiters),
+                    args.exploiter_timesteps, seed=args.seed,
+                    max_decisions=args.max_decisions,
+                    stop_requested=lambda: guard.requested is not None))
             with guard.deferred():
                 model.learn(total_timesteps=remaining,
-                            callback=[callback, CriticWarmupCallback(args.critic_warmup), stop],
+                            callback=[callback, *extra_callbacks,
+                                      CriticWarmupCallback(args.critic_warmup), stop],
                             progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
                             tb_log_name="ppo")
             learn_wall = time.perf_counter() - t0

@@ -35,6 +35,7 @@ import gymnasium as gym
 import numpy as np
 
 from .policy import AgentError, policy_name
+from .ppo import MaskablePPOPolicy
 from .ratings import game_scores
 from .selfplay import OpponentPool, parse_bot_spec
 
@@ -57,6 +58,9 @@ class League(OpponentPool):
         exponent, floor: of :func:`pfsp_weight`.
         window_games: results kept per opponent for its win rate.
         snapshots_weight: base weight of the whole snapshot window (split evenly).
+        exploiters_weight: base weight of each exploiter (:meth:`add_exploiter`).
+        exploiters: checkpoint paths of the exploiters trained against the learner during the
+            run (:class:`agents.exploiters.ExploiterCallback`), each a member that plays arg-max.
 
     Raises:
         AgentError: as :class:`~agents.selfplay.OpponentPool`, or for ``self_play`` outside
@@ -68,6 +72,8 @@ class League(OpponentPool):
     floor: float = 0.02
     window_games: int = 100
     snapshots_weight: float = 1.0
+    exploiters_weight: float = 1.0
+    exploiters: list[str] = field(default_factory=list)
     results: dict[str, deque] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -76,9 +82,10 @@ class League(OpponentPool):
             raise AgentError(f"league self_play probability must be in [0, 1], "
                              f"got {self.self_play}")
         if self.exponent < 0 or not self.floor > 0 or self.window_games < 1 \
-                or not self.snapshots_weight >= 0:
-            raise AgentError("league needs exponent >= 0, floor > 0, window_games >= 1 and "
-                             "snapshots_weight >= 0")
+                or not self.snapshots_weight >= 0 or not self.exploiters_weight >= 0:
+            raise AgentError("league needs exponent >= 0, floor > 0, window_games >= 1, "
+                             "snapshots_weight >= 0 and exploiters_weight >= 0")
+        self.exploiters = [str(p) for p in self.exploiters]
         self._bot_base = {n: w for n, w in (parse_bot_spec(b) for b in self.bots)}
 
     # -- win rates ----------------------------------------------------------------------------
@@ -115,7 +122,30 @@ class League(OpponentPool):
         win = self.window() if self.snapshots_weight > 0 else []
         out = {f"snapshot:{Path(s).stem}": self.snapshots_weight / len(win) for s in win}
         out.update({n: w for n, w in self._bot_base.items() if w > 0})
+        if self.exploiters_weight > 0:
+            out.update({f"exploiter:{Path(p).stem}": self.exploiters_weight
+                        for p in self.exploiters})
         return out
+
+    def add_exploiter(self, path: str | Path) -> str:
+        """Add the exploiter checkpoint ``path`` as a member (arg-max play, base weight
+        ``exploiters_weight``); returns its member name ``exploiter:<file stem>``."""
+        if str(path) not in self.exploiters:
+            self.exploiters.append(str(path))
+        return f"exploiter:{Path(path).stem}"
+
+    def _exploiter_policy(self, stem: str) -> MaskablePPOPolicy:
+        path = next(p for p in self.exploiters if Path(p).stem == stem)
+        pol = self._cache.get(path)
+        if pol is None:  # (the cache holds the window's snapshots too; an exploiter is small)
+            pol = MaskablePPOPolicy.load(path, self.game, deterministic=True, seed=0,
+                                         name=f"exploiter:{stem}")  # (arg-max: no draws)
+            self._cache[path] = pol
+            while len(self._cache) > max(self.max_snapshots, 1) + len(self.exploiters):
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(path)
+        return pol
 
     def member_probabilities(self) -> dict[str, float]:
         """PFSP probability of each member when a member (not self-play) is drawn."""
@@ -144,6 +174,8 @@ class League(OpponentPool):
                 stem = name.split(":", 1)[1]
                 path = next(s for s in self.window() if Path(s).stem == stem)
                 opp = self._snapshot_policy(path)
+            elif name.startswith("exploiter:"):
+                opp = self._exploiter_policy(name.split(":", 1)[1])
             else:
                 opp = self._bots[name]
         self.picks[opp.name] += 1
@@ -155,6 +187,8 @@ class League(OpponentPool):
         d["pfsp"] = {"self_play": self.self_play, "exponent": self.exponent,
                      "floor": self.floor, "window_games": self.window_games,
                      "snapshots_weight": self.snapshots_weight,
+                     "exploiters_weight": self.exploiters_weight,
+                     "exploiters": list(self.exploiters),
                      "results": {n: list(q) for n, q in self.results.items()}}
         return d
 
@@ -164,9 +198,17 @@ class League(OpponentPool):
             pfsp = dict(data.get("pfsp", {}))
             results = {str(n): [float(x) for x in v]
                        for n, v in dict(pfsp.get("results", {})).items()}
+            exploiters = [str(p) for p in pfsp.get("exploiters", [])]
         except (ValueError, TypeError, AttributeError) as exc:
             raise AgentError(f"cannot read league results in {where!r}: {exc}") from None
         self.results = {n: deque(v, maxlen=self.window_games) for n, v in results.items()}
+        found = []
+        for p in exploiters:  # (as the snapshots: a moved run dir is looked up by name)
+            if not Path(p).is_file() and self.snapshot_dir is not None:
+                p = str(Path(self.snapshot_dir).parent / "exploiters" / Path(p).name)
+            if Path(p).is_file():
+                found.append(p)
+        self.exploiters = found
 
 
 class OpponentTag(gym.Wrapper):

@@ -276,8 +276,10 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
         else:
             if not Path(key).is_file():
                 raise AgentLoadError(f"{where}: snapshot {key!r} the run was playing is gone")
-            obj = MaskablePPOPolicy.load(key, pool.game, deterministic=False,
-                                         name=f"snapshot:{Path(key).stem}")
+            exploiter = key in getattr(pool, "exploiters", ())  # (they play arg-max)
+            obj = MaskablePPOPolicy.load(
+                key, pool.game, deterministic=exploiter,
+                name=f"{'exploiter' if exploiter else 'snapshot'}:{Path(key).stem}")
             if kind == "cached":
                 pool._cache[key] = obj
         if rng is not None and obj is not None:

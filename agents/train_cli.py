@@ -124,6 +124,15 @@ class Args:
     snapshots (1: the window counts as one bot of weight 1; agents/league.py). 4 since session
     14: about 60% of the league's games against the learner's past instead of 29%, and a best
     response's score against the ACW model 0.685 instead of 0.905 (README, Measured numbers)"""
+    league_exploiters: int = 0
+    """with --pfsp: exploiters trained against the learner during the run (AlphaStar's main
+    exploiters, agents/exploiters.py): after timesteps k * total / (N + 1), k = 1..N, a best
+    response to the frozen learner is trained for --exploiter-timesteps and joins the league
+    (0: none)"""
+    exploiter_timesteps: int = 60_000
+    """training timesteps of each --league-exploiters exploiter (on top of the learner's)"""
+    league_exploiters_weight: float = 1.0
+    """with --pfsp: the base weight of each exploiter in the league"""
     max_snapshots: int = 10
     """window of recent snapshots that are sampled"""
     snapshot_freq: int = 20_000
@@ -362,6 +371,14 @@ def check_args(args: Args) -> str | None:
               (args.eval_jobs >= 1, "--eval-jobs must be >= 1"),
               (math.isfinite(args.league_snapshots_weight) and args.league_snapshots_weight >= 0,
                "--league-snapshots-weight must be a finite number >= 0"),
+              (math.isfinite(args.league_exploiters_weight)
+               and args.league_exploiters_weight >= 0,
+               "--league-exploiters-weight must be a finite number >= 0"),
+              (args.league_exploiters >= 0, "--league-exploiters must be >= 0"),
+              (args.exploiter_timesteps >= 1, "--exploiter-timesteps must be >= 1"),
+              (args.league_exploiters == 0 or args.pfsp,
+               "--league-exploiters needs the league (--pfsp): --no-pfsp samples fixed "
+               "categories, without exploiters"),
               (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
               (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
                "--snapshot-freq and --checkpoint-freq must be >= 1"),

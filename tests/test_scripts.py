@@ -282,6 +282,10 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--pool-latest-weight", "2"], "--pool-latest-weight is the probability of self-play "
                                     "with --pfsp: at most 1, got 2.0"),
     (["--bc-games", "2", "--bc-opponents"], "--bc-opponents needs at least one opponent"),
+    (["--league-exploiters", "-1"], "--league-exploiters must be >= 0"),
+    (["--exploiter-timesteps", "0"], "--exploiter-timesteps must be >= 1"),
+    (["--league-exploiters-weight", "inf"], "--league-exploiters-weight must be a finite"),
+    (["--league-exploiters", "1", "--no-pfsp"], "--league-exploiters needs the league"),
     (["--no-pfsp", "--pool-bots", "--pool-snapshot-weight", "1"],
      "with --no-pfsp the opponent pool would be empty when training starts"),
 ])

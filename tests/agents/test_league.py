@@ -127,3 +127,38 @@ def test_snapshots_share_one_base_weight(toy_game, toy_model, tmp_path):
     assert set(none.members()) == {"random"}
     with pytest.raises(AgentError, match="snapshots_weight"):
         League(toy_game, bots=("random",), seed=0, snapshots_weight=-1.0)
+
+
+def test_exploiters_join_as_arg_max_members_and_round_trip(toy_game, toy_model, tmp_path):
+    from agents.checkpoint import save_model
+
+    snaps = tmp_path / "snapshots"
+    path = save_model(toy_model, tmp_path / "exploiters" / "exploiter_0000000128.zip", toy_game)
+    league = League(toy_game, bots=("random",), snapshot_dir=snaps, seed=0, self_play=0.0,
+                    exploiters_weight=3.0)
+    assert league.add_exploiter(path) == "exploiter:exploiter_0000000128"
+    league.add_exploiter(path)  # twice: still one member
+    assert league.members() == {"random": 1.0, "exploiter:exploiter_0000000128": 3.0}
+    assert league.member_probabilities()["random"] == pytest.approx(1 / 4)
+    rng = np.random.default_rng(0)
+    picked = [league.sample_opponent(rng) for _ in range(200)]
+    exploiter = next(p for p in picked if p.name.startswith("exploiter:"))
+    assert exploiter.deterministic  # it plays its exploit line, arg-max
+    assert 120 < sum(p is exploiter for p in picked) < 180  # 3/4 of 200, cached once
+    league.record("exploiter:exploiter_0000000128", 1.0)
+    league.save(tmp_path / "pool.json")
+    # a resumed run (and one whose directory moved) gets its exploiters back
+    moved = tmp_path / "moved"
+    (moved / "exploiters").mkdir(parents=True)
+    (moved / "exploiters" / path.name).write_bytes(path.read_bytes())
+    path.unlink()
+    again = League(toy_game, bots=("random",), snapshot_dir=moved / "snapshots", seed=0,
+                   self_play=0.0, exploiters_weight=3.0)
+    again.load_state(tmp_path / "pool.json")
+    assert again.exploiters == [str(moved / "exploiters" / path.name)]
+    assert again.member_probabilities() == pytest.approx(league.member_probabilities())
+    none = League(toy_game, bots=("random",), seed=0, exploiters_weight=0.0)
+    none.add_exploiter(moved / "exploiters" / path.name)
+    assert set(none.members()) == {"random"}
+    with pytest.raises(AgentError, match="exploiters_weight"):
+        League(toy_game, bots=("random",), seed=0, exploiters_weight=-1.0)
