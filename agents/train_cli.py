@@ -237,7 +237,7 @@ RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", 
              "pipelined_updates"}  # (a dead update worker: --resume --no-pipelined-updates)
 #: what a run whose config.json lacks the key trained with (the default changed since): a resumed
 #: run continues with it instead of today's default
-LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0}
+LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0, "league_exploiters": 0}
 BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 

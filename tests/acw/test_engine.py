@@ -715,6 +715,31 @@ def test_a_state_with_non_integer_numbers_is_refused(game, edit, message):
         State.from_json(json.dumps(doc))
 
 
+@pytest.mark.parametrize("key, value, message", [
+    ("turn", float("inf"), "'turn' must be an integer >= 1, got inf"),
+    ("turn", 1.5, "'turn' must be an integer >= 1, got 1.5"),
+    ("turn", 0, "'turn' must be an integer >= 1, got 0"),
+    ("active", True, "'active' must be an integer in 0..1, got True"),
+    ("phase", 6, "'phase' must be an integer in 1..5, got 6"),
+    ("winner", 2, "'winner' must be an integer in -2..1, got 2"),
+    ("ndec", -1, "'ndec' must be an integer >= 0, got -1"),
+    ("done", 0, "'done' must be true or false, got 0"),
+    ("pips", [1], "'pips' must be a pair of integers >= 0, got [1]"),
+    ("reserved", [0, -1], "'reserved' must be a pair of integers >= 0, got [0, -1]"),
+    ("result", [float("nan"), 0.0], "'result' must be a pair of finite numbers, got [nan, 0.0]"),
+])
+def test_a_state_with_a_field_out_of_range_is_refused_naming_it(game, key, value, message):
+    """ACW's scalar fields are range-checked (an infinite turn used to load, session 16)."""
+    from envs.core.errors import InvalidStateError
+    from envs.core.protocol import State
+
+    doc = json.loads(game.new_initial_state().to_json())
+    doc["state"][key] = value
+    with pytest.raises(InvalidStateError) as ei:
+        State.from_json(json.dumps(doc))
+    assert str(ei.value) == f"State.from_json: state: malformed (ValueError: {message})"
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a": ' + "9" * 5000 + "}"])
 def test_json_too_deep_or_with_a_huge_integer_is_refused(text):
     from envs.core.errors import InvalidStateError

@@ -14,6 +14,8 @@ Passage of Lines tests (ACW-PD-29). The reactions are in :mod:`.reactions`.
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 from envs.core.procedure import ChanceNode, Done, Frame, Push, Wait, record_from_dict
@@ -28,6 +30,37 @@ D_CHANCE = ACWDecision.CHANCE
 D_TERM = ACWDecision.TERMINAL
 
 SIDE = ("Union", "Confederate")
+
+
+#: the range of each integer field of a saved state (inclusive; None: no upper bound)
+_INT_FIELDS = {"first": (0, 1), "active": (0, 1), "turn": (1, None), "pt": (0, None),
+               "phase": (1, 5), "ndec": (0, None), "winner": (-2, 1)}
+
+
+def _check_scalars(data: dict[str, Any]) -> None:
+    """Refuse a saved state's scalar fields of the wrong type or out of range (an infinity
+    or ``1.5`` where a turn belongs; ``true`` where a side belongs).
+
+    Raises:
+        ValueError: naming the key, the value and what it must be.
+    """
+    for k, (lo, hi) in _INT_FIELDS.items():
+        v = data[k]
+        if type(v) is not int or v < lo or (hi is not None and v > hi):
+            rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+            raise ValueError(f"{k!r} must be an integer {rng}, got {v!r}")
+    if type(data["done"]) is not bool:
+        raise ValueError(f"'done' must be true or false, got {data['done']!r}")
+    for k in ("pips", "reserved"):
+        v = data[k]
+        if not isinstance(v, list) or len(v) != 2 or any(type(x) is not int or x < 0
+                                                         for x in v):
+            raise ValueError(f"{k!r} must be a pair of integers >= 0, got {v!r}")
+    v = data["result"]
+    if not isinstance(v, list) or len(v) != 2 or any(
+            isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x)
+            for x in v):
+        raise ValueError(f"'result' must be a pair of finite numbers, got {v!r}")
 
 
 class ACWState(State):
@@ -132,6 +165,7 @@ class ACWState(State):
                    for side in data["units"]]
         for k in ("first", "active", "turn", "pt", "phase", "ndec", "done", "winner"):
             setattr(s, k, data[k])
+        _check_scalars(data)
         s.pips = list(data["pips"])
         s.reserved = list(data["reserved"])
         s.result = list(data["result"])
