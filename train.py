@@ -197,11 +197,15 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     from agents.league import League
     from agents.run_lock import lock_run_dir
     from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
-    from envs.core.files import atomic_write_bytes
+    from envs.core.files import atomic_write_bytes, check_name_lengths
     from envs import load_game
     from envs.core.errors import RiposteError
 
     run_dir = Path(args.run_dir)
+    try:  # (a name too long for the file system: the first listing raised a bare Errno 36)
+        check_name_lengths(run_dir / "checkpoints" / "ckpt_0000000000.zip")
+    except OSError as exc:
+        raise UsageError(f"--run-dir: {exc}") from None
     ckpts = checkpoints(run_dir)
     if args.resume:
         if not ckpts:

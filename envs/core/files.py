@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_output_path",
-           "check_output_suffix", "check_png_path", "signals_held"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_name_lengths",
+           "check_output_path", "check_output_suffix", "check_png_path", "signals_held"]
 
 
 def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list[str]:
@@ -151,13 +151,15 @@ def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:
             ``IsADirectoryError`` /
             ``PermissionError`` when ``path`` is a directory or an existing file that is not
             a regular one (a device, a ``/proc`` entry), or when its nearest existing
-            ancestor directory does not accept new files.
+            ancestor directory does not accept new files; ``OSError`` for a name (of the file
+            or of a folder on its path) longer than the file system allows.
     """
     if not str(path):
         raise FileNotFoundError("empty file name")
     if isinstance(path, str) and path.endswith(("/", os.sep)):  # Path() would drop the slash
         raise IsADirectoryError(f"{path!r} names a directory (it ends with '/'), not a file")
     path = Path(path)
+    check_name_lengths(path)
     if path.is_dir():
         raise IsADirectoryError(f"{str(path)!r} is a directory, not a file")
     if path.exists() and not path.is_file():
@@ -178,6 +180,44 @@ def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:
         os.unlink(probe)
     check_not_an_input(path, inputs)
     return path
+
+
+#: bytes a file's name needs besides its own for the temporary copies written beside it
+#: (``.NAME.tmpPID``, ``.NAME.XXXXXXXX.probe``)
+TEMP_NAME_ROOM = 20
+
+
+def check_name_lengths(path: Path) -> None:
+    """Refuse a path with a component longer than the file system's limit (``NAME_MAX`` of
+    the nearest existing directory, 255 bytes if it cannot be asked); the file's own name must
+    leave :data:`TEMP_NAME_ROOM` bytes for its temporary copies. Without this the first
+    ``stat`` raised a bare ``[Errno 36] File name too long``.
+
+    Raises:
+        OSError: naming the path, the name too long, its length and the limit.
+    """
+    existing = path.parent
+    while existing != existing.parent:
+        try:
+            if existing.exists():
+                break
+        except OSError:  # (a component too long to ask about)
+            pass
+        existing = existing.parent
+    try:
+        name_max = os.pathconf(existing, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    *folders, name = path.parts
+    for part, room in [*((f, 0) for f in folders), (name, TEMP_NAME_ROOM)]:
+        n = len(os.fsencode(part))
+        if n + room > name_max:
+            what = ("its file name" if part is name
+                    else f"the folder name {part[:24]!r}...")
+            raise OSError(f"cannot write {str(path)[:48]!r}...: {what} is {n} bytes long; "
+                          f"this file system allows {name_max - room} at most"
+                          + (f" (the file's own name: {name_max} less {room} for its "
+                             f"temporary copy)" if room else ""))
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:

@@ -53,6 +53,38 @@ def test_a_name_ending_in_a_slash_is_a_directory_even_where_a_file_is(tmp_path):
     assert model.read_bytes() == b"weights" and not (tmp_path / "new").exists()
 
 
+def test_a_name_too_long_for_the_file_system_is_refused_naming_it(tmp_path):
+    """A 300-byte name used to reach the first stat and print a bare [Errno 36]."""
+    limit = os.pathconf(tmp_path, "PC_NAME_MAX")
+    with pytest.raises(OSError, match=f"its file name is {limit - 19} bytes long; this file "
+                                      f"system allows {limit - 20} at most"):
+        check_output_path(tmp_path / ("a" * (limit - 19)))
+    assert check_output_path(tmp_path / ("a" * (limit - 20))) == tmp_path / ("a" * (limit - 20))
+    folder = "b" * (limit + 1)
+    with pytest.raises(OSError, match=f"the folder name 'bbbbbbbbbbbbbbbbbbbbbbbb'... is "
+                                      f"{limit + 1} bytes long; this file system allows "
+                                      f"{limit} at most"):
+        atomic_write_text(tmp_path / folder / "r.json", "x")
+    assert os.listdir(tmp_path) == []
+
+
+def test_train_and_evaluate_refuse_a_name_too_long_in_one_line(tmp_path):
+    from tests.test_scripts import run
+
+    long = "c" * 300
+    for script, args in (("train.py", ["--ruleset", "toy", "--run-dir", str(tmp_path / long)]),
+                         ("evaluate.py", ["--agents", "random", "never-react", "--games", "2",
+                                          "--json", str(tmp_path / f"{long}.json")])):
+        r = run(script, *args)
+        assert r.returncode == 2, r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "bytes long; this file system allows" in lines[0], \
+            r.stderr
+        assert lines[0].startswith("error: --run-dir: cannot write " if script == "train.py"
+                                   else "error: cannot write ")
+    assert os.listdir(tmp_path) == []
+
+
 def test_evaluate_json_ending_in_a_slash_is_one_line_error(tmp_path):
     from tests.test_scripts import run
 
