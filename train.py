@@ -75,7 +75,7 @@ CKPT_RE = re.compile(r"^ckpt_(\d+)\.zip$")
 #: deletes them and tb/, except config.json, which the new run rewrites)
 RUN_FILES = ("config.json", "pool.json", "metrics.csv", "metrics.json", "final_model.zip",
              "best_model.zip", "last_model.zip", "learning_curves.png", TEACHER_FILE)
-RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations")
+RUN_SUBDIRS = ("checkpoints", "snapshots", "candidates", ".kept", ".evaluations", "exploiters")
 
 
 def check_run_dir(run_dir: Path) -> None:
@@ -418,6 +418,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     t0, cpu0 = time.perf_counter(), time.process_time()
     worker_cpu0 = venv.worker_cpu_seconds()  # env processes (--vec-env subproc), else 0
     steps0 = model.num_timesteps
+    exploiter_cb: Any = None
     try:  # the background evaluation worker is stopped whatever happens
         if remaining > 0:
             from agents.interrupts import SignalGuard, exit_status
@@ -435,12 +436,13 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             if args.league_exploiters > 0:  # (after the checkpoint of the same boundary)
                 from agents.exploiters import ExploiterCallback, exploiter_schedule
 
-                extra_callbacks.append(ExploiterCallback(
+                exploiter_cb = ExploiterCallback(
                     pool, game, args.ruleset, args.scenario, run_dir,
                     exploiter_schedule(args.total_timesteps, args.league_exploiters),
                     args.exploiter_timesteps, seed=args.seed,
                     max_decisions=args.max_decisions,
-                    stop_requested=lambda: guard.requested is not None))
+                    stop_requested=lambda: guard.requested is not None)
+                extra_callbacks.append(exploiter_cb)
             with guard.deferred():
                 model.learn(total_timesteps=remaining,
                             callback=[callback, *extra_callbacks,
@@ -519,6 +521,9 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             "selected": selected,
             "league_win_rates": ({n: pool.win_rate(n) for n in pool.results}
                                  if isinstance(pool, League) else {}),
+            # --league-exploiters: each exploiter trained in this session (its wall time is
+            # part of wall_seconds above, and of what timesteps_per_second divides by)
+            "exploiters": exploiter_cb.history if exploiter_cb is not None else [],
         }
         callback.write_metrics_row(model.num_timesteps, scores, wall, steps)
         if scores:
@@ -531,6 +536,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         venv.close()
         print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
               f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
+        if summary["exploiters"]:  # (their own envs are not in the env.step share)
+            print(f"league exploiters: {len(summary['exploiters'])} trained in "
+                  f"{sum(e['train_seconds'] for e in summary['exploiters']):.1f} s of that "
+                  f"time")
         if updater is not None and summary["learner_wait_share"] is not None:
             print(f"pipelined PPO updates: the update worker ran {updater.updates} updates in "
                   f"{updater.busy_seconds:.1f} s of the {learn_wall:.1f} s of model.learn; "

@@ -206,9 +206,26 @@ class League(OpponentPool):
         for p in exploiters:  # (as the snapshots: a moved run dir is looked up by name)
             if not Path(p).is_file() and self.snapshot_dir is not None:
                 p = str(Path(self.snapshot_dir).parent / "exploiters" / Path(p).name)
-            if Path(p).is_file():
-                found.append(p)
+            if not Path(p).is_file():  # (unlike a snapshot, an exploiter cannot be dropped:
+                #                         the schedule would train the next one at once)
+                raise AgentError(f"{where}: the league's exploiter {p!r} is gone (put it back, "
+                                 f"or start afresh with --overwrite)")
+            found.append(p)
         self.exploiters = found
+        self.check_exploiters()
+
+    def check_exploiters(self) -> None:
+        """Load every exploiter once (Python's, numpy's and torch's generators kept), so that a
+        corrupt file is found when the league is restored, not when PFSP first draws it.
+
+        Raises:
+            AgentLoadError: naming the file.
+        """
+        from .evaluation import global_generators_kept
+
+        with global_generators_kept():
+            for p in self.exploiters:
+                MaskablePPOPolicy.load(p, self.game, deterministic=True, seed=0)
 
 
 class OpponentTag(gym.Wrapper):

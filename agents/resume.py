@@ -274,9 +274,10 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
         elif kind == "bot":
             obj = pool._bots[key]
         else:
-            if not Path(key).is_file():
-                raise AgentLoadError(f"{where}: snapshot {key!r} the run was playing is gone")
             exploiter = key in getattr(pool, "exploiters", ())  # (they play arg-max)
+            if not Path(key).is_file():
+                raise AgentLoadError(f"{where}: {'exploiter' if exploiter else 'snapshot'} "
+                                     f"{key!r} the run was playing is gone")
             obj = MaskablePPOPolicy.load(
                 key, pool.game, deterministic=exploiter,
                 name=f"{'exploiter' if exploiter else 'snapshot'}:{Path(key).stem}")

@@ -349,6 +349,12 @@ def _repeated(specs: list[str], names: bool = False) -> str | None:
     return first_repeated(seen, key=agent_identity)
 
 
+def max_exploiters(args: Args) -> int:
+    """The most ``--league-exploiters`` a run can train: one per rollout boundary strictly
+    inside it (``total_timesteps // (n_steps * n_envs) - 1``, at least 0)."""
+    return max(0, args.total_timesteps // max(1, args.n_steps * args.n_envs) - 1)
+
+
 def check_args(args: Args) -> str | None:
     """What is wrong with ``args`` (the first problem, as one line naming the flag), or None.
     Checked for the flags given (:func:`parse_args`) and for a resumed run's config.json
@@ -379,6 +385,16 @@ def check_args(args: Args) -> str | None:
               (args.league_exploiters == 0 or args.pfsp,
                "--league-exploiters needs the league (--pfsp): --no-pfsp samples fixed "
                "categories, without exploiters"),
+              (args.league_exploiters <= max_exploiters(args),
+               f"--league-exploiters must be at most {max_exploiters(args)}: one per rollout "
+               f"boundary inside the run ({args.total_timesteps} timesteps in rollouts of "
+               f"--n-steps x --n-envs = {args.n_steps * args.n_envs})"),
+              (args.league_exploiters == 0 or args.league_exploiters_weight > 0,
+               "--league-exploiters-weight 0 would never play the exploiters: give a weight "
+               "> 0, or --league-exploiters 0"),
+              (args.league_exploiters == 0 or args.vec_env != "subproc",
+               "--league-exploiters needs --vec-env dummy: each --vec-env subproc process "
+               "plays a copy of the pool taken at the start, without the exploiters"),
               (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
               (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
                "--snapshot-freq and --checkpoint-freq must be >= 1"),

@@ -286,6 +286,13 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--exploiter-timesteps", "0"], "--exploiter-timesteps must be >= 1"),
     (["--league-exploiters-weight", "inf"], "--league-exploiters-weight must be a finite"),
     (["--league-exploiters", "1", "--no-pfsp"], "--league-exploiters needs the league"),
+    (["--league-exploiters", "99999999999999999999"], "--league-exploiters must be at most 145: "
+     "one per rollout boundary inside the run (300000 timesteps in rollouts of --n-steps x "
+     "--n-envs = 2048)"),
+    (["--league-exploiters", "1", "--league-exploiters-weight", "0"],
+     "--league-exploiters-weight 0 would never play the exploiters"),
+    (["--league-exploiters", "1", "--vec-env", "subproc"],
+     "--league-exploiters needs --vec-env dummy"),
     (["--no-pfsp", "--pool-bots", "--pool-snapshot-weight", "1"],
      "with --no-pfsp the opponent pool would be empty when training starts"),
 ])
