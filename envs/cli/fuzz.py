@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
             check_output_path(Path(args.replay_dir) / f"{game.ruleset_id}_seed0_game0.toml")
         except OSError as exc:
             raise OSError(f"--replay-dir {args.replay_dir!r} cannot take the replays of "
-                          f"violations: {exc}") from None
+                          f"violations: {exc.strerror or exc}") from None
     except (RiposteError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     bar = None

@@ -206,18 +206,33 @@ def check_name_lengths(path: Path) -> None:
         existing = existing.parent
     try:
         name_max = os.pathconf(existing, "PC_NAME_MAX")
+        path_max = os.pathconf(existing, "PC_PATH_MAX")
     except (OSError, ValueError):
-        name_max = 255
+        name_max, path_max = 255, 4096
     *folders, name = path.parts
     for part, room in [*((f, 0) for f in folders), (name, TEMP_NAME_ROOM)]:
         n = len(os.fsencode(part))
         if n + room > name_max:
             what = ("its file name" if part is name
                     else f"the folder name {part[:24]!r}...")
-            raise OSError(f"cannot write {str(path)[:48]!r}...: {what} is {n} bytes long; "
-                          f"this file system allows {name_max - room} at most"
-                          + (f" (the file's own name: {name_max} less {room} for its "
-                             f"temporary copy)" if room else ""))
+            raise NameTooLongError(path, f"{what} is {n} bytes long; this file system allows "
+                                   f"{name_max - room} at most"
+                                   + (f" (the file's own name: {name_max} less {room} for "
+                                      f"its temporary copy)" if room else ""))
+    n = len(os.fsencode(str(path)))
+    if n + TEMP_NAME_ROOM >= path_max:
+        raise NameTooLongError(path, f"the path is {n} bytes long; this system allows "
+                               f"{path_max - TEMP_NAME_ROOM - 1} at most (with room for the "
+                               f"file's temporary copy)")
+
+
+class NameTooLongError(OSError):
+    """A path the file system cannot take: ``str()`` names the path (shortened) and the
+    reason, ``strerror`` gives the reason alone (for messages that name the path already)."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"cannot write {str(path)[:48]!r}...: {reason}")
+        self.strerror = reason
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:

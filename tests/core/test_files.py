@@ -66,10 +66,18 @@ def test_a_name_too_long_for_the_file_system_is_refused_naming_it(tmp_path):
                                       f"{limit} at most"):
         atomic_write_text(tmp_path / folder / "r.json", "x")
     assert os.listdir(tmp_path) == []
+    # each name short enough, the whole path too long (the system's PATH_MAX)
+    limit = os.pathconf(tmp_path, "PC_PATH_MAX")
+    deep = tmp_path.joinpath(*["d" * 200] * (limit // 200 + 1), "r.json")
+    with pytest.raises(OSError, match=f"the path is {len(str(deep))} bytes long; this system "
+                                      f"allows {limit - 21} at most") as ei:
+        check_output_path(deep)
+    assert ei.value.strerror.startswith("the path is ")  # (the reason alone, for messages
+    assert os.listdir(tmp_path) == []                  # that name the path already)
 
 
 def test_train_and_evaluate_refuse_a_name_too_long_in_one_line(tmp_path):
-    from tests.test_scripts import run
+    from tests.test_scripts import ROOT, run
 
     long = "c" * 300
     for script, args in (("train.py", ["--ruleset", "toy", "--run-dir", str(tmp_path / long)]),
@@ -83,6 +91,14 @@ def test_train_and_evaluate_refuse_a_name_too_long_in_one_line(tmp_path):
         assert lines[0].startswith("error: --run-dir: cannot write " if script == "train.py"
                                    else "error: cannot write ")
     assert os.listdir(tmp_path) == []
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "envs", "view",
+                        str(ROOT / "examples" / "acw_default_first_reaction.toml"), "--out",
+                        str(tmp_path / f"{long}.html")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 2 and r.stderr.count("cannot write") == 1, r.stderr
 
 
 def test_evaluate_json_ending_in_a_slash_is_one_line_error(tmp_path):
