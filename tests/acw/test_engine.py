@@ -207,6 +207,18 @@ def test_scenario_bad_enum_and_formation(tmp_path):
     assert "not a formation of infantry" in str(ei.value)
 
 
+def test_scenario_negative_reserved_pips_are_refused(tmp_path):
+    """They loaded and played, and every saved state of the game was then refused."""
+    from envs.rulesets.acw_regimental.scenarios import __path__ as where
+
+    text = (Path(where[0]) / "example_b_refuse_flank.toml").read_text(encoding="utf-8")
+    assert "reserved = [1, 0]" in text
+    p = _write(tmp_path, text.replace("reserved = [1, 0]", "reserved = [-1, 0]"))
+    with pytest.raises(ScenarioError, match=r"start\.reserved\[0\]: Input should be greater "
+                                            r"than or equal to 0"):
+        load_game("acw_regimental", str(p))
+
+
 def test_unknown_scenario_name():
     with pytest.raises(ScenarioError) as ei:
         load_game("acw_regimental", "no_such_battle")
@@ -716,9 +728,11 @@ def test_a_state_with_non_integer_numbers_is_refused(game, edit, message):
 
 
 @pytest.mark.parametrize("key, value, message", [
-    ("turn", float("inf"), "'turn' must be an integer >= 1, got inf"),
-    ("turn", 1.5, "'turn' must be an integer >= 1, got 1.5"),
-    ("turn", 0, "'turn' must be an integer >= 1, got 0"),
+    ("turn", float("inf"), "'turn' must be an integer in 1..11, got inf"),
+    ("turn", 1.5, "'turn' must be an integer in 1..11, got 1.5"),
+    ("turn", 0, "'turn' must be an integer in 1..11, got 0"),
+    ("turn", 9999, "'turn' must be an integer in 1..11, got 9999"),  # (the game has 10)
+    ("pt", 10**9, "'pt' must be an integer in 0..22, got 1000000000"),
     ("active", True, "'active' must be an integer in 0..1, got True"),
     ("phase", 6, "'phase' must be an integer in 1..5, got 6"),
     ("winner", 2, "'winner' must be an integer in -2..1, got 2"),
@@ -727,9 +741,24 @@ def test_a_state_with_non_integer_numbers_is_refused(game, edit, message):
     ("pips", [1], "'pips' must be a pair of integers >= 0, got [1]"),
     ("reserved", [0, -1], "'reserved' must be a pair of integers >= 0, got [0, -1]"),
     ("result", [float("nan"), 0.0], "'result' must be a pair of finite numbers, got [nan, 0.0]"),
+    ("done", True, "'done' is True but 'winner' is -2 (-2 while the game runs, -1 a draw, 0 "
+                   "or 1 once it is done)"),
+    ("winner", 0, "'done' is False but 'winner' is 0"),
+    ("cur", [1.5, "command"], "'cur' must be [player, decision] with player one of [0, 1], -1 "
+                              "(chance) or -4 (terminal), got [1.5, 'command']"),
+    ("cur", [True, "command"], "'cur' must be [player, decision]"),
+    ("cur", [7, "command"], "'cur' must be [player, decision]"),
+    ("stack", [], "'stack' must be a non-empty list of procedure frames"),
+    ("units", [[], []], "'units' must be 2 lists of 8 unit slots each"),
+    ("objective_vp_banked", [1], "'objective_vp_banked' must be a pair of integers >= 0, got [1]"),
+    ("reacted", "ab", "'reacted' must be a list of integers, got 'ab'"),
+    ("consumed", [1], "'consumed' must be a list of strings, got [1]"),
+    ("broke_pt", ["x"], "'broke_pt' must be a list of lists of integers, got ['x']"),
 ])
 def test_a_state_with_a_field_out_of_range_is_refused_naming_it(game, key, value, message):
-    """ACW's scalar fields are range-checked (an infinite turn used to load, session 16)."""
+    """ACW's state fields are checked for type, shape and range (an infinite turn used to
+    load, session 16; a player of 1.5 or true was read as side 1; an empty stack or unit list
+    failed later, in the observation)."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State
 
@@ -737,7 +766,7 @@ def test_a_state_with_a_field_out_of_range_is_refused_naming_it(game, key, value
     doc["state"][key] = value
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(doc))
-    assert str(ei.value) == f"State.from_json: state: malformed (ValueError: {message})"
+    assert str(ei.value).startswith(f"State.from_json: state: malformed (ValueError: {message}")
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a": ' + "9" * 5000 + "}"])

@@ -183,7 +183,8 @@ class StartSpec(_Model):
     phase: SInt = pydantic.Field(1, ge=1, le=2)
     active: SInt | None = pydantic.Field(None, ge=0, le=1)
     pips: SInt = pydantic.Field(0, ge=0, le=6)
-    reserved: tuple[SInt, SInt] = (0, 0)
+    reserved: tuple[Annotated[SInt, pydantic.Field(ge=0)],
+                    Annotated[SInt, pydantic.Field(ge=0)]] = (0, 0)
 
 
 class ScoringSpec(_Model):

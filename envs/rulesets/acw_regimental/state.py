@@ -37,14 +37,25 @@ _INT_FIELDS = {"first": (0, 1), "active": (0, 1), "turn": (1, None), "pt": (0, N
                "phase": (1, 5), "ndec": (0, None), "winner": (-2, 1)}
 
 
-def _check_scalars(data: dict[str, Any]) -> None:
-    """Refuse a saved state's scalar fields of the wrong type or out of range (an infinity
-    or ``1.5`` where a turn belongs; ``true`` where a side belongs).
+def _is_int_list(v: Any, kind: type = int) -> bool:
+    return isinstance(v, list) and all(type(x) is kind for x in v)
+
+
+def _check_fields(game, data: dict[str, Any]) -> None:
+    """Refuse a saved state whose fields have the wrong type, shape or range (an infinity or
+    ``1.5`` where a turn belongs, ``true`` where a side belongs, a turn past the game's end,
+    a finished game without a winner), before any of it is used.
 
     Raises:
         ValueError: naming the key, the value and what it must be.
     """
-    for k, (lo, hi) in _INT_FIELDS.items():
+    units = data["units"]
+    m = game.max_units_per_side
+    if not isinstance(units, list) or len(units) != game.num_players or any(
+            not isinstance(side, list) or len(side) != m for side in units):
+        raise ValueError(f"'units' must be {game.num_players} lists of {m} unit slots each")
+    bounds = dict(_INT_FIELDS, turn=(1, game.turns + 1), pt=(0, 2 * (game.turns + 1)))
+    for k, (lo, hi) in bounds.items():
         v = data[k]
         if type(v) is not int or v < lo or (hi is not None and v > hi):
             rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
@@ -61,6 +72,30 @@ def _check_scalars(data: dict[str, Any]) -> None:
             isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x)
             for x in v):
         raise ValueError(f"'result' must be a pair of finite numbers, got {v!r}")
+    if (data["winner"] != -2) != data["done"]:
+        raise ValueError(f"'done' is {data['done']!r} but 'winner' is {data['winner']!r} "
+                         f"(-2 while the game runs, -1 a draw, 0 or 1 once it is done)")
+    cur = data["cur"]
+    if not isinstance(cur, list) or len(cur) != 2 or type(cur[0]) is not int \
+            or cur[0] not in (CHANCE, TERMINAL, *range(game.num_players)):
+        raise ValueError(f"'cur' must be [player, decision] with player one of "
+                         f"{list(range(game.num_players))}, {CHANCE} (chance) or {TERMINAL} "
+                         f"(terminal), got {cur!r}")
+    if not isinstance(data["stack"], list) or not data["stack"]:
+        raise ValueError("'stack' must be a non-empty list of procedure frames")
+    banked = data.get("objective_vp_banked", [0, 0])
+    if not isinstance(banked, list) or len(banked) != 2 or any(type(x) is not int or x < 0
+                                                               for x in banked):
+        raise ValueError(f"'objective_vp_banked' must be a pair of integers >= 0, got "
+                         f"{banked!r}")
+    for k, kind in (("reacted", int), ("consumed", str)):
+        if not _is_int_list(data[k], kind):
+            raise ValueError(f"{k!r} must be a list of {'integers' if kind is int else 'strings'}"
+                             f", got {data[k]!r}")
+    if not isinstance(data["broke_pt"], list) or not all(_is_int_list(b)
+                                                         for b in data["broke_pt"]):
+        raise ValueError(f"'broke_pt' must be a list of lists of integers, got "
+                         f"{data['broke_pt']!r}")
 
 
 class ACWState(State):
@@ -161,11 +196,11 @@ class ACWState(State):
     @classmethod
     def from_dict(cls, game, data: dict[str, Any]) -> "ACWState":
         s = cls(game, init=False)
+        _check_fields(game, data)
         s.units = [[Unit.from_dict(u) if u is not None else None for u in side]
                    for side in data["units"]]
         for k in ("first", "active", "turn", "pt", "phase", "ndec", "done", "winner"):
             setattr(s, k, data[k])
-        _check_scalars(data)
         s.pips = list(data["pips"])
         s.reserved = list(data["reserved"])
         s.result = list(data["result"])
