@@ -432,7 +432,6 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                 from agents.ppo import quiet_logger
 
                 model.set_logger(quiet_logger())
-            extra_callbacks: list[Any] = []
             if args.league_exploiters > 0:  # (after the checkpoint of the same boundary)
                 from agents.exploiters import ExploiterCallback, exploiter_schedule
 
@@ -442,10 +441,10 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                     args.exploiter_timesteps, seed=args.seed,
                     max_decisions=args.max_decisions,
                     stop_requested=lambda: guard.requested is not None)
-                extra_callbacks.append(exploiter_cb)
             with guard.deferred():
                 model.learn(total_timesteps=remaining,
-                            callback=[callback, *extra_callbacks,
+                            callback=[callback,
+                                      *([] if exploiter_cb is None else [exploiter_cb]),
                                       CriticWarmupCallback(args.critic_warmup), stop],
                             progress_bar=args.progress_bar, reset_num_timesteps=not args.resume,
                             tb_log_name="ppo")

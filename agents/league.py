@@ -37,7 +37,7 @@ import numpy as np
 from .policy import AgentError, policy_name
 from .ppo import MaskablePPOPolicy
 from .ratings import game_scores
-from .selfplay import OpponentPool, parse_bot_spec
+from .selfplay import OpponentPool, parse_bot_spec, relocated
 
 #: the ACW bot panel (every built-in bot) the league and the checkpoint selection use
 PANEL_BOTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always-react")
@@ -134,18 +134,21 @@ class League(OpponentPool):
             self.exploiters.append(str(path))
         return f"exploiter:{Path(path).stem}"
 
+    def load_exploiter(self, path: str) -> MaskablePPOPolicy:
+        """The exploiter of ``path`` as the league plays it: arg-max (no draws, so no seed of
+        its own), named ``exploiter:<file stem>``.
+
+        Raises:
+            AgentLoadError: for a missing, corrupt or foreign checkpoint.
+        """
+        return MaskablePPOPolicy.load(path, self.game, deterministic=True, seed=0,
+                                      name=f"exploiter:{Path(path).stem}")
+
     def _exploiter_policy(self, stem: str) -> MaskablePPOPolicy:
         path = next(p for p in self.exploiters if Path(p).stem == stem)
-        pol = self._cache.get(path)
-        if pol is None:  # (the cache holds the window's snapshots too; an exploiter is small)
-            pol = MaskablePPOPolicy.load(path, self.game, deterministic=True, seed=0,
-                                         name=f"exploiter:{stem}")  # (arg-max: no draws)
-            self._cache[path] = pol
-            while len(self._cache) > max(self.max_snapshots, 1) + len(self.exploiters):
-                self._cache.popitem(last=False)
-        else:
-            self._cache.move_to_end(path)
-        return pol
+        # (the cache holds the window's snapshots too; room for every exploiter besides)
+        return self._cached_policy(path, lambda: self.load_exploiter(path),
+                                   capacity=max(self.max_snapshots, 1) + len(self.exploiters))
 
     def member_probabilities(self) -> dict[str, float]:
         """PFSP probability of each member when a member (not self-play) is drawn."""
@@ -202,16 +205,13 @@ class League(OpponentPool):
         except (ValueError, TypeError, AttributeError) as exc:
             raise AgentError(f"cannot read league results in {where!r}: {exc}") from None
         self.results = {n: deque(v, maxlen=self.window_games) for n, v in results.items()}
-        found = []
-        for p in exploiters:  # (as the snapshots: a moved run dir is looked up by name)
-            if not Path(p).is_file() and self.snapshot_dir is not None:
-                p = str(Path(self.snapshot_dir).parent / "exploiters" / Path(p).name)
-            if not Path(p).is_file():  # (unlike a snapshot, an exploiter cannot be dropped:
-                #                         the schedule would train the next one at once)
+        folder = (None if self.snapshot_dir is None
+                  else Path(self.snapshot_dir).parent / "exploiters")
+        self.exploiters = [relocated(p, folder) for p in exploiters]  # (a moved run dir)
+        for p in self.exploiters:  # (unlike a snapshot, an exploiter cannot be dropped: the
+            if not Path(p).is_file():  # schedule would train the next one at once)
                 raise AgentError(f"{where}: the league's exploiter {p!r} is gone (put it back, "
                                  f"or start afresh with --overwrite)")
-            found.append(p)
-        self.exploiters = found
         self.check_exploiters()
 
     def check_exploiters(self) -> None:
@@ -225,7 +225,7 @@ class League(OpponentPool):
 
         with global_generators_kept():
             for p in self.exploiters:
-                MaskablePPOPolicy.load(p, self.game, deterministic=True, seed=0)
+                self.load_exploiter(p)
 
 
 class OpponentTag(gym.Wrapper):

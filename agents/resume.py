@@ -274,13 +274,12 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
         elif kind == "bot":
             obj = pool._bots[key]
         else:
-            exploiter = key in getattr(pool, "exploiters", ())  # (they play arg-max)
+            exploiter = key in getattr(pool, "exploiters", ())
             if not Path(key).is_file():
                 raise AgentLoadError(f"{where}: {'exploiter' if exploiter else 'snapshot'} "
                                      f"{key!r} the run was playing is gone")
-            obj = MaskablePPOPolicy.load(
-                key, pool.game, deterministic=exploiter,
-                name=f"{'exploiter' if exploiter else 'snapshot'}:{Path(key).stem}")
+            obj = (pool.load_exploiter(key) if exploiter else MaskablePPOPolicy.load(
+                key, pool.game, deterministic=False, name=f"snapshot:{Path(key).stem}"))
             if kind == "cached":
                 pool._cache[key] = obj
         if rng is not None and obj is not None:

@@ -45,6 +45,14 @@ def atomic_save_model(model: Any, path: str | Path, game: Game | None = None) ->
     return save_model(model, path, game)
 
 
+def relocated(path: str, folder: str | Path | None) -> str:
+    """``path``, or the file of its name in ``folder`` when ``path`` is gone and ``folder``
+    is given (a run directory that was moved: its pool state holds the old paths)."""
+    if not Path(path).is_file() and folder is not None:
+        return str(Path(folder) / Path(path).name)
+    return path
+
+
 def parse_bot_spec(spec: str) -> tuple[str, float]:
     """``"heuristic:2"`` -> ``("heuristic", 2.0)``; a spec without a numeric ``:weight``
     suffix has weight 1.
@@ -154,13 +162,19 @@ class OpponentPool:
         return self.snapshots[-self.max_snapshots:] if self.max_snapshots > 0 else []
 
     def _snapshot_policy(self, path: str) -> MaskablePPOPolicy:
+        return self._cached_policy(
+            path, lambda: MaskablePPOPolicy.load(path, self.game, deterministic=False,
+                                                 seed=self._snap_seed.spawn(1)[0],
+                                                 name=f"snapshot:{Path(path).stem}"),
+            capacity=max(self.max_snapshots, 1))
+
+    def _cached_policy(self, path: str, load: Any, capacity: int) -> MaskablePPOPolicy:
+        """The policy of ``path`` from the LRU cache, or ``load()`` put there (the least
+        recently used ones dropped beyond ``capacity``)."""
         pol = self._cache.get(path)
         if pol is None:
-            pol = MaskablePPOPolicy.load(path, self.game, deterministic=False,
-                                         seed=self._snap_seed.spawn(1)[0],
-                                         name=f"snapshot:{Path(path).stem}")
-            self._cache[path] = pol
-            while len(self._cache) > max(self.max_snapshots, 1):
+            pol = self._cache[path] = load()
+            while len(self._cache) > capacity:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(path)
@@ -232,11 +246,6 @@ class OpponentPool:
             picks = Counter({str(k): int(v) for k, v in data.get("picks", {}).items()})
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise AgentError(f"cannot read opponent pool state {where!r}: {exc}") from None
-        found = []
-        for s in snaps:
-            if not Path(s).is_file() and self.snapshot_dir is not None:
-                s = str(Path(self.snapshot_dir) / Path(s).name)  # the run dir was moved
-            if Path(s).is_file():
-                found.append(s)
+        found = [f for f in (relocated(s, self.snapshot_dir) for s in snaps) if Path(f).is_file()]
         self.snapshots = found
         self.picks = picks

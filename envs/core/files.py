@@ -164,9 +164,7 @@ def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:
         raise IsADirectoryError(f"{str(path)!r} is a directory, not a file")
     if path.exists() and not path.is_file():
         raise PermissionError(f"cannot write {str(path)!r}: it exists and is not a regular file")
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    parent = _nearest_existing(path.parent)
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise PermissionError(f"cannot create {str(path)!r}: {str(parent)!r} is not a "
                               "writable directory")
@@ -180,6 +178,19 @@ def check_output_path(path: str | Path, inputs: Iterable[Any] = ()) -> Path:
         os.unlink(probe)
     check_not_an_input(path, inputs)
     return path
+
+
+def _nearest_existing(folder: Path) -> Path:
+    """``folder`` or its nearest ancestor that exists (the root at the latest); a folder whose
+    name is too long to ask about counts as missing."""
+    while folder != folder.parent:
+        try:
+            if folder.exists():
+                break
+        except OSError:  # (a component too long to ask about)
+            pass
+        folder = folder.parent
+    return folder
 
 
 #: bytes a file's name needs besides its own for the temporary copies written beside it
@@ -196,14 +207,7 @@ def check_name_lengths(path: Path) -> None:
     Raises:
         OSError: naming the path, the name too long, its length and the limit.
     """
-    existing = path.parent
-    while existing != existing.parent:
-        try:
-            if existing.exists():
-                break
-        except OSError:  # (a component too long to ask about)
-            pass
-        existing = existing.parent
+    existing = _nearest_existing(path.parent)
     try:
         name_max = os.pathconf(existing, "PC_NAME_MAX")
         path_max = os.pathconf(existing, "PC_PATH_MAX")

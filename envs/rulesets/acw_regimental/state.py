@@ -15,7 +15,6 @@ Passage of Lines tests (ACW-PD-29). The reactions are in :mod:`.reactions`.
 from __future__ import annotations
 
 import math
-
 from typing import Any
 
 from envs.core.procedure import ChanceNode, Done, Frame, Push, Wait, record_from_dict
@@ -32,13 +31,21 @@ D_TERM = ACWDecision.TERMINAL
 SIDE = ("Union", "Confederate")
 
 
-#: the range of each integer field of a saved state (inclusive; None: no upper bound)
-_INT_FIELDS = {"first": (0, 1), "active": (0, 1), "turn": (1, None), "pt": (0, None),
-               "phase": (1, 5), "ndec": (0, None), "winner": (-2, 1)}
+def _int_bounds(game) -> dict[str, tuple[int, int | None]]:
+    """The range of each integer field of a saved state of ``game`` (inclusive; None: no
+    upper bound): a game ends after its last turn, so ``turn`` reaches ``turns + 1``."""
+    return {"first": (0, 1), "active": (0, 1), "turn": (1, game.turns + 1),
+            "pt": (0, 2 * (game.turns + 1)), "phase": (1, 5), "ndec": (0, None),
+            "winner": (-2, 1)}
 
 
 def _is_int_list(v: Any, kind: type = int) -> bool:
     return isinstance(v, list) and all(type(x) is kind for x in v)
+
+
+def _is_count_pair(v: Any) -> bool:
+    """A pair of integers >= 0 (pips, reserved pips, banked VP)."""
+    return _is_int_list(v) and len(v) == 2 and min(v) >= 0
 
 
 def _check_fields(game, data: dict[str, Any]) -> None:
@@ -54,8 +61,7 @@ def _check_fields(game, data: dict[str, Any]) -> None:
     if not isinstance(units, list) or len(units) != game.num_players or any(
             not isinstance(side, list) or len(side) != m for side in units):
         raise ValueError(f"'units' must be {game.num_players} lists of {m} unit slots each")
-    bounds = dict(_INT_FIELDS, turn=(1, game.turns + 1), pt=(0, 2 * (game.turns + 1)))
-    for k, (lo, hi) in bounds.items():
+    for k, (lo, hi) in _int_bounds(game).items():
         v = data[k]
         if type(v) is not int or v < lo or (hi is not None and v > hi):
             rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
@@ -63,10 +69,8 @@ def _check_fields(game, data: dict[str, Any]) -> None:
     if type(data["done"]) is not bool:
         raise ValueError(f"'done' must be true or false, got {data['done']!r}")
     for k in ("pips", "reserved"):
-        v = data[k]
-        if not isinstance(v, list) or len(v) != 2 or any(type(x) is not int or x < 0
-                                                         for x in v):
-            raise ValueError(f"{k!r} must be a pair of integers >= 0, got {v!r}")
+        if not _is_count_pair(data[k]):
+            raise ValueError(f"{k!r} must be a pair of integers >= 0, got {data[k]!r}")
     v = data["result"]
     if not isinstance(v, list) or len(v) != 2 or any(
             isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x)
@@ -84,8 +88,7 @@ def _check_fields(game, data: dict[str, Any]) -> None:
     if not isinstance(data["stack"], list) or not data["stack"]:
         raise ValueError("'stack' must be a non-empty list of procedure frames")
     banked = data.get("objective_vp_banked", [0, 0])
-    if not isinstance(banked, list) or len(banked) != 2 or any(type(x) is not int or x < 0
-                                                               for x in banked):
+    if not _is_count_pair(banked):
         raise ValueError(f"'objective_vp_banked' must be a pair of integers >= 0, got "
                          f"{banked!r}")
     for k, kind in (("reacted", int), ("consumed", str)):
