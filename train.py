@@ -332,7 +332,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             venv.seed(int(env_seed.generate_state(1)[0]) + model.num_timesteps)
     else:
         model = TeacherKLMaskablePPO(
-            "MlpPolicy", venv, teacher_kl_coef=args.teacher_kl,
+            "MlpPolicy", venv, teacher_kl_coef=args.teacher_kl, value_epochs=args.value_epochs,
             learning_rate=args.learning_rate, n_steps=args.n_steps,
             batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
             gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,

@@ -58,7 +58,7 @@ BUFFER_FIELDS = ("observations", "actions", "rewards", "returns", "episode_start
 #: the algorithm settings the worker's model is built with (MaskablePPO's own attributes)
 _SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
              "clip_range", "clip_range_vf", "normalize_advantage", "ent_coef", "vf_coef",
-             "max_grad_norm", "target_kl", "teacher_kl_coef")
+             "max_grad_norm", "target_kl", "teacher_kl_coef", "value_epochs")
 
 #: the worker process's own model (built at its first request from _SPEC, inherited at fork)
 _WORKER: dict[str, Any] = {}

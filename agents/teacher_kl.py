@@ -68,18 +68,32 @@ class TeacherKLMaskablePPO(MaskablePPO):
     module docstring). With ``teacher_kl_coef == 0`` or no teacher set it trains exactly as
     ``MaskablePPO``.
 
+    With ``value_epochs > 0`` each update ends with that many more passes over the rollout
+    buffer that train the critic alone (the value loss, the same minibatches and optimizer;
+    the actor's weights get no gradient), as in the auxiliary phase of Phasic Policy Gradient
+    (Cobbe et al., ICML 2021): the critic sees each sample more often than the actor, whose
+    sample reuse stays ``n_epochs``.
+
     Args:
         teacher_kl_coef: weight of the KL term (``>= 0``).
+        value_epochs: critic-only epochs after the PPO epochs of each update (``>= 0``).
         *args, **kwargs: as ``MaskablePPO``.
 
     Raises:
-        ValueError: for a negative ``teacher_kl_coef``.
+        ValueError: for a negative ``teacher_kl_coef`` or ``value_epochs``.
     """
 
-    def __init__(self, *args: Any, teacher_kl_coef: float = 0.0, **kwargs: Any):
+    #: (a class default: checkpoints of before session 18 have no such attribute)
+    value_epochs: int = 0
+
+    def __init__(self, *args: Any, teacher_kl_coef: float = 0.0, value_epochs: int = 0,
+                 **kwargs: Any):
         if teacher_kl_coef < 0:
             raise ValueError(f"teacher_kl_coef must be >= 0, got {teacher_kl_coef}")
+        if value_epochs < 0:
+            raise ValueError(f"value_epochs must be >= 0, got {value_epochs}")
         self.teacher_kl_coef = float(teacher_kl_coef)
+        self.value_epochs = int(value_epochs)
         self.teacher: Any = None
         #: an :class:`agents.pipelined.UpdateWorker` while updates are pipelined, else None
         self.update_worker: Any = None
@@ -231,6 +245,8 @@ class TeacherKLMaskablePPO(MaskablePPO):
             self._n_updates += 1
             if not continue_training:
                 break
+        value_phase_losses = self._value_phase(clip_range_vf if self.clip_range_vf is not None
+                                               else None)
         explained_var = explained_variance(self.rollout_buffer.values.flatten(),
                                            self.rollout_buffer.returns.flatten())
         self.logger.record("train/entropy_loss", np.mean(entropy_losses))
@@ -244,5 +260,27 @@ class TeacherKLMaskablePPO(MaskablePPO):
         self.logger.record("train/clip_range", clip_range)
         if teacher_kls:
             self.logger.record("train/teacher_kl", float(np.mean(teacher_kls)))
+        if value_phase_losses:
+            self.logger.record("train/value_phase_loss", float(np.mean(value_phase_losses)))
         if self.clip_range_vf is not None:
             self.logger.record("train/clip_range_vf", clip_range_vf)
+
+    def _value_phase(self, clip_range_vf: float | None) -> list[float]:
+        """The :attr:`value_epochs` critic-only passes over the rollout buffer (see the class
+        docstring): ``vf_coef`` times the value loss of PPO's update (clipped around the
+        rollout's values with ``clip_range_vf``, when set) on the same minibatches, with the
+        same gradient clipping and optimizer. Returns the minibatches' value losses."""
+        losses: list[float] = []
+        for _ in range(self.value_epochs):
+            for rollout_data in self.rollout_buffer.get(self.batch_size):
+                values = self.policy.predict_values(rollout_data.observations).flatten()
+                if clip_range_vf is not None:
+                    values = rollout_data.old_values + th.clamp(
+                        values - rollout_data.old_values, -clip_range_vf, clip_range_vf)
+                value_loss = F.mse_loss(rollout_data.returns, values)
+                losses.append(value_loss.item())
+                self.policy.optimizer.zero_grad()
+                (self.vf_coef * value_loss).backward()
+                th.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+                self.policy.optimizer.step()
+        return losses

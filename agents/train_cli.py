@@ -73,6 +73,9 @@ class Args:
     """PPO minibatch size"""
     n_epochs: int = 5
     """PPO epochs per update"""
+    value_epochs: int = 0
+    """critic-only epochs at the end of each update (the value loss alone, on the same
+    rollout: Phasic Policy Gradient's auxiliary phase; agents/teacher_kl.py); 0: none"""
     gamma: float = 0.995
     """discount factor (games are long and the reward comes at the end)"""
     gae_lambda: float = 0.95
@@ -237,7 +240,8 @@ RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", 
              "pipelined_updates"}  # (a dead update worker: --resume --no-pipelined-updates)
 #: what a run whose config.json lacks the key trained with (the default changed since): a resumed
 #: run continues with it instead of today's default
-LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0, "league_exploiters": 0}
+LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0, "league_exploiters": 0,
+                                 "value_epochs": 0}
 BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
 
@@ -414,6 +418,10 @@ def check_args(args: Args) -> str | None:
               (len(args.net_arch) >= 1 and min(args.net_arch) >= 1,
                "--net-arch needs one or more layer sizes >= 1"),
               (args.n_epochs >= 1, "--n-epochs must be >= 1"),
+              (args.value_epochs >= 0, "--value-epochs must be >= 0"),
+              (args.value_epochs == 0 or args.backend == "sb3",
+               "--value-epochs is an option of the sb3 backend's update (RLlib's PPO has its "
+               "own loss): drop it with --backend rllib"),
               (args.target_kl is None or 0.0 < args.target_kl < math.inf,
                "--target-kl must be finite and > 0 (or none)"),
               (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),

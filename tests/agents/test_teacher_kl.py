@@ -122,3 +122,52 @@ def test_negative_weight_and_missing_teacher_are_refused():
         _learner(TeacherKLMaskablePPO, coef=-0.1)
     with pytest.raises(ValueError, match="no teacher set"):
         _learner(TeacherKLMaskablePPO, coef=1.0).teacher_state_dict()
+
+
+def _value_loss(model):
+    import torch.nn.functional as F
+
+    with torch.no_grad():
+        losses = [float(F.mse_loss(d.returns, model.policy.predict_values(d.observations)
+                                   .flatten()))
+                  for d in model.rollout_buffer.get(None)]
+    return losses[0]
+
+
+def test_value_epochs_train_the_critic_alone_and_lower_its_loss():
+    """PPG's critic-only phase: after the PPO epochs, ``value_epochs`` passes that move the
+    critic's weights, leave the actor's as the PPO epochs left them, and fit the returns
+    better than the update without them."""
+    from agents.finetune import actor_parameters
+
+    torch.set_num_threads(1)
+    losses, weights = {}, {}
+    for k in (0, 4):
+        model = _learner(TeacherKLMaskablePPO, coef=0.0, lr=3e-3)
+        model.value_epochs = k
+        _, cb = model._setup_learn(64, callback=None)
+        cb.init_callback(model)
+        model.collect_rollouts(model.env, cb, model.rollout_buffer, model.n_steps)
+        np.random.seed(7)  # the same minibatch shuffles in both
+        model.train_in_process()
+        losses[k] = _value_loss(model)
+        actor = {id(p) for p in actor_parameters(model.policy)}
+        weights[k] = {n: p.detach().clone() for n, p in model.policy.named_parameters()}
+        names_actor = {n for n, p in model.policy.named_parameters() if id(p) in actor}
+    assert names_actor
+    same_actor = all(torch.equal(weights[0][n], weights[4][n]) for n in names_actor)
+    moved_critic = any(not torch.equal(weights[0][n], weights[4][n])
+                       for n in weights[0] if n not in names_actor)
+    assert same_actor and moved_critic
+    assert losses[4] < losses[0], losses
+
+
+def test_value_epochs_are_kept_by_the_pipelined_worker_and_refused_below_zero():
+    from agents.pipelined import _spec
+
+    model = _learner(TeacherKLMaskablePPO, coef=0.0)
+    assert model.value_epochs == 0 and _spec(model)["settings"]["value_epochs"] == 0
+    model.value_epochs = 3
+    assert _spec(model)["settings"]["value_epochs"] == 3
+    with pytest.raises(ValueError, match="value_epochs must be >= 0"):
+        TeacherKLMaskablePPO("MlpPolicy", model.env, value_epochs=-1, device="cpu")
