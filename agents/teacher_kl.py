@@ -69,8 +69,8 @@ class TeacherKLMaskablePPO(MaskablePPO):
     ``MaskablePPO``.
 
     With ``value_epochs > 0`` each update ends with that many more passes over the rollout
-    buffer that train the critic alone (the value loss, the same minibatches and optimizer;
-    the actor's weights get no gradient), as in the auxiliary phase of Phasic Policy Gradient
+    buffer that train the critic alone (the value loss, minibatches of ``batch_size`` freshly
+    shuffled, the same optimizer; the actor's weights get no gradient), as in the auxiliary phase of Phasic Policy Gradient
     (Cobbe et al., ICML 2021): the critic sees each sample more often than the actor, whose
     sample reuse stays ``n_epochs``.
 
@@ -268,8 +268,8 @@ class TeacherKLMaskablePPO(MaskablePPO):
     def _value_phase(self, clip_range_vf: float | None) -> list[float]:
         """The :attr:`value_epochs` critic-only passes over the rollout buffer (see the class
         docstring): ``vf_coef`` times the value loss of PPO's update (clipped around the
-        rollout's values with ``clip_range_vf``, when set) on the same minibatches, with the
-        same gradient clipping and optimizer. Returns the minibatches' value losses."""
+        rollout's values with ``clip_range_vf``, when set) on minibatches of ``batch_size``
+        (a fresh shuffle each pass), with the same gradient clipping and optimizer. Returns the minibatches' value losses."""
         losses: list[float] = []
         for _ in range(self.value_epochs):
             for rollout_data in self.rollout_buffer.get(self.batch_size):
