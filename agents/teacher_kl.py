@@ -70,9 +70,9 @@ class TeacherKLMaskablePPO(MaskablePPO):
 
     With ``value_epochs > 0`` each update ends with that many more passes over the rollout
     buffer that train the critic alone (the value loss, minibatches of ``batch_size`` freshly
-    shuffled, the same optimizer; the actor's weights get no gradient), as in the auxiliary phase of Phasic Policy Gradient
-    (Cobbe et al., ICML 2021): the critic sees each sample more often than the actor, whose
-    sample reuse stays ``n_epochs``.
+    shuffled, the same optimizer; the actor's weights get no gradient), as in the auxiliary
+    phase of Phasic Policy Gradient (Cobbe et al., ICML 2021): the critic sees each sample more
+    often than the actor, whose sample reuse stays ``n_epochs``.
 
     Args:
         teacher_kl_coef: weight of the KL term (``>= 0``).
