@@ -269,7 +269,8 @@ class TeacherKLMaskablePPO(MaskablePPO):
         """The :attr:`value_epochs` critic-only passes over the rollout buffer (see the class
         docstring): ``vf_coef`` times the value loss of PPO's update (clipped around the
         rollout's values with ``clip_range_vf``, when set) on minibatches of ``batch_size``
-        (a fresh shuffle each pass), with the same gradient clipping and optimizer. Returns the minibatches' value losses."""
+        (a fresh shuffle each pass), with the same gradient clipping and optimizer. Returns the
+        minibatches' value losses."""
         losses: list[float] = []
         for _ in range(self.value_epochs):
             for rollout_data in self.rollout_buffer.get(self.batch_size):
