@@ -245,8 +245,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
             self._n_updates += 1
             if not continue_training:
                 break
-        value_phase_losses = self._value_phase(clip_range_vf if self.clip_range_vf is not None
-                                               else None)
+        value_phase_losses = self._value_phase()
         explained_var = explained_variance(self.rollout_buffer.values.flatten(),
                                            self.rollout_buffer.returns.flatten())
         self.logger.record("train/entropy_loss", np.mean(entropy_losses))
@@ -265,12 +264,14 @@ class TeacherKLMaskablePPO(MaskablePPO):
         if self.clip_range_vf is not None:
             self.logger.record("train/clip_range_vf", clip_range_vf)
 
-    def _value_phase(self, clip_range_vf: float | None) -> list[float]:
+    def _value_phase(self) -> list[float]:
         """The :attr:`value_epochs` critic-only passes over the rollout buffer (see the class
         docstring): ``vf_coef`` times the value loss of PPO's update (clipped around the
-        rollout's values with ``clip_range_vf``, when set) on minibatches of ``batch_size``
+        rollout's values by ``clip_range_vf``, when set) on minibatches of ``batch_size``
         (a fresh shuffle each pass), with the same gradient clipping and optimizer. Returns the
         minibatches' value losses."""
+        clip_range_vf = (None if self.clip_range_vf is None
+                         else self.clip_range_vf(self._current_progress_remaining))  # type: ignore
         losses: list[float] = []
         for _ in range(self.value_epochs):
             for rollout_data in self.rollout_buffer.get(self.batch_size):
