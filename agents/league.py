@@ -144,6 +144,14 @@ class League(OpponentPool):
         return MaskablePPOPolicy.load(path, self.game, deterministic=True, seed=0,
                                       name=f"exploiter:{Path(path).stem}")
 
+    def relocate(self, path: str) -> str:
+        """The file a recorded snapshot or exploiter path names now: an exploiter's is the
+        league's own entry of that file name (already relocated by :meth:`load_state_dict`),
+        anything else a snapshot's (:meth:`OpponentPool.relocate`)."""
+        name = Path(path).name
+        return next((p for p in self.exploiters if Path(p).name == name),
+                    super().relocate(path))
+
     def _exploiter_policy(self, stem: str) -> MaskablePPOPolicy:
         path = next(p for p in self.exploiters if Path(p).stem == stem)
         # (the cache holds the window's snapshots too; room for every exploiter besides)
@@ -207,7 +215,7 @@ class League(OpponentPool):
         self.results = {n: deque(v, maxlen=self.window_games) for n, v in results.items()}
         folder = (None if self.snapshot_dir is None
                   else Path(self.snapshot_dir).parent / "exploiters")
-        self.exploiters = [relocated(p, folder) for p in exploiters]  # (a moved run dir)
+        self.exploiters = [relocated(p, folder) for p in exploiters]  # (a moved/copied run)
         for p in self.exploiters:  # (unlike a snapshot, an exploiter cannot be dropped: the
             if not Path(p).is_file():  # schedule would train the next one at once)
                 raise AgentError(f"{where}: the league's exploiter {p!r} is gone (put it back, "

@@ -274,6 +274,7 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
         elif kind == "bot":
             obj = pool._bots[key]
         else:
+            key = pool.relocate(key)  # (a moved or copied run directory)
             exploiter = key in getattr(pool, "exploiters", ())
             if not Path(key).is_file():
                 raise AgentLoadError(f"{where}: {'exploiter' if exploiter else 'snapshot'} "

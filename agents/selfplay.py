@@ -46,10 +46,16 @@ def atomic_save_model(model: Any, path: str | Path, game: Game | None = None) ->
 
 
 def relocated(path: str, folder: str | Path | None) -> str:
-    """``path``, or the file of its name in ``folder`` when ``path`` is gone and ``folder``
-    is given (a run directory that was moved: its pool state holds the old paths)."""
-    if not Path(path).is_file() and folder is not None:
-        return str(Path(folder) / Path(path).name)
+    """The file a path recorded by a run names now: the file of ``path``'s name in ``folder``
+    when ``folder`` is given and holds one, else ``path``.
+
+    A run directory that was moved or copied keeps the old paths in its pool state and
+    checkpoints; its own folder wins, so a copy never reads (or depends on) the original's
+    files, and a moved run finds its files where they are now."""
+    if folder is not None:
+        here = Path(folder) / Path(path).name
+        if here.is_file():
+            return str(here)
     return path
 
 
@@ -246,6 +252,11 @@ class OpponentPool:
             picks = Counter({str(k): int(v) for k, v in data.get("picks", {}).items()})
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise AgentError(f"cannot read opponent pool state {where!r}: {exc}") from None
-        found = [f for f in (relocated(s, self.snapshot_dir) for s in snaps) if Path(f).is_file()]
+        found = [f for f in map(self.relocate, snaps) if Path(f).is_file()]
         self.snapshots = found
         self.picks = picks
+
+    def relocate(self, path: str) -> str:
+        """The file a snapshot path recorded by this run (in its pool state or a checkpoint's
+        opponents) names now: :func:`relocated` into ``snapshot_dir``."""
+        return relocated(path, self.snapshot_dir)

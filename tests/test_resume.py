@@ -136,8 +136,19 @@ def test_pipelined_run_stopped_resumes_exactly(whole_pipelined, tmp_path):
     _stop_and_resume(whole_pipelined, tmp_path, signal.SIGINT, ["--pipelined-updates"])
 
 
-def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str]) -> None:
+@pytest.mark.parametrize("how", ["moved", "copied"])
+def test_a_moved_or_copied_run_resumes_exactly_from_its_own_files(whole, tmp_path, how):
+    """A run killed after its first checkpoint, its directory then moved (or copied, and the
+    original's snapshots then spoilt), resumes from the new directory exactly as the run
+    uninterrupted: the pool state and the checkpoint's opponents name the old paths, and the
+    run's own files are the ones read."""
+    _stop_and_resume(whole, tmp_path, signal.SIGKILL, [], relocate=how)
+
+
+def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str],
+                     relocate: str | None = None) -> None:
     import os
+    import shutil
     import time
 
     import torch
@@ -165,6 +176,17 @@ def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str]) ->
         assert proc.returncode == 130, err
         at = int(out.strip().splitlines()[-1].split(" at ")[1].split()[0])
         assert at % 128 == 0 and 256 <= at < 1280, out  # a rollout boundary (64 x 2 envs)
+    if relocate is not None:
+        there = tmp_path / "elsewhere"
+        if relocate == "moved":
+            shutil.move(killed, there)
+        else:
+            shutil.copytree(killed, there)
+            snaps = sorted((killed / "snapshots").iterdir())
+            assert snaps, "the run made no snapshot before its checkpoint"
+            for snap in snaps:  # reading any of the original's snapshots now fails
+                snap.write_bytes(b"not a checkpoint")
+        killed, ckdir = there, there / "checkpoints"
     r = _train(*EXACT, "--run-dir", str(killed), "--resume")
     assert r.returncode == 0, r.stderr
     assert (f"resuming from {ckdir / f'ckpt_{at:010d}.zip'} at {at} timesteps") in r.stdout, \

@@ -147,16 +147,26 @@ def test_exploiters_join_as_arg_max_members_and_round_trip(toy_game, toy_model, 
     assert 120 < sum(p is exploiter for p in picked) < 180  # 3/4 of 200, cached once
     league.record("exploiter:exploiter_0000000128", 1.0)
     league.save(tmp_path / "pool.json")
-    # a resumed run (and one whose directory moved) gets its exploiters back
+    # a resumed run whose directory was copied (the original still there) or moved gets
+    # its own exploiters back; recorded paths relocate into the new directory
     moved = tmp_path / "moved"
     (moved / "exploiters").mkdir(parents=True)
+    (moved / "snapshots").mkdir()
     (moved / "exploiters" / path.name).write_bytes(path.read_bytes())
-    path.unlink()
-    again = League(toy_game, bots=("random",), snapshot_dir=moved / "snapshots", seed=0,
-                   self_play=0.0, exploiters_weight=3.0)
-    again.load_state(tmp_path / "pool.json")
-    assert again.exploiters == [str(moved / "exploiters" / path.name)]
-    assert again.member_probabilities() == pytest.approx(league.member_probabilities())
+    (moved / "snapshots" / "snapshot_0000000064.zip").write_bytes(path.read_bytes())
+    for original_there in (True, False):
+        if not original_there:
+            path.unlink()
+        again = League(toy_game, bots=("random",), snapshot_dir=moved / "snapshots", seed=0,
+                       self_play=0.0, exploiters_weight=3.0)
+        again.load_state(tmp_path / "pool.json")
+        assert again.exploiters == [str(moved / "exploiters" / path.name)]
+        assert again.member_probabilities() == pytest.approx(league.member_probabilities())
+        assert again.relocate(str(path)) == str(moved / "exploiters" / path.name)
+        assert again.relocate(str(snaps / "snapshot_0000000064.zip")) == \
+            str(moved / "snapshots" / "snapshot_0000000064.zip")
+        assert again.relocate(str(snaps / "snapshot_0000000128.zip")) == \
+            str(snaps / "snapshot_0000000128.zip")  # not in the new directory: as recorded
     none = League(toy_game, bots=("random",), seed=0, exploiters_weight=0.0)
     none.add_exploiter(moved / "exploiters" / path.name)
     assert set(none.members()) == {"random"}
