@@ -47,16 +47,14 @@ def atomic_save_model(model: Any, path: str | Path, game: Game | None = None) ->
 
 def relocated(path: str, folder: str | Path | None) -> str:
     """The file a path recorded by a run names now: the file of ``path``'s name in ``folder``
-    when ``folder`` is given and holds one, else ``path``.
+    (the run's own snapshot or exploiter folder, where the run saved it) when ``folder`` is
+    given, else ``path``.
 
     A run directory that was moved or copied keeps the old paths in its pool state and
-    checkpoints; its own folder wins, so a copy never reads (or depends on) the original's
-    files, and a moved run finds its files where they are now."""
-    if folder is not None:
-        here = Path(folder) / Path(path).name
-        if here.is_file():
-            return str(here)
-    return path
+    checkpoints. Only its own folder counts, whether or not the file is there: a copy never
+    reads (or comes to depend on) the original's files, a moved run finds its files where
+    they are now, and a file missing from the run is reported where it belongs."""
+    return path if folder is None else str(Path(folder) / Path(path).name)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, float]:

@@ -136,12 +136,13 @@ def test_pipelined_run_stopped_resumes_exactly(whole_pipelined, tmp_path):
     _stop_and_resume(whole_pipelined, tmp_path, signal.SIGINT, ["--pipelined-updates"])
 
 
-@pytest.mark.parametrize("how", ["moved", "copied"])
+@pytest.mark.parametrize("how", ["moved", "copied", "copied-missing"])
 def test_a_moved_or_copied_run_resumes_exactly_from_its_own_files(whole, tmp_path, how):
     """A run killed after its first checkpoint, its directory then moved (or copied, and the
     original's snapshots then spoilt), resumes from the new directory exactly as the run
     uninterrupted: the pool state and the checkpoint's opponents name the old paths, and the
-    run's own files are the ones read."""
+    run's own files are the ones read. A copy without its snapshots is refused, naming the
+    missing file in the copy, even though the original's are still there."""
     _stop_and_resume(whole, tmp_path, signal.SIGKILL, [], relocate=how)
 
 
@@ -184,6 +185,15 @@ def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str],
             shutil.copytree(killed, there)
             snaps = sorted((killed / "snapshots").iterdir())
             assert snaps, "the run made no snapshot before its checkpoint"
+            if relocate == "copied-missing":  # the copy lacks its snapshots; the original's
+                for snap in snaps:            # are intact but must not stand in for them
+                    (there / "snapshots" / snap.name).unlink()
+                r = _train(*EXACT, "--run-dir", str(there), "--resume")
+                assert r.returncode == 2, r.stdout + r.stderr
+                assert "the run was playing is gone" in r.stderr, r.stderr
+                assert str(there / "snapshots" / "snapshot_") in r.stderr, r.stderr
+                assert str(killed) + "/" not in r.stderr, r.stderr
+                return
             for snap in snaps:  # reading any of the original's snapshots now fails
                 snap.write_bytes(b"not a checkpoint")
         killed, ckdir = there, there / "checkpoints"

@@ -165,8 +165,9 @@ def test_exploiters_join_as_arg_max_members_and_round_trip(toy_game, toy_model, 
         assert again.relocate(str(path)) == str(moved / "exploiters" / path.name)
         assert again.relocate(str(snaps / "snapshot_0000000064.zip")) == \
             str(moved / "snapshots" / "snapshot_0000000064.zip")
+        # not in the new directory: still named there, never read from the old one
         assert again.relocate(str(snaps / "snapshot_0000000128.zip")) == \
-            str(snaps / "snapshot_0000000128.zip")  # not in the new directory: as recorded
+            str(moved / "snapshots" / "snapshot_0000000128.zip")
     none = League(toy_game, bots=("random",), seed=0, exploiters_weight=0.0)
     none.add_exploiter(moved / "exploiters" / path.name)
     assert set(none.members()) == {"random"}
