@@ -127,32 +127,63 @@ def test_run_stopped_after_a_checkpoint_resumes_exactly(whole, tmp_path, sig):
     the next rollout boundary and exits 130), then --resume: the same weights (policy, value
     net and Adam state, to float tolerance) and the same metrics.csv (its non-timing columns)
     as the same run uninterrupted; the league state and the snapshots too."""
-    _stop_and_resume(whole, tmp_path, sig, [])
+    _resumes_exactly(whole, *_stopped_run(tmp_path, sig, []))
 
 
 def test_pipelined_run_stopped_resumes_exactly(whole_pipelined, tmp_path):
     """The same with pipelined updates: the checkpoint keeps the update in flight, which
     --resume submits again."""
-    _stop_and_resume(whole_pipelined, tmp_path, signal.SIGINT, ["--pipelined-updates"])
+    _resumes_exactly(whole_pipelined,
+                     *_stopped_run(tmp_path, signal.SIGINT, ["--pipelined-updates"]))
 
 
-@pytest.mark.parametrize("how", ["moved", "copied", "copied-missing"])
+@pytest.mark.parametrize("how", ["moved", "copied"])
 def test_a_moved_or_copied_run_resumes_exactly_from_its_own_files(whole, tmp_path, how):
     """A run killed after its first checkpoint, its directory then moved (or copied, and the
     original's snapshots then spoilt), resumes from the new directory exactly as the run
     uninterrupted: the pool state and the checkpoint's opponents name the old paths, and the
-    run's own files are the ones read. A copy without its snapshots is refused, naming the
-    missing file in the copy, even though the original's are still there."""
-    _stop_and_resume(whole, tmp_path, signal.SIGKILL, [], relocate=how)
-
-
-def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str],
-                     relocate: str | None = None) -> None:
-    import os
+    run's own files are the ones read."""
     import shutil
-    import time
 
-    import torch
+    killed, at = _stopped_run(tmp_path, signal.SIGKILL, [])
+    there = tmp_path / "elsewhere"
+    if how == "moved":
+        shutil.move(killed, there)
+    else:
+        shutil.copytree(killed, there)
+        for snap in _snapshots(killed):  # reading any of the original's snapshots now fails
+            snap.write_bytes(b"not a checkpoint")
+    _resumes_exactly(whole, there, at)
+
+
+def test_a_copy_missing_its_snapshots_is_refused_without_reading_the_original(tmp_path):
+    """A copy of a killed run without its snapshots is refused, naming the missing file in
+    the copy, even though the original's are still there (they must not stand in)."""
+    import shutil
+
+    killed, _ = _stopped_run(tmp_path, signal.SIGKILL, [])
+    there = tmp_path / "elsewhere"
+    shutil.copytree(killed, there)
+    for snap in _snapshots(killed):
+        (there / "snapshots" / snap.name).unlink()
+    r = _train(*EXACT, "--run-dir", str(there), "--resume")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "the run was playing is gone" in r.stderr, r.stderr
+    assert str(there / "snapshots" / "snapshot_") in r.stderr, r.stderr
+    assert str(killed) + "/" not in r.stderr, r.stderr
+
+
+def _snapshots(run_dir: Path) -> list[Path]:
+    snaps = sorted((run_dir / "snapshots").iterdir())
+    assert snaps, "the run made no snapshot before its checkpoint"
+    return snaps
+
+
+def _stopped_run(tmp_path: Path, sig: int, extra: list[str]) -> tuple[Path, int]:
+    """``EXACT`` (plus ``extra``) in ``tmp_path/killed``, stopped by ``sig`` once its first
+    checkpoint is written: ``(run_dir, timesteps of the checkpoint it resumes from)``."""
+    import os
+    import time
 
     killed = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "train.py", *EXACT, *extra,
@@ -172,31 +203,19 @@ def _stop_and_resume(whole: Path, tmp_path: Path, sig: int, extra: list[str],
         assert proc.returncode == -signal.SIGKILL
         (first,) = [p.name for p in ckdir.iterdir() if p.name.startswith("ckpt_")]
         assert first == "ckpt_0000000256.zip"
-        at = 256
-    else:
-        assert proc.returncode == 130, err
-        at = int(out.strip().splitlines()[-1].split(" at ")[1].split()[0])
-        assert at % 128 == 0 and 256 <= at < 1280, out  # a rollout boundary (64 x 2 envs)
-    if relocate is not None:
-        there = tmp_path / "elsewhere"
-        if relocate == "moved":
-            shutil.move(killed, there)
-        else:
-            shutil.copytree(killed, there)
-            snaps = sorted((killed / "snapshots").iterdir())
-            assert snaps, "the run made no snapshot before its checkpoint"
-            if relocate == "copied-missing":  # the copy lacks its snapshots; the original's
-                for snap in snaps:            # are intact but must not stand in for them
-                    (there / "snapshots" / snap.name).unlink()
-                r = _train(*EXACT, "--run-dir", str(there), "--resume")
-                assert r.returncode == 2, r.stdout + r.stderr
-                assert "the run was playing is gone" in r.stderr, r.stderr
-                assert str(there / "snapshots" / "snapshot_") in r.stderr, r.stderr
-                assert str(killed) + "/" not in r.stderr, r.stderr
-                return
-            for snap in snaps:  # reading any of the original's snapshots now fails
-                snap.write_bytes(b"not a checkpoint")
-        killed, ckdir = there, there / "checkpoints"
+        return killed, 256
+    assert proc.returncode == 130, err
+    at = int(out.strip().splitlines()[-1].split(" at ")[1].split()[0])
+    assert at % 128 == 0 and 256 <= at < 1280, out  # a rollout boundary (64 x 2 envs)
+    return killed, at
+
+
+def _resumes_exactly(whole: Path, killed: Path, at: int) -> None:
+    """``--resume`` of the stopped run ``killed`` (its config.json gives the flags) ends as
+    the uninterrupted run ``whole``."""
+    import torch
+
+    ckdir = killed / "checkpoints"
     r = _train(*EXACT, "--run-dir", str(killed), "--resume")
     assert r.returncode == 0, r.stderr
     assert (f"resuming from {ckdir / f'ckpt_{at:010d}.zip'} at {at} timesteps") in r.stdout, \
