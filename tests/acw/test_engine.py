@@ -19,7 +19,8 @@ from envs.core.protocol import TERMINAL
 from envs.core.replay import ReplayScript, play_labels
 from envs.core.testing import run_all
 from envs.rulesets import load_game
-from envs.core.geometry import Footprint, zone_of
+from envs.core.geometry import Footprint
+from envs.rulesets.acw_regimental.arcs import zone_of
 from envs.rulesets.acw_regimental.movement import partly_in_arc
 from envs.rulesets.acw_regimental.probes import reference_legal_actions, why_no_reaction
 from envs.rulesets.acw_regimental.reactions import can_fire_reaction, trigger_zone_clearance

@@ -256,7 +256,7 @@ def points_in_arc(x: float, y: float, cos_heading: float, sin_heading: float, hw
                   pts: Sequence[Vec]) -> bool:
     """Whether some point of ``pts`` lies in the forward arc (ACW-PD-16, I-9) of a footprint
     with front-edge centre ``(x, y)``, ``cos_heading``/``sin_heading`` the cos/sin of its
-    heading and ``hw`` half its frontage: exactly :func:`~envs.core.geometry.in_forward_arc`
+    heading and ``hw`` half its frontage: exactly :func:`~envs.rulesets.acw_regimental.arcs.in_forward_arc`
     on each point (same float operations), without building the footprint or recomputing
     cos/sin per point."""
     for px, py in pts:

@@ -11,10 +11,11 @@ import math
 
 import numpy as np
 
-from envs.core.geometry import footprint_distance, zone_of
+from envs.core.geometry import footprint_distance
 from envs.core.observer import ObservationLayout, Piece
 
 from .actions import DECISION_TYPES
+from .arcs import zone_of
 
 KINDS = ("infantry", "cavalry", "artillery")
 FORMS = ("line", "assault_column", "road_column", "mounted_line", "unlimbered", "limbered",

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from envs.core.geometry import (Footprint, distance_exceeds, footprint_distance, polygon_contains,
-                                zone_of)
+from envs.core.geometry import Footprint, distance_exceeds, footprint_distance, polygon_contains
 from envs.core.geometry import point_segment_distance as psd
 
 from . import combat, tables
+from .arcs import zone_of
 from .movement import circ, footprint_points, partly_in_arc, points_in_arc, segment_hits_footprint
 from .tables import Cover, Health
 from .units import EXPE, FORM, KIND, WEAP, Unit, footprint_size

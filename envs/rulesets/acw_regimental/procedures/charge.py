@@ -30,26 +30,24 @@ from typing import Any, ClassVar
 
 from envs.core.frames import RollDice
 from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossing,
-                                footprint_distance, overlaps, zone_of)
+                                footprint_distance, overlaps)
 from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import ReactionWindow
 
-from .. import combat, tables
+from .. import combat, effects, queries, tables
 from ..actions import ACWDecision
-from ..paths import path_fn
+from ..arcs import zone_of
+from ..paths import _fp_list, path_fn
 from ..reactions import can_fire_reaction
 from ..reactions.closing_volley import CLOSING_VOLLEY, volley_possible
 from ..reactions.counter_charge import COUNTER_CHARGES, why_no_counter_charge
 from ..reactions.evade import CHARGE_EVADES
 from ..reactions.refuse_flank import CHARGE_REFUSALS, EmergencyDrill
 from ..reactions.refusals import why_reaction_illegal
-from ..units import EXPE
+from ..units import EXPE, Unit
 from .context import ACWContext
 from .volley import Volley
-from ..paths import _fp_list, path_fn
-from ..units import Unit
-from .. import effects, queries
 
 __all__ = ["Charge", "ChargeStep", "WindowB1", "WindowB2", "declare_charge"]
 

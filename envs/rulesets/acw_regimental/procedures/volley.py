@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envs.core.frames import RollDice
-from envs.core.geometry import footprint_distance, zone_of
+from envs.core.geometry import footprint_distance
 from envs.core.procedure import Done, Frame, Push, Step, register
 
 from .. import combat, tables
+from ..arcs import zone_of
 from ..tables import Band, Cover
 from ..units import FORM, KIND, WEAP
 from .. import effects, queries

@@ -16,8 +16,9 @@ from math import sin as _sin
 from math import sqrt as _sqrt
 from typing import Any
 
-from envs.core.geometry import EPS, Footprint, footprint_distance, zone_of
+from envs.core.geometry import EPS, Footprint, footprint_distance
 
+from ..arcs import zone_of
 from ..movement import circ, partly_in_arc
 from ..tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
                      Health)

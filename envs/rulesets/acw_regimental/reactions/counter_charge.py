@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.geometry import distance_exceeds, first_crossing, footprint_distance, zone_of
+from envs.core.geometry import distance_exceeds, first_crossing, footprint_distance
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost, Reaction
 
 from .. import tables
+from ..arcs import zone_of
 from . import counter_charge_eligible
 
 __all__ = ["COUNTER_CHARGES", "CounterCharge", "RESERVED_PIP", "counter_charge_cost",

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from envs.core.frames import RollDice
-from envs.core.geometry import footprint_distance, zone_of
+from envs.core.geometry import footprint_distance
 from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
 from .. import tables
+from ..arcs import zone_of
 from . import can_refuse
 from .. import effects, queries
 
