@@ -695,13 +695,14 @@ def test_quick_odds_table():
 
 
 @pytest.mark.rule("ACW-PD-25")
-def test_both_modules_expose_the_same_api():
-    """ACW-PD-25 API: combat re-exports the tables names; tables does not reach back into
-    combat (one-way dependency, tests/core/test_layering.py)."""
-    for name in T.__all__:
-        assert getattr(C, name) is getattr(T, name)
+def test_combat_and_tables_keep_their_own_names():
+    """ACW-PD-25 API: each name has one home. combat's arithmetic is not in tables (one-way
+    dependency, tests/core/test_layering.py), and combat does not re-export the tables."""
     for name in ("check_passes", "count_hits", "apply_hits", "MeleeSide", "melee_result",
                  "volley_disorders", "charge_check_needed", "emergency_drill_passes"):
         assert name in C.__all__ and not hasattr(T, name)
+    assert not set(C.__all__) & set(T.__all__)
+    for name in ("Cover", "Formation", "UnitKind", "to_hit_needed"):
+        assert name in T.__all__ and not hasattr(C, name), name
     with pytest.raises(AttributeError):
         T.no_such_name  # noqa: B018

@@ -2,8 +2,9 @@
 
 Pure functions over primitive values; no game state, no dice rolling: every die value is passed
 in (each die is a chance node of the engine). Sources: seed 003 rule ids ``RULE-04-x.y``, house
-rules ``ACW-PD-n`` and resolutions ``I-n`` of ``acw_fillins.md``. All public names of
-:mod:`envs.rulesets.acw_regimental.tables` are re-exported here.
+rules ``ACW-PD-n`` and resolutions ``I-n`` of ``acw_fillins.md``. The tables themselves are
+:mod:`envs.rulesets.acw_regimental.tables`, which this module imports by name (one way:
+``tables`` knows nothing of ``combat``).
 
 Errors: a die outside 1..6, a negative count or a Broken unit in a melee raises
 :class:`envs.core.errors.ParameterError` naming the argument.
@@ -15,9 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from envs.core.errors import ParameterError
-from envs.rulesets.acw_regimental.tables import *  # noqa: F401,F403  (re-export, see docstring)
 from envs.rulesets.acw_regimental.tables import (
-    __all__ as _TABLES_ALL,
     EMERGENCY_DRILL_TARGET,
     Band,
     Experience,
@@ -25,7 +24,7 @@ from envs.rulesets.acw_regimental.tables import (
     Weapon,
 )
 
-__all__ = list(_TABLES_ALL) + [
+__all__ = [
     "check_passes", "emergency_drill_passes", "count_hits", "naturals_six", "count_saves",
     "apply_hits", "volley_disorders", "charge_check_needed", "MeleeSide", "melee_modifier",
     "melee_modifier_breakdown", "MeleeResult", "melee_result",
