@@ -1,0 +1,170 @@
+"""One declared action: movement first where it has one, the alert window, then the
+effect."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from envs.core.procedure import Done, Frame, Push, Step, register
+
+from ..actions import Act
+from ..board import chebyshev, direction_towards
+from .alert import AlertWindow
+from .redirect import MOVE_LABELS, RedirectWindow
+from .resolution import Attack, effect
+
+
+class Phase(str, enum.Enum):
+    PRE = "pre"
+    WINDOW = "window"
+    RESOLVE = "resolve"
+    DONE = "done"
+
+
+@register
+@dataclass(slots=True)
+class ActionFrame(Frame):
+    """One declared action of the active fighter (AL-PD-20): its AP is paid on declaration;
+    with ``reaction_timing = "before_effect"`` a Move or Charge makes its movement first;
+    then the window opens (AL-4) unless the action is in ``non_triggering_actions`` (Q8);
+    then the action resumes (AL-24): a Move reaches its declared destination, or, when that
+    can no longer be reached, the actor may pick another (:class:`RedirectWindow`; AL-25);
+    an attack whose target is out of reach, range or sight is lost (AL-18), and a Charge whose
+    attack is lost still makes its movement to the destination fixed on declaration
+    (``dest_x, dest_y``; AL-25, AL-PD-20); a fighter knocked down by a reaction loses the
+    action (AL-26)."""
+
+    kind = "alert.action"
+    fighter: int
+    action: int
+    decl_x: int
+    decl_y: int
+    knockdowns: int
+    target: int = -1
+    phase: Phase = Phase.PRE
+    moved: bool = False
+    dest_x: int = -1  #: a Charge's destination, fixed on declaration (research Q1)
+    dest_y: int = -1
+
+    def run(self, state: Any) -> Step:
+        g = state.game
+        f = state.fighters[self.fighter]
+        a = g.acts[self.action]
+        label = g.actions.labels[self.action]
+        if self.phase is Phase.PRE:
+            self.phase = Phase.WINDOW
+            if a.kind == "charge":  # Q1: the charge commits to its destination now
+                dest = state.charge_destination(f, state.fighters[self.target])
+                if dest is not None:
+                    self.dest_x, self.dest_y = dest
+            if g.reaction_timing == "before_effect" and a.kind in ("move", "charge"):
+                self.moved = True
+                if a.kind == "move":
+                    state.move_line(f, a.direction, a.distance, ("AL-PD-20",))
+                else:
+                    self._charge_move(state, f)
+            return None
+        if self.phase is Phase.WINDOW:
+            self.phase = Phase.RESOLVE
+            kind = a.kind if a.kind != "drop_alert" else "pass"
+            if kind not in g.non_triggering_actions and any(
+                    o.on_alert and o.team != f.team for o in state.live()):
+                return Push(AlertWindow(f.gid, label, self.decl_x, self.decl_y, self.target))
+            return None
+        if self.phase is Phase.RESOLVE:
+            self.phase = Phase.DONE
+            return self._resolve(state, f, a, label)
+        return Done()
+
+    def _charge_move(self, state: Any, f: Any) -> bool:
+        t = state.fighters[self.target]
+        if not t.in_play:
+            return False
+        dest = state.charge_destination(f, t) if chebyshev(f.pos, t.pos) > 1 else f.pos
+        if dest is None:
+            return False
+        state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
+        state.log("charge_move", ("AL-PD-15",), f"{f.name} charges into contact with {t.name}"
+                  f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],
+                  attack=True)
+        return True
+
+    def _charge_move_without_attack(self, state: Any, f: Any, t: Any, label: str) -> Step:
+        """AL-25, AL-PD-20: the Charge's attack is lost but its movement part is still made,
+        to the destination fixed on declaration, facing the target (or, out of play, the way
+        it moved); when that square can no longer be reached, the actor may pick another
+        destination within its MOV (:class:`RedirectWindow`)."""
+        dest = (self.dest_x, self.dest_y)
+        if self.dest_x < 0 or dest == f.pos:
+            return Done()
+        if dest not in state._reach(f):
+            return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))
+        start = f.pos
+        ahead = t.pos if t.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
+        state.move_to(f, dest[0], dest[1], direction_towards(dest, ahead))
+        state.log("charge_move", ("AL-25", "AL-PD-20"), f"{f.name} makes the charge's move "
+                  f"to ({f.x}, {f.y}) without its attack", f.team, fighter=f.gid,
+                  target=t.gid, to=[f.x, f.y], attack=False)
+        return Done()
+
+    def _resolve(self, state: Any, f: Any, a: Act, label: str) -> Step:
+        if not f.in_play:
+            return Done()
+        if f.knockdowns > self.knockdowns:
+            state.log("action_lost", ("AL-26", "AL-PD-28"), f"{f.name} was knocked down and "
+                      f"loses {label}", f.team, fighter=f.gid, action=label)
+            return Done()
+        k = a.kind
+        if k == "move":
+            if self.moved:
+                return Done()
+            if state.line_path(f, a.direction, a.distance) == a.distance:
+                state.move_line(f, a.direction, a.distance, ("AL-25", "AL-PD-20"))
+                return Done()
+            return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))  # AL-25
+        if k == "charge":
+            t = state.fighters[self.target]
+            if self.moved:
+                ok = t.in_play and chebyshev(f.pos, t.pos) == 1
+            else:
+                ok = t.in_play and self._charge_move(state, f)
+            if not ok:
+                state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
+                          f"{f.name} loses the charge's attack", f.team, fighter=f.gid,
+                          target=t.gid, action=label)
+                if self.moved:
+                    return Done()
+                return self._charge_move_without_attack(state, f, t, label)
+            return Done(Attack(f.gid, t.gid, False, True))
+        if k in ("melee", "shoot"):
+            t = state.fighters[self.target]
+            # AL-18: lost only when the target is now out of reach, range or sight; the AP
+            # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
+            why = state.why_not(f, a, paid=True) if t.in_play else "out of play"
+            if why is not None:
+                state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
+                          f"{f.name} loses the attack ({why})", f.team, fighter=f.gid,
+                          target=t.gid, action=label)
+                return Done()
+            return Done(*effect(state, f, a, ("AL-24",)))
+        if k == "alert":
+            f.on_alert = True  # AL-1, AL-2
+            state.log("alert", ("AL-1", "AL-2"), f"{f.name} goes on alert and ends its turn "
+                      f"({f.ap} AP left)", f.team, fighter=f.gid, ap=f.ap)
+            return Done()
+        if k == "keep_alert":
+            state.log("keep_alert", ("AL-7", "AL-27"), f"{f.name} pays 1 AP to keep its alert",
+                      f.team, fighter=f.gid, ap=f.ap)
+            return Done()
+        if k == "pass":
+            state.log("pass", ("AL-PD-12",), f"{f.name} ends its turn", f.team, fighter=f.gid)
+            return Done()
+        if k in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
+            if k not in ("disengage",) and state.why_not(f, a, paid=True) is not None:
+                state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
+                          f.team, fighter=f.gid, action=label)
+                return Done()
+            return Done(*effect(state, f, a, ("AL-24",)))
+        return Done()

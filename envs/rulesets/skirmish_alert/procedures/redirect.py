@@ -1,0 +1,79 @@
+"""A blocked movement: after the alert window the actor may pick another destination
+(AL-25, AL-PD-20)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from envs.core.procedure import Frame, register
+from envs.core.protocol import Illegality
+from envs.core.reactions import Reaction, ReactionWindow
+
+from ..actions import Act, Decision
+from .context import AlertContext, _ctx, catalogue_reactions
+
+
+class RedirectMove(Reaction):
+    """``move:D:k`` offered again after a window, when the declared destination of the
+    actor's Move (or of its Charge whose attack was lost) can no longer be reached: any legal
+    destination within its MOV (AL-25, AL-PD-20). Free: the AP was paid on declaration."""
+
+    rules = ("AL-25", "AL-PD-20")
+
+    def __init__(self, label: str, act: Act):
+        self.label = label
+        self.act = act
+
+    def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
+        return state.why_not(state.fighters[window.subject], self.act, paid=True)
+
+    def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
+        f = state.fighters[window.subject]
+        state.move_line(f, self.act.direction, self.act.distance, self.rules)
+        return ()
+
+
+@register
+@dataclass(slots=True)
+class RedirectWindow(ReactionWindow):
+    """The actor's choice of another destination (AL-25, AL-PD-20): after the window of its
+    Move (``trigger``: the declared ``move:D:k``) or of its Charge whose attack was lost
+    (``charge:e{j}``), the declared destination can no longer be reached. The legal actions
+    are the own-turn ``move:D:k`` labels that are legal now (AP not asked again) and ``pass``,
+    which here keeps the square the actor stands on and does not end its turn (AL-24: the
+    turn then goes on). The decision type is ``action`` (the active fighter decides in its
+    own turn; the context's ``trigger`` names the blocked action), so the action space and
+    the observation keep their size. Not asked when no move is legal (the actor stays)."""
+
+    kind = "alert.redirect"
+    decision = Decision.ACTION
+    decline_label = "pass"
+    skip_when_only_decline = True
+
+    def on_open(self, state: Any) -> None:
+        f = state.fighters[self.subject]
+        state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{f.name} cannot reach the "
+                  f"destination of {self.trigger}: it may pick another within its MOV",
+                  f.team, fighter=f.gid, action=self.trigger, options=list(self.allowed))
+
+    def _stays(self, state: Any, asked: bool) -> None:
+        f = state.fighters[self.subject]
+        state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{f.name} stays at ({f.x}, {f.y})",
+                  f.team, fighter=f.gid, action=self.trigger, at=[f.x, f.y], asked=asked)
+
+    def on_skip(self, state: Any) -> None:
+        self._stays(state, False)
+
+    def on_decline(self, state: Any) -> None:
+        self._stays(state, True)
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        return _ctx(self.kind, self.side, self.decision, trigger=self.trigger,
+                    fighter=self.subject, actor=self.subject, offered=tuple(self.allowed))
+
+
+RedirectWindow.reactions = catalogue_reactions(RedirectMove,
+                                               lambda a: not a.react and a.kind == "move")
+#: the own-turn move labels a RedirectWindow offers (AL-25, AL-PD-20)
+MOVE_LABELS = tuple(RedirectWindow.reactions)

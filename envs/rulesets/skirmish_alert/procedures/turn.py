@@ -1,0 +1,262 @@
+"""A fighter's game turn, the initiative track's activations, the round and the game
+(AL-PD-10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs.core.activation import ActivationLoop, Activator, InitiativeTrack
+from envs.core.frames import RollDice
+from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import AP_COST, Decision
+from .action import ActionFrame
+from .context import AlertContext, _ctx
+
+
+@register
+@dataclass(slots=True)
+class Turn(Frame):
+    """One fighter's game turn (AL-PD-11, AL-PD-12): AP refilled; an alert fighter first keeps
+    its alert for 1 AP (AL-27; ends the turn, Q6) or drops it; then actions until it passes,
+    has no AP, goes on alert (AL-2) or is out of action."""
+
+    kind = "alert.turn"
+    fighter: int
+    step: str = "start"
+
+    def run(self, state: Any) -> Step:
+        f = state.fighters[self.fighter]
+        if self.step == "start":
+            state.turn_id += 1
+            state.active = f.gid
+            kept, f.kept = f.kept, False
+            f.ap = f.ap_max - (1 if kept else 0)  # round_start: the keep was paid from these
+            f.grapnel = False
+            f.activated = True
+            state.log("turn", ("AL-PD-11",), f"{f.name} (team {f.team}, position "
+                      f"{f.track_pos}) starts its turn with {f.ap} AP", f.team, fighter=f.gid,
+                      position=f.track_pos, turn=state.turn_id)
+            if state.game.maintain_timing == "round_start":
+                self.step = "act"
+                if kept and f.on_alert and state.game.maintain_ends_turn:
+                    self.step = "end"  # Q6: the kept alert is the whole turn
+                    state.log("alert_kept", ("AL-27",), f"{f.name} stays on alert: its turn "
+                              f"ends", f.team, fighter=f.gid)
+            else:
+                self.step = "maintain" if f.on_alert else "act"
+            return None
+        if self.step == "end" or not f.in_play or state.decided():
+            state.active = -1
+            return Done()
+        if self.step == "maintain":
+            return Wait(f.team, Decision.MAINTAIN)
+        if f.ap <= 0:
+            state.active = -1
+            return Done()
+        return Wait(f.team, Decision.ACTION)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        g = state.game
+        f = state.fighters[self.fighter]
+        if self.step == "maintain":
+            return [g.keep_id, g.drop_id]
+        with state.legal_scope():
+            return [i for i in g.turn_ids if state.why_not(f, g.acts[i]) is None]
+
+    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+        g = state.game
+        f = state.fighters[self.fighter]
+        if self.step == "maintain":
+            return Illegality(("AL-27",), "at the start of its turn an alert fighter keeps "
+                                          "(keep_alert) or drops (drop_alert) its alert")
+        if action in g.turn_ids:
+            return state.why_not(f, g.acts[action])
+        return Illegality(("AL-PD-12",), f"{g.actions.labels[action]} is not an action of "
+                                         f"{f.name}'s turn")
+
+    def apply(self, state: Any, action: int) -> Push | None:
+        g = state.game
+        f = state.fighters[self.fighter]
+        a = g.acts[action]
+        label = g.actions.labels[action]
+        if a.kind == "drop_alert":
+            f.on_alert = False
+            state.log("drop_alert", ("AL-27", "AL-PD-11"), f"{f.name} drops its alert", f.team,
+                      fighter=f.gid)
+            self.step = "act"
+            return None
+        cost = AP_COST[a.kind]
+        f.ap -= cost
+        target = state.enemy_gid(f.team, a.target) if a.target >= 0 else -1
+        state.log("declare", ("AL-4", "AL-PD-15", "AL-PD-20"), f"{f.name} declares {label} "
+                  f"({cost} AP, {f.ap} left)", f.team, fighter=f.gid, action=label, ap=cost,
+                  target=target)
+        if a.kind == "alert" or a.kind == "pass" or (a.kind == "keep_alert"
+                                                     and g.maintain_ends_turn):
+            self.step = "end"
+        elif self.step == "maintain":
+            self.step = "act"
+        return Push(ActionFrame(f.gid, action, f.x, f.y, f.knockdowns, target))
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        return _ctx(self.kind, state.fighters[self.fighter].team,
+                    Decision.MAINTAIN if self.step == "maintain" else Decision.ACTION,
+                    fighter=self.fighter, actor=self.fighter)
+
+
+@register
+@dataclass(slots=True)
+class Activations(ActivationLoop):
+    """The round's activations in track order (AL-PD-7) on the core's ``InitiativeTrack``."""
+
+    kind = "alert.activations"
+
+    def eligible(self, state: Any, who: Activator) -> bool:
+        f = state.fighters[who.unit]
+        return f is not None and f.in_play and not state.decided()
+
+    def activation(self, state: Any, who: Activator) -> Frame:
+        return Turn(who.unit)
+
+
+@register
+@dataclass(slots=True)
+class Initiative(Frame):
+    """AL-PD-6: every fighter in play rolls 2d6 + INI; positions 1..k by descending total,
+    ties by higher INI, then the team with fewer fighters on the track, then roll-offs (a d6
+    each, repeated while tied; after three tied roll-offs, the lower fighter id)."""
+
+    kind = "alert.initiative"
+    order: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    rolloff: dict[int, list[int]] = field(default_factory=dict)
+    pending: list[int] = field(default_factory=list)
+
+    def run(self, state: Any) -> Step:
+        live = [f.gid for f in state.live()]
+        if not self.order:
+            self.order = live
+        if len(self.totals) < len(self.order):
+            f = state.fighters[self.order[len(self.totals)]]
+            return Push(RollDice(2, f"{f.name}'s initiative", ("AL-PD-6",), f.team))
+        groups = self._ties(state)
+        if groups:
+            self.pending = groups[0]
+            return Push(RollDice(len(self.pending), "initiative roll-off", ("AL-PD-6",)))
+        ranked = sorted(self.order, key=lambda g: self._key(state, g))
+        for pos, gid in enumerate(ranked, 1):
+            state.fighters[gid].track_pos = pos
+        state.log("initiative", ("AL-PD-5", "AL-PD-6"), "initiative track: " + ", ".join(
+            f"{p}. {state.fighters[g].name}" for p, g in enumerate(ranked, 1)), None,
+            track=ranked, round=state.round)
+        return Done()
+
+    def _key(self, state: Any, gid: int) -> tuple:
+        f = state.fighters[gid]
+        on_track = sum(1 for g in self.order if state.fighters[g].team == f.team)
+        total = self.totals[self.order.index(gid)]
+        offs = self.rolloff.get(gid, [])
+        # after three tied roll-offs (dice forced to one face) the lower fighter id goes first
+        last = gid if len(offs) >= 3 else 0
+        return (-total, -f.ini, on_track, tuple(-v for v in offs), last)
+
+    def _ties(self, state: Any) -> list[list[int]]:
+        seen: dict[tuple, list[int]] = {}
+        for gid in self.order:
+            seen.setdefault(self._key(state, gid), []).append(gid)
+        return [g for g in seen.values() if len(g) > 1]
+
+    def on_child_done(self, state: Any, child: Frame) -> None:
+        if self.pending:
+            for gid, v in zip(self.pending, child.values):
+                self.rolloff.setdefault(gid, []).append(v)
+            self.pending = []
+        else:
+            f = state.fighters[self.order[len(self.totals)]]
+            self.totals.append(sum(child.values) + f.ini)
+
+
+@register
+@dataclass(slots=True)
+class RoundMaintain(Frame):
+    """``maintain_timing = "round_start"`` (AL-27, research Q7): once the initiative track is
+    placed, every fighter on alert, in track order, keeps its alert (``keep_alert``: 1 AP taken
+    from the AP of its coming turn; no window, Q8) or drops it (``drop_alert``). An alert that
+    is not kept ends here (AL-7)."""
+
+    kind = "alert.round_maintain"
+    pending: list[int] = field(default_factory=list)
+    started: bool = False
+
+    def run(self, state: Any) -> Step:
+        if not self.started:
+            self.started = True
+            self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
+                            if f.on_alert]
+        while self.pending and not (state.fighters[self.pending[0]].in_play
+                                    and state.fighters[self.pending[0]].on_alert):
+            self.pending.pop(0)
+        if not self.pending:
+            return Done()
+        return Wait(state.fighters[self.pending[0]].team, Decision.MAINTAIN)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return [state.game.keep_id, state.game.drop_id]
+
+    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+        return Illegality(("AL-27",), "at the start of the round an alert fighter keeps "
+                                      "(keep_alert) or drops (drop_alert) its alert")
+
+    def apply(self, state: Any, action: int) -> None:
+        f = state.fighters[self.pending.pop(0)]
+        if action == state.game.drop_id:
+            f.on_alert = False
+            state.log("drop_alert", ("AL-27", "AL-7"), f"{f.name} drops its alert at the "
+                      f"start of the round", f.team, fighter=f.gid)
+        else:
+            f.kept = True
+            state.log("declare", ("AL-27",), f"{f.name} declares keep_alert at the start of "
+                      f"the round (1 AP of its coming turn)", f.team, fighter=f.gid,
+                      action="keep_alert", ap=1, target=-1)
+        return None
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        f = state.fighters[self.pending[0]]
+        return _ctx(self.kind, f.team, Decision.MAINTAIN, fighter=f.gid, actor=-1)
+
+
+@register
+@dataclass(slots=True)
+class Match(Frame):
+    """The rounds (AL-PD-10): initiative, activations in track order, end of round (smoke
+    clears); the game ends after the last round or when at most one team has fighters."""
+
+    kind = "alert.match"
+    step: str = "initiative"
+
+    def run(self, state: Any) -> Step:
+        if self.step == "initiative":
+            self.step = "activate"
+            for f in state.fighters:
+                if f is not None:
+                    f.track_pos = 0
+                    f.activated = False
+            return Push(Initiative())
+        if self.step == "activate" and state.game.maintain_timing == "round_start":
+            self.step = "activations"
+            return Push(RoundMaintain())
+        if self.step in ("activate", "activations"):
+            self.step = "end"
+            entries = [[f.team, f.gid, 1000 - f.track_pos] for f in state.live()]
+            return Push(Activations(InitiativeTrack(entries, state.game.num_players)))
+        state.smoke = []
+        state.log("round_end", ("AL-PD-10",), f"round {state.round} ends; VP "
+                  f"{state.scores()}", None, round=state.round, scores=state.scores())
+        if state.round >= state.game.rounds or state.decided():
+            return Done()
+        state.round += 1
+        self.step = "initiative"
+        return None
