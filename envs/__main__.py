@@ -1,12 +1,14 @@
 """Command line: ``python -m envs replay FILE [--json]``, ``python -m envs fuzz ...``,
 ``python -m envs view FILE --out game.html`` and ``python -m envs play --ruleset acw_regimental
---opponent AGENT``.
+--opponent AGENT`` and ``python -m envs playthrough --ruleset R --seed N``.
 
 ``replay`` plays a replay script and prints the event log, one line per event with its rule ids;
 ``--json`` prints the final state as JSON instead. ``fuzz`` plays random games checking every
 protocol invariant at every step (see :mod:`envs.cli.fuzz`). ``view`` writes one self-contained
 HTML page of a replay script or game record (:mod:`envs.cli.view`). ``play`` serves a page on
-127.0.0.1 where a person plays one side against an agent (:mod:`envs.cli.play`). Errors print
+127.0.0.1 where a person plays one side against an agent (:mod:`envs.cli.play`). ``playthrough``
+prints one seeded random game node by node, or rewrites the golden playthroughs with
+``--regenerate`` (:mod:`envs.cli.playthrough`). Errors print
 one line and exit with status 2; Ctrl-C prints one line and exits 130.
 """
 
@@ -46,9 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     pl.add_argument("--trust-checkpoint", action="store_true",
                     help="load an --opponent checkpoint without Riposte's config by unpickling "
                          "(can run code: only for files you trust)")
-    from envs.cli import fuzz
+    from envs.cli import fuzz, playthrough
 
     fuzz.add_parser(sub)
+    playthrough.add_parser(sub)
     args = parser.parse_args(argv)
     from envs.core.files import blank_arguments
 
@@ -61,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_guarded(fuzz.run, args, what="aborted, nothing was written")
 
+    if args.command == "playthrough":
+        return playthrough.run(args)
     if args.command == "view":
         from envs.cli import view  # scripts layer: imported only for this command
 
