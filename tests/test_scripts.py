@@ -770,3 +770,61 @@ def test_exploit_other_targets_refuses_bad_input_before_any_work(tmp_path, args,
     assert r.returncode == 2, r.stderr
     assert r.stderr.strip().splitlines()[-1].endswith(f"error: {message}"), r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_average_snapshots_writes_the_mean_weights_and_the_last_inputs_rest(trained, tmp_path):
+    """examples/average_snapshots.py: every float tensor of policy.pth is the mean of the
+    inputs'; every other member of the zip is the last input's; the result plays."""
+    import io
+
+    import torch
+
+    snaps = sorted((trained / "snapshots").glob("*.zip"))[:2]
+    assert len(snaps) == 2
+    out = tmp_path / "avg.zip"
+    r = run("examples/average_snapshots.py", str(out), *map(str, snaps), timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().endswith("averaged over 2 checkpoints")
+
+    def weights(path):
+        with zipfile.ZipFile(path) as z:
+            return torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+    a, b, avg = weights(snaps[0]), weights(snaps[1]), weights(out)
+    assert avg.keys() == a.keys()
+    assert any(not torch.equal(a[k], b[k]) for k in a)  # two different policies
+    for k in a:
+        assert torch.allclose(avg[k], (a[k] + b[k]) / 2, atol=1e-7), k
+    with zipfile.ZipFile(out) as zo, zipfile.ZipFile(snaps[1]) as zl:
+        assert sorted(zo.namelist()) == sorted(zl.namelist())
+        for name in zl.namelist():
+            if name != "policy.pth":
+                assert zo.read(name) == zl.read(name), name
+    r = run("evaluate.py", "--ruleset", "toy", "--agents", str(out), "random", "--games", "2",
+            "--seed", "0", timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda t, s: [str(t / "a.zip"), s[0]], "give two or more checkpoints to average"),
+    (lambda t, s: [str(t / "a.txt"), s[0], s[1]], "the output 'TMP/a.txt' must be a .zip file"),
+    (lambda t, s: [s[1], s[0], s[1]], "the output 'S1' is one of the inputs"),
+    (lambda t, s: [str(t / "a.zip"), s[0], str(t / "nope.zip")],
+     "checkpoint 'TMP/nope.zip' does not exist"),
+    (lambda t, s: [str(t / "a.zip"), s[0], str(t / "bad.zip")],
+     "checkpoint 'TMP/bad.zip' is not a zip file (corrupt or wrong file)"),
+    (lambda t, s: [str(t / "a.zip"), s[0], str(t / "empty.zip")],
+     "checkpoint 'TMP/empty.zip' has no policy.pth (not a MaskablePPO model)"),
+])
+def test_average_snapshots_refuses_bad_input_and_writes_nothing(trained, tmp_path, make,
+                                                                message):
+    (tmp_path / "bad.zip").write_bytes(b"PK")
+    with zipfile.ZipFile(tmp_path / "empty.zip", "w") as z:
+        z.writestr("data", "{}")
+    snaps = [str(p) for p in sorted((trained / "snapshots").glob("*.zip"))[:2]]
+    before = {p: open(p, "rb").read() for p in snaps}
+    r = run("examples/average_snapshots.py", *make(tmp_path, snaps), timeout=120)
+    assert r.returncode == 2, r.stderr
+    expected = message.replace("TMP", str(tmp_path)).replace("S1", snaps[1])
+    assert r.stderr.strip().splitlines() == [f"error: {expected}"]
+    assert not (tmp_path / "a.zip").exists()
+    assert {p: open(p, "rb").read() for p in snaps} == before
