@@ -324,12 +324,13 @@ def exploit_command(argv: list[str]) -> int:
     from envs import load_game
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text, check_output_path
+    from envs.core.registry import scenario_files
     from envs.core.protocol import require_two_sides
 
     try:
         for out in (ns.json, ns.save):
             if out:
-                check_output_path(out, inputs=[ns.model, ns.scenario])
+                check_output_path(out, inputs=[ns.model, *scenario_files(ns.ruleset, ns.scenario)])
         game = load_game(ns.ruleset, ns.scenario)
         require_two_sides(game, "exploit trains a best response in a two-sided battle")
         # a bad checkpoint fails here, before training
@@ -473,12 +474,13 @@ def main(argv: list[str] | None = None) -> int:
     from agents import make_agent
     from agents.policy import AgentError
     from envs.core.files import atomic_write_text, check_output_path, check_png_path
+    from envs.core.registry import scenario_files
     from agents.tournament import round_robin
     from envs import load_game
     from envs.core.errors import RiposteError
 
     try:  # before the tournament, not after it
-        inputs = [*args.agents, args.scenario]
+        inputs = [*args.agents, *scenario_files(args.ruleset, args.scenario)]
         if args.json:
             check_output_path(args.json, inputs)
         if args.plot:

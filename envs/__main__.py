@@ -15,6 +15,7 @@ one line and exit with status 2; Ctrl-C prints one line and exits 130.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from envs.core.errors import RiposteError
@@ -59,13 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
         return 2
 
-    if args.command == "fuzz":  # a second Ctrl-C / SIGTERM: one line (agents.interrupts)
+    if args.command in ("fuzz", "playthrough"):  # Ctrl-C / SIGTERM: one line
         from agents.interrupts import run_guarded
 
-        return run_guarded(fuzz.run, args, what="aborted, nothing was written")
-
-    if args.command == "playthrough":
-        return playthrough.run(args)
+        if args.command == "fuzz":
+            return run_guarded(fuzz.run, args, what="aborted, nothing was written")
+        return run_guarded(playthrough.run, args,
+                           what="aborted (each file is written whole or not at all)")
     if args.command == "view":
         from envs.cli import view  # scripts layer: imported only for this command
 
@@ -80,12 +81,16 @@ def main(argv: list[str] | None = None) -> int:
         except RiposteError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        if args.json:
-            print(state.to_json(indent=2))
-        else:
-            for i, ev in enumerate(state.events):
-                print(f"{i:4d} {ev.format()}")
-            print(f"# final: {state}")
+        try:
+            if args.json:
+                print(state.to_json(indent=2))
+            else:
+                for i, ev in enumerate(state.events):
+                    print(f"{i:4d} {ev.format()}")
+                print(f"# final: {state}")
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader (``| head``) has closed the pipe: not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

@@ -1,4 +1,6 @@
-"""Session 20's weight-averaging experiment: one checkpoint whose policy weights are the mean of
+"""Average the policy weights of several checkpoints of one run into one checkpoint.
+
+Session 20's weight-averaging experiment: one checkpoint whose policy weights are the mean of
 several checkpoints' (stochastic weight averaging, Izmailov et al. 2018; in reinforcement
 learning, Nikishin et al. 2018).
 
@@ -17,9 +19,10 @@ Averaging the last five snapshots did not lower exploitability over three traini
 (README, Measured numbers, Session 20). The weights are read with ``torch.load(...,
 weights_only=True)``: no input can run code. The output is written atomically.
 
-Exit status 2 with one ``error:`` line for a missing, corrupt or mismatched input, fewer than
-two inputs, or an output that is not a ``.zip`` or is one of the inputs. Experiment code: not
-part of the API.
+Exit status 2 with one ``error:`` line, before anything is written, for a missing, unreadable,
+corrupt or mismatched input, an empty name, a directory, fewer than two different inputs, or an
+output that is not a ``.zip`` name, cannot be written or is one of the inputs (also through a
+link). Experiment code: not part of the API.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from envs.core.files import atomic_write_bytes  # noqa: E402
+from envs.core.errors import RiposteError  # noqa: E402
+from envs.core.files import atomic_write_bytes, check_output_suffix, same_file  # noqa: E402
 
 POLICY = "policy.pth"
 
@@ -47,14 +51,18 @@ def read_policy(path: Path) -> dict[str, torch.Tensor]:
     """The ``policy.pth`` state dict of checkpoint ``path`` (weights only).
 
     Raises:
-        InputError: for a missing file, a file that is not a zip, or a zip without a
-            loadable ``policy.pth``.
+        InputError: for a missing or unreadable file, a directory, a file that is not a zip,
+            or a zip without a loadable ``policy.pth``.
     """
+    if path.is_dir():
+        raise InputError(f"checkpoint {str(path)!r} is a directory, not a checkpoint")
     if not path.is_file():
         raise InputError(f"checkpoint {str(path)!r} does not exist")
     try:
         with zipfile.ZipFile(path) as z:
             data = z.read(POLICY)
+    except OSError as e:
+        raise InputError(f"checkpoint {str(path)!r} cannot be read ({e.strerror or e})")
     except zipfile.BadZipFile:
         raise InputError(f"checkpoint {str(path)!r} is not a zip file (corrupt or wrong file)")
     except KeyError:
@@ -102,16 +110,26 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     inputs = [Path(a) for a in args.inputs]
     try:
-        if out.suffix != ".zip":
-            raise InputError(f"the output {args.out!r} must be a .zip file")
+        if not args.out.strip() or not all(a.strip() for a in args.inputs):
+            raise InputError("a file name must not be empty or whitespace")
         if len(inputs) < 2:
             raise InputError("give two or more checkpoints to average")
-        if any(out.resolve() == i.resolve() for i in inputs):
-            raise InputError(f"the output {args.out!r} is one of the inputs")
+        for i, a in enumerate(args.inputs):
+            if same_file(a, args.out):
+                raise InputError(f"the output {args.out!r} is one of the inputs ({a!r})")
+            for b in args.inputs[:i]:
+                if Path(a).exists() and same_file(a, b):
+                    raise InputError(f"{b!r} and {a!r} are the same checkpoint: give two or "
+                                     f"more different ones")
+        check_output_suffix(args.out, (".zip",), "the output", "a checkpoint is a zip file",
+                            inputs=args.inputs)
         state_dicts = [read_policy(i) for i in inputs]
         averaged = average(state_dicts, [str(i) for i in inputs])
-    except InputError as e:
+    except (InputError, RiposteError) as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the output cannot be written (check_output_suffix)
+        print(f"error: the output {args.out!r}: {e}", file=sys.stderr)
         return 2
     buf = io.BytesIO()
     torch.save(averaged, buf)

@@ -806,8 +806,18 @@ def test_average_snapshots_writes_the_mean_weights_and_the_last_inputs_rest(trai
 
 @pytest.mark.parametrize("make, message", [
     (lambda t, s: [str(t / "a.zip"), s[0]], "give two or more checkpoints to average"),
-    (lambda t, s: [str(t / "a.txt"), s[0], s[1]], "the output 'TMP/a.txt' must be a .zip file"),
-    (lambda t, s: [s[1], s[0], s[1]], "the output 'S1' is one of the inputs"),
+    (lambda t, s: [str(t / "a.txt"), s[0], s[1]],
+     "the output 'TMP/a.txt': a checkpoint is a zip file; give a file name ending in .zip"),
+    (lambda t, s: [s[1], s[0], s[1]], "the output 'S1' is one of the inputs ('S1')"),
+    (lambda t, s: [str(t / "link.zip"), s[0], s[1]],
+     "the output 'TMP/link.zip' is one of the inputs ('S1')"),
+    (lambda t, s: [str(t / "a.zip"), s[0], str(t / "link.zip")],
+     "'S0' and 'TMP/link.zip' are the same checkpoint: give two or more different ones"),
+    (lambda t, s: [str(t / "a.zip"), s[0], str(t)],
+     "checkpoint 'TMP' is a directory, not a checkpoint"),
+    (lambda t, s: [str(t / "a.zip"), s[0], " "], "a file name must not be empty or whitespace"),
+    (lambda t, s: [str(t / "d" / "a.zip"), s[0], s[1]],
+     "the output 'TMP/d/a.zip': 'TMP/d/a.zip' is a directory, not a file"),
     (lambda t, s: [str(t / "a.zip"), s[0], str(t / "nope.zip")],
      "checkpoint 'TMP/nope.zip' does not exist"),
     (lambda t, s: [str(t / "a.zip"), s[0], str(t / "bad.zip")],
@@ -821,10 +831,16 @@ def test_average_snapshots_refuses_bad_input_and_writes_nothing(trained, tmp_pat
     with zipfile.ZipFile(tmp_path / "empty.zip", "w") as z:
         z.writestr("data", "{}")
     snaps = [str(p) for p in sorted((trained / "snapshots").glob("*.zip"))[:2]]
+    argv = make(tmp_path, snaps)
+    if "link.zip" in " ".join(argv):  # a hard link to the first (as an input) or second
+        os.link(snaps[0] if argv[0] != str(tmp_path / "link.zip") else snaps[1],
+                tmp_path / "link.zip")
+    (tmp_path / "d" / "a.zip").mkdir(parents=True)
     before = {p: open(p, "rb").read() for p in snaps}
-    r = run("examples/average_snapshots.py", *make(tmp_path, snaps), timeout=120)
+    r = run("examples/average_snapshots.py", *argv, timeout=120)
     assert r.returncode == 2, r.stderr
-    expected = message.replace("TMP", str(tmp_path)).replace("S1", snaps[1])
+    expected = (message.replace("TMP", str(tmp_path)).replace("S1", snaps[1])
+                .replace("S0", snaps[0]))
     assert r.stderr.strip().splitlines() == [f"error: {expected}"]
     assert not (tmp_path / "a.zip").exists()
     assert {p: open(p, "rb").read() for p in snaps} == before

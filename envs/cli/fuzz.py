@@ -39,6 +39,7 @@ from typing import Any
 
 from envs.core.errors import RiposteError
 from envs.core.files import atomic_write_text, blank_arguments, check_output_path
+from envs.core.registry import scenario_files
 from envs.core.workers import WorkerDiedError, result_of, submit, worker_pool
 
 
@@ -90,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--extreme-share must be in [0, 1], got {args.extreme_share}")
     try:
         if args.json is not None:
-            check_output_path(args.json, inputs=[args.scenario])
+            check_output_path(args.json,
+                              inputs=scenario_files(args.ruleset, args.scenario))
         game = load_game(args.ruleset, args.scenario)
         try:  # where a violation's replay would go (known only at the end of a long run)
             check_output_path(Path(args.replay_dir) / f"{game.ruleset_id}_seed0_game0.toml")

@@ -38,6 +38,7 @@ from envs.core.chance import sample_chance_outcome
 from envs.core.drawing import to_svg
 from envs.core.errors import RiposteError
 from envs.core.files import atomic_write_text, check_output_suffix
+from envs.core.registry import scenario_files
 from envs.core.protocol import CHANCE, TERMINAL, Game, require_two_sides
 from envs.core.replay import ReplayScript, transcript
 
@@ -452,7 +453,8 @@ def main(args) -> int:
     save = args.save or f"replays/play-{time.strftime('%Y%m%d-%H%M%S')}.toml"
     try:
         check_output_suffix(save, (".toml",), "--save", "the game record is written as TOML",
-                            inputs=[args.opponent, args.scenario])
+                            inputs=[args.opponent,
+                                    *scenario_files(args.ruleset, args.scenario)])
     except RiposteError as e:
         return fail(str(e))
     except OSError as e:

@@ -25,6 +25,7 @@ from typing import Any
 
 from envs.core.errors import RiposteError
 from envs.core.files import atomic_write_text, check_output_path
+from envs.core.registry import scenario_files
 
 #: where the golden playthroughs live (``tests/golden/playthroughs`` of the repository)
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "golden" / "playthroughs"
@@ -102,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.out is not None:
-            check_output_path(args.out, inputs=[args.scenario])
+            check_output_path(args.out,
+                              inputs=scenario_files(args.ruleset, args.scenario))
         text = playthrough(load_game(args.ruleset, args.scenario), args.seed, args.max_nodes)
         if args.out is not None:
             atomic_write_text(args.out, text)

@@ -97,12 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     from envs import load_game
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text, check_output_path
+    from envs.core.registry import scenario_files
     from envs.core.protocol import require_two_sides
 
     names = args.agents if len(args.agents) == 2 else args.agents * 2
     try:
         if args.json:
-            check_output_path(args.json, inputs=[*args.agents, args.scenario])
+            check_output_path(args.json, inputs=[
+                *args.agents, *scenario_files(args.ruleset, args.scenario)])
         game = load_game(args.ruleset, args.scenario)
         require_two_sides(game, "side balance compares the two sides of a two-sided battle")
         seeds = np.random.SeedSequence(args.seed).spawn(2)

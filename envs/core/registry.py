@@ -82,6 +82,27 @@ def game_class(ruleset: str) -> type:
     return target
 
 
+def scenario_files(ruleset: str, scenario: str | Path | None) -> list[Path]:
+    """The scenario file that ``scenario`` of ``ruleset`` is read from: a built-in name
+    (``None``: ``default``) resolves to the ruleset's ``scenario_dir/NAME.toml``, a path to
+    itself. For the ``inputs`` of :func:`envs.core.files.check_output_path`, so that an output
+    is never written over the scenario a command reads, whether it was given by path or by
+    name. An empty list for an unknown ruleset or scenario (loading the game reports those).
+    """
+    from .scenario import resolve_scenario_path
+
+    try:
+        folder = game_class(ruleset).scenario_dir
+    except UnknownRulesetError:
+        return []
+    if folder is None:
+        return [Path(scenario)] if scenario is not None else []
+    try:
+        return [resolve_scenario_path("default" if scenario is None else scenario, folder)]
+    except ScenarioError:
+        return []
+
+
 def load_game(ruleset: str, scenario: str | Path | None = None,
               params: Mapping[str, Any] | None = None) -> Any:
     """Build a Game (an :class:`envs.core.protocol.Game`) from a ruleset id, a scenario

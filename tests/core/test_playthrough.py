@@ -217,3 +217,52 @@ def test_cli_refuses_bad_flags(flags, message, tmp_path, capsys) -> None:
     assert captured.out == ""
     lines = captured.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+@pytest.mark.parametrize("ruleset, scenario, file", [
+    ("acw_regimental", "example_a_closing_volley", "example_a_closing_volley.toml"),
+    ("acw_regimental", None, "default.toml"),
+    ("skirmish_alert", "ffa3", "ffa3.toml"),
+])
+def test_cli_never_writes_over_the_scenario_it_reads_given_by_name(ruleset, scenario, file,
+                                                                   capsys) -> None:
+    """--out naming the built-in scenario file that --scenario (a name, or none: the
+    default) reads is refused like the same file given by path; the file is untouched."""
+    from envs.core.registry import game_class, scenario_files
+
+    target = game_class(ruleset).scenario_dir / file
+    assert scenario_files(ruleset, scenario) == [target]
+    before = target.read_bytes()
+    flags = ["--ruleset", ruleset, *(["--scenario", scenario] if scenario else []),
+             "--seed", "0", "--max-nodes", "1", "--out", str(target)]
+    assert main(["playthrough", *flags]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "is also an input" in err[0] and "would replace it" in err[0], err
+    assert target.read_bytes() == before
+
+
+def test_scenario_files_of_an_unknown_ruleset_or_scenario_is_empty() -> None:
+    from envs.core.registry import scenario_files
+
+    assert scenario_files("chess", None) == []
+    assert scenario_files("acw_regimental", "no_such_battle") == []
+
+
+def test_cli_ctrl_c_is_one_line_and_130_and_writes_nothing(monkeypatch, tmp_path, capsys):
+    """Ctrl-C (SIGINT) during a playthrough: one line and status 130, no traceback, and no
+    partial --out file (agents.interrupts.run_guarded, as for the fuzz)."""
+    import signal
+
+    from agents.interrupts import Interrupted
+    from envs.core import playthrough as core
+
+    def interrupted(*args, **kwargs):
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(core, "playthrough", interrupted)
+    out = tmp_path / "pt.txt"
+    assert main(["playthrough", "--ruleset", "acw_regimental", "--seed", "0",
+                 "--out", str(out)]) == 130
+    assert capsys.readouterr().err == ("interrupted (SIGINT): aborted (each file is written "
+                                       "whole or not at all)\n")
+    assert list(tmp_path.iterdir()) == []

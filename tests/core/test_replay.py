@@ -208,3 +208,17 @@ def test_first_difference_names_the_first_path_and_both_values() -> None:
     assert first_difference({"n": 1}, {"n": 1.0}) == (("n",), 1, 1.0)
     assert first_difference(1, 2) == ((), 1, 2)
     assert repr(ABSENT) == "(absent)"
+
+
+@pytest.mark.parametrize("flags", [[], ["--json"]])
+def test_replay_cli_into_a_closed_pipe_is_quiet(flags):
+    """``python -m envs replay FILE | head -1``: the reader closes the pipe early; the command
+    ends with status 0 and no BrokenPipeError traceback."""
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "envs", "replay",
+                             str(root / "tests/acw/golden/example_a.toml"), *flags],
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line (`| head -0`)
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert err == ""
