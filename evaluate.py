@@ -324,8 +324,8 @@ def exploit_command(argv: list[str]) -> int:
     from envs import load_game
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text, check_output_path
-    from envs.core.registry import scenario_files
     from envs.core.protocol import require_two_sides
+    from envs.core.registry import scenario_files
 
     try:
         for out in (ns.json, ns.save):

@@ -60,13 +60,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
         return 2
 
-    if args.command in ("fuzz", "playthrough"):  # Ctrl-C / SIGTERM: one line
+    guarded = {"fuzz": (fuzz.run, "aborted, nothing was written"),
+               "playthrough": (playthrough.run,
+                               "aborted (each file is written whole or not at all)")}
+    if args.command in guarded:  # Ctrl-C / SIGTERM: one line (agents.interrupts)
         from agents.interrupts import run_guarded
 
-        if args.command == "fuzz":
-            return run_guarded(fuzz.run, args, what="aborted, nothing was written")
-        return run_guarded(playthrough.run, args,
-                           what="aborted (each file is written whole or not at all)")
+        run, what = guarded[args.command]
+        return run_guarded(run, args, what=what)
     if args.command == "view":
         from envs.cli import view  # scripts layer: imported only for this command
 

@@ -38,8 +38,8 @@ from envs.core.chance import sample_chance_outcome
 from envs.core.drawing import to_svg
 from envs.core.errors import RiposteError
 from envs.core.files import atomic_write_text, check_output_suffix
-from envs.core.registry import scenario_files
 from envs.core.protocol import CHANCE, TERMINAL, Game, require_two_sides
+from envs.core.registry import scenario_files
 from envs.core.replay import ReplayScript, transcript
 
 from .page import CSS, embed_json

@@ -97,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     from envs import load_game
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text, check_output_path
-    from envs.core.registry import scenario_files
     from envs.core.protocol import require_two_sides
+    from envs.core.registry import scenario_files
 
     names = args.agents if len(args.agents) == 2 else args.agents * 2
     try:

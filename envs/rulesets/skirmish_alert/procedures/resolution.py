@@ -10,7 +10,7 @@ from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
 
 from ..actions import Act
-from ..board import chebyshev, in_front
+from ..board import bresenham, chebyshev, in_front
 from ..params import DIRECTIONS, MELEE_WEAPONS, RANGED_WEAPONS
 
 
@@ -75,8 +75,6 @@ class Attack(Frame):
 
 def _cover_squares(state: Any, a: Any, t: Any) -> list[tuple[int, int]]:
     """AL-PD-24: squares on the line of sight that are adjacent to the target."""
-    from ..board import bresenham
-
     return [p for p in bresenham(a.pos, t.pos) if chebyshev(p, t.pos) == 1]
 
 
