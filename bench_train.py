@@ -38,20 +38,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 
+#: sb3-contrib's own loop (collect, then update, in the training process) with 5 epochs: ACW's
+#: defaults before session 21, which the options below vary one at a time
+SEQUENTIAL = ["--no-pipelined-updates", "--n-epochs", "5"]
 #: option name -> extra train.py flags (on top of the common short-run flags)
 OPTIONS: dict[str, list[str]] = {
-    "default": [],
-    "pipelined": ["--pipelined-updates"],
-    "subproc-8": ["--vec-env", "subproc"],
-    "subproc-2x1024": ["--vec-env", "subproc", "--n-envs", "2", "--n-steps", "1024"],
-    "dummy-2x1024": ["--n-envs", "2", "--n-steps", "1024"],
-    "batch-512": ["--batch-size", "512"],
-    "batch-1024": ["--batch-size", "1024"],
-    "epochs-3": ["--n-epochs", "3"],
-    "epochs-10": ["--n-epochs", "10"],
-    "net-128": ["--net-arch", "128", "128"],
-    "net-64": ["--net-arch", "64", "64"],
-    "threads-2": ["--torch-threads", "2"],
+    "default": [],  # ACW: each update in a worker beside the envs, 10 epochs (ACW_DEFAULTS)
+    "sequential": SEQUENTIAL,
+    "pipelined": ["--pipelined-updates", "--n-epochs", "5"],
+    "subproc-8": [*SEQUENTIAL, "--vec-env", "subproc"],
+    "subproc-2x1024": [*SEQUENTIAL, "--vec-env", "subproc", "--n-envs", "2", "--n-steps", "1024"],
+    "dummy-2x1024": [*SEQUENTIAL, "--n-envs", "2", "--n-steps", "1024"],
+    "batch-512": [*SEQUENTIAL, "--batch-size", "512"],
+    "batch-1024": [*SEQUENTIAL, "--batch-size", "1024"],
+    "epochs-3": ["--no-pipelined-updates", "--n-epochs", "3"],
+    "epochs-10": ["--no-pipelined-updates", "--n-epochs", "10"],
+    "net-128": [*SEQUENTIAL, "--net-arch", "128", "128"],
+    "net-64": [*SEQUENTIAL, "--net-arch", "64", "64"],
+    "threads-2": [*SEQUENTIAL, "--torch-threads", "2"],
 }
 
 

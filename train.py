@@ -61,8 +61,8 @@ if __name__ == "__main__":
     for _signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_signum, _stopped_while_starting)
 
-from agents.train_cli import (RULESET_DEFAULTS, Args, UsageError, builtin_panel, parse_args,
-                              resume_config, saved_backend)
+from agents.train_cli import (Args, UsageError, builtin_panel, parse_args, resume_config,
+                              saved_backend, with_ruleset_defaults)
 
 KEEP_CHECKPOINTS = 3
 #: the frozen warm start that --teacher-kl keeps the policy near, beside the checkpoints
@@ -223,9 +223,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         args = dataclasses.replace(
             args, pool_bots=panel if args.pool_bots == builtin_panel() else args.pool_bots,
             eval_agents=panel if args.eval_agents == builtin_panel() else args.eval_agents)
-    if args.ruleset in RULESET_DEFAULTS and not args.resume:  # its own defaults
-        args = dataclasses.replace(args, **{k: v for k, v in RULESET_DEFAULTS[args.ruleset].items()
-                                            if k not in given})
+    args = with_ruleset_defaults(args, given)  # its own defaults of the flags not given
     pool_seed, env_seed, eval_seed = np.random.SeedSequence(args.seed).spawn(3)
     try:
         game = load_game(args.ruleset, args.scenario)

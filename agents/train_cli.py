@@ -58,11 +58,11 @@ class Args:
     at the start, without the live learner, and checkpoints carry no resume state)"""
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
-    update of policy lag; agents/pipelined.py): 1.4x the timesteps/s without periodic
-    evaluations, about 1.1x with them (README, Sessions 13 and 16); with --n-epochs 10 the
-    learner waits for the envs 12% of the time instead of 45%, but that model was far easier
-    to exploit (Session 16); off: collect, then update, in this process (sb3-contrib's own
-    loop)"""
+    update of policy lag; agents/pipelined.py); off: collect, then update, in this process
+    (sb3-contrib's own loop). acw_regimental: on, with --n-epochs 10, unless given (see
+    RULESET_DEFAULTS): the learner then waits for the envs about 12% of the time instead of
+    45%, and 400k-timestep best responses beat its models as often as the sequential
+    5-epoch models (0.945-0.950 against 0.917-0.932, two training seeds; README, Session 21)"""
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
@@ -72,7 +72,8 @@ class Args:
     batch_size: int = 256
     """PPO minibatch size"""
     n_epochs: int = 5
-    """PPO epochs per update"""
+    """PPO epochs per update (acw_regimental: 10 unless given, with --pipelined-updates: an
+    update then costs about what a rollout's collection does, see RULESET_DEFAULTS)"""
     value_epochs: int = 0
     """critic-only epochs at the end of each update (the value loss alone, on the same
     rollout: Phasic Policy Gradient's auxiliary phase; agents/teacher_kl.py); 0: none"""
@@ -228,9 +229,27 @@ SK_DEFAULTS: dict[str, Any] = {
     "total_timesteps": 300_000, "learning_rate": 2e-4, "teacher_kl": 0.0,
     "league_snapshots_weight": 1.0,
     "bc_opponents": ["heuristic", "never-alert", "always-alert", "random"]}
-#: a ruleset's own defaults, applied to the flags not given (never on --resume)
-RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"atomic_africa": AA_DEFAULTS,
+#: ACW's own defaults of the flags not given: each PPO update in a worker beside the envs,
+#: with twice the epochs, so that the update costs about what a rollout's collection does
+#: and the learner waits for the envs about 12% of the wall time (issue 10's target <= 15%;
+#: README, Session 21: best responses of 400k timesteps beat these models 0.945-0.950 and
+#: the sequential 5-epoch models 0.917-0.932, two training seeds each)
+ACW_DEFAULTS: dict[str, Any] = {"pipelined_updates": True, "n_epochs": 10}
+#: a ruleset's own defaults, applied to the flags not given (never on --resume; the sb3
+#: backend's: the rllib backend takes the flags as given)
+RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"acw_regimental": ACW_DEFAULTS,
+                                               "atomic_africa": AA_DEFAULTS,
                                                "skirmish_alert": SK_DEFAULTS}
+def with_ruleset_defaults(args: Args, given: set[str]) -> Args:
+    """``args`` with its ruleset's own defaults (:data:`RULESET_DEFAULTS`) for the flags not
+    in ``given``; unchanged for a ruleset without any, and on ``--resume`` (the run's
+    config.json holds what it trained with)."""
+    if args.resume or args.ruleset not in RULESET_DEFAULTS:
+        return args
+    return dataclasses.replace(args, **{k: v for k, v in RULESET_DEFAULTS[args.ruleset].items()
+                                        if k not in given})
+
+
 #: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
 #: checkpoint cadence); every other flag is the run's own
 RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", "eval_freq",

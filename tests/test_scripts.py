@@ -627,6 +627,11 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     assert r.returncode == 0, r.stderr
     cfg = json.loads((run_dir / "config.json").read_text())
     assert cfg["game"]["ruleset"] == "acw_regimental" and cfg["game"]["scenario"] == "default"
+    # ACW's own defaults (agents.train_cli.ACW_DEFAULTS): the updates beside the envs; the
+    # epochs given win
+    assert (cfg["args"]["pipelined_updates"], cfg["args"]["n_epochs"]) == (True, 1)
+    assert "pipelined PPO updates: the update worker ran" in r.stdout
+    assert json.loads((run_dir / "metrics.json").read_text())["pipelined_updates"] is True
     out = tmp_path / "acw.json"
     r = run("evaluate.py", "--agents", str(run_dir / "final_model.zip"), "heuristic",
             "--games", "2", "--json", str(out), "--quiet")
@@ -844,3 +849,21 @@ def test_average_snapshots_refuses_bad_input_and_writes_nothing(trained, tmp_pat
     assert r.stderr.strip().splitlines() == [f"error: {expected}"]
     assert not (tmp_path / "a.zip").exists()
     assert {p: open(p, "rb").read() for p in snaps} == before
+
+
+@pytest.mark.parametrize("ruleset, argv, expected", [
+    ("acw_regimental", [], (True, 10)),  # ACW_DEFAULTS
+    ("acw_regimental", ["--n-epochs", "3"], (True, 3)),
+    ("acw_regimental", ["--no-pipelined-updates"], (False, 10)),
+    ("acw_regimental", ["--no-pipelined-updates", "--n-epochs", "5"], (False, 5)),
+    ("skirmish_alert", [], (False, 5)),  # the Args defaults: its numbers were measured so
+    ("atomic_africa", ["--pipelined-updates"], (True, 5)),
+])
+def test_ruleset_defaults_apply_to_the_flags_not_given(ruleset, argv, expected):
+    from agents.train_cli import parse_args, with_ruleset_defaults
+
+    args, given = parse_args(["--ruleset", ruleset, *argv])
+    args = with_ruleset_defaults(args, given)
+    assert (args.pipelined_updates, args.n_epochs) == expected
+    resumed, given = parse_args(["--ruleset", ruleset, "--resume", *argv])
+    assert with_ruleset_defaults(resumed, given) == resumed  # the run's config.json decides
