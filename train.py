@@ -541,7 +541,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             print(f"pipelined PPO updates: the update worker ran {updater.updates} updates in "
                   f"{updater.busy_seconds:.1f} s of the {learn_wall:.1f} s of model.learn; "
                   f"it waited for the envs' rollouts {summary['learner_wait_share']:.1%} of "
-                  f"that time, and the envs waited for it {updater.wait_seconds:.1f} s")
+                  f"that time (the env's share of the PPO wall time: env.step ran beside "
+                  f"the updates), and the envs waited for it {updater.wait_seconds:.1f} s")
         print(f"CPU: {cpu + worker_cpu + update_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
               f"per CPU-second; env share of this process's CPU {summary['env_cpu_share']:.1%}"
               + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")

@@ -60,9 +60,9 @@ class Args:
     """run each PPO update in a worker process while the envs collect the next rollout (one
     update of policy lag; agents/pipelined.py); off: collect, then update, in this process
     (sb3-contrib's own loop). acw_regimental: on, with --n-epochs 10, unless given (see
-    RULESET_DEFAULTS): the learner then waits for the envs about 12% of the time instead of
-    45%, and 400k-timestep best responses beat its models as often as the sequential
-    5-epoch models (0.945-0.950 against 0.917-0.932, two training seeds; README, Session 21)"""
+    RULESET_DEFAULTS): the learner then waits for the envs about 10% of the time instead of
+    45%; 400k-timestep best responses beat its models a few hundredths more often than the
+    sequential 5-epoch models (README, Session 21)"""
     learning_rate: float = 5e-5
     """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
     and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
@@ -231,9 +231,9 @@ SK_DEFAULTS: dict[str, Any] = {
     "bc_opponents": ["heuristic", "never-alert", "always-alert", "random"]}
 #: ACW's own defaults of the flags not given: each PPO update in a worker beside the envs,
 #: with twice the epochs, so that the update costs about what a rollout's collection does
-#: and the learner waits for the envs about 12% of the wall time (issue 10's target <= 15%;
-#: README, Session 21: best responses of 400k timesteps beat these models 0.945-0.950 and
-#: the sequential 5-epoch models 0.917-0.932, two training seeds each)
+#: and the learner waits for the envs about 10% of the wall time (issue 10's target <= 15%;
+#: README, Session 21: the panel scores hold on three training seeds, and 400k-timestep best
+#: responses beat these models a few hundredths more often than the sequential 5-epoch ones)
 ACW_DEFAULTS: dict[str, Any] = {"pipelined_updates": True, "n_epochs": 10}
 #: a ruleset's own defaults, applied to the flags not given (never on --resume; the sb3
 #: backend's: the rllib backend takes the flags as given)
