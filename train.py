@@ -538,11 +538,15 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                   f"{sum(e['train_seconds'] for e in summary['exploiters']):.1f} s of that "
                   f"time")
         if updater is not None and summary["learner_wait_share"] is not None:
+            exploiting = sum(e["train_seconds"] for e in summary["exploiters"])
             print(f"pipelined PPO updates: the update worker ran {updater.updates} updates in "
                   f"{updater.busy_seconds:.1f} s of the {learn_wall:.1f} s of model.learn; "
                   f"it waited for the envs' rollouts {summary['learner_wait_share']:.1%} of "
                   f"that time (the env's share of the PPO wall time: env.step ran beside "
-                  f"the updates), and the envs waited for it {updater.wait_seconds:.1f} s")
+                  f"the updates"
+                  + (f"; the league exploiters' {exploiting:.1f} s of training are in that "
+                     f"wait too" if summary["exploiters"] else "")
+                  + f"), and the envs waited for it {updater.wait_seconds:.1f} s")
         print(f"CPU: {cpu + worker_cpu + update_cpu:.1f} s ({summary['timesteps_per_cpu_second']:.1f} timesteps "
               f"per CPU-second; env share of this process's CPU {summary['env_cpu_share']:.1%}"
               + (f"; env workers {worker_cpu:.1f} s" if worker_cpu else "")
