@@ -35,7 +35,7 @@ class Args:
     """learner decisions to train for in total (a resumed run counts the earlier ones;
     atomic_africa: 100,000 unless given, see RULESET_DEFAULTS; on
     ACW 300k raised the three seeds' mean worst panel score from 0.594 at 150k to 0.662 and
-    runs in about 6 minutes on the idle 2-core machine, README, Measured numbers)"""
+    runs in about 5 minutes on the idle 2-core machine, README, Measured numbers)"""
     seed: int = 0
     """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
     run_dir: str = "runs/default"
@@ -59,8 +59,8 @@ class Args:
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
     update of policy lag; agents/pipelined.py); off: collect, then update, in this process
-    (sb3-contrib's own loop). acw_regimental: on, with --n-epochs 10, unless given (see
-    RULESET_DEFAULTS): the learner then waits for the envs about 10% of the time instead of
+    (sb3-contrib's own loop). acw_regimental on the sb3 backend: on, with --n-epochs 10,
+    unless given: the learner then waits for the envs about 10% of the time instead of
     45%; 400k-timestep best responses beat its models a few hundredths more often than the
     sequential 5-epoch models (README, Session 21)"""
     learning_rate: float = 5e-5
@@ -72,8 +72,9 @@ class Args:
     batch_size: int = 256
     """PPO minibatch size"""
     n_epochs: int = 5
-    """PPO epochs per update (acw_regimental: 10 unless given, with --pipelined-updates: an
-    update then costs about what a rollout's collection does, see RULESET_DEFAULTS)"""
+    """PPO epochs per update (acw_regimental on the sb3 backend: 10 unless given, pipelined
+    or not, so that an update costs about what a rollout's collection does; the sequential
+    loop of sessions 1-20 is --no-pipelined-updates --n-epochs 5)"""
     value_epochs: int = 0
     """critic-only epochs at the end of each update (the value loss alone, on the same
     rollout: Phasic Policy Gradient's auxiliary phase; agents/teacher_kl.py); 0: none"""
@@ -327,7 +328,9 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         flag = "--" + f.name.replace("_", "-")
         default = getattr(defaults, f.name)
         # (argparse formats help with %: a literal one in a docstring must be doubled)
-        text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")
+        own = "".join(f"; {ruleset}: {values[f.name]}"  # (a ruleset's own, RULESET_DEFAULTS)
+                      for ruleset, values in RULESET_DEFAULTS.items() if f.name in values)
+        text = f"{docs.get(f.name, '')} (default: {default}{own})".replace("%", "%%")
         kw: dict[str, Any] = {"help": text}
         if not suppress_defaults:
             kw["default"] = default
@@ -441,6 +444,9 @@ def check_args(args: Args) -> str | None:
               (args.value_epochs == 0 or args.backend == "sb3",
                "--value-epochs is an option of the sb3 backend's update (RLlib's PPO has its "
                "own loss): drop it with --backend rllib"),
+              (not args.pipelined_updates or args.backend == "sb3",
+               "--pipelined-updates is an option of the sb3 backend (RLlib's env runners "
+               "already sample beside the learner): drop it with --backend rllib"),
               (args.target_kl is None or 0.0 < args.target_kl < math.inf,
                "--target-kl must be finite and > 0 (or none)"),
               (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),

@@ -286,6 +286,8 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     (["--value-epochs", "-1"], "--value-epochs must be >= 0"),
     (["--value-epochs", "2", "--backend", "rllib"],
      "--value-epochs is an option of the sb3 backend's update"),
+    (["--pipelined-updates", "--backend", "rllib"],
+     "--pipelined-updates is an option of the sb3 backend"),
     (["--exploiter-timesteps", "0"], "--exploiter-timesteps must be >= 1"),
     (["--league-exploiters-weight", "inf"], "--league-exploiters-weight must be a finite"),
     (["--league-exploiters", "1", "--no-pfsp"], "--league-exploiters needs the league"),
@@ -867,3 +869,14 @@ def test_ruleset_defaults_apply_to_the_flags_not_given(ruleset, argv, expected):
     assert (args.pipelined_updates, args.n_epochs) == expected
     resumed, given = parse_args(["--ruleset", ruleset, "--resume", *argv])
     assert with_ruleset_defaults(resumed, given) == resumed  # the run's config.json decides
+
+
+def test_help_shows_each_rulesets_own_default():
+    """``--help`` names a ruleset's own default beside the flag's (ACW's pipelined 10-epoch
+    updates: a plain ``--help`` said 5 epochs and no pipelining)."""
+    from agents.train_cli import build_parser
+
+    text = " ".join(build_parser().format_help().split())
+    assert "(default: 5; acw_regimental: 10)" in text
+    assert "(default: False; acw_regimental: True)" in text
+    assert "(default: 300000; atomic_africa: 100000; skirmish_alert: 300000)" in text
