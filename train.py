@@ -533,12 +533,11 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         venv.close()
         print(f"trained {steps} timesteps in {wall:.1f} s: {summary['timesteps_per_second']:.1f} "
               f"timesteps/s; env.step share of time {summary['env_time_share']:.1%}")
+        exploiting = sum(e["train_seconds"] for e in summary["exploiters"])
         if summary["exploiters"]:  # (their own envs are not in the env.step share)
             print(f"league exploiters: {len(summary['exploiters'])} trained in "
-                  f"{sum(e['train_seconds'] for e in summary['exploiters']):.1f} s of that "
-                  f"time")
+                  f"{exploiting:.1f} s of that time")
         if updater is not None and summary["learner_wait_share"] is not None:
-            exploiting = sum(e["train_seconds"] for e in summary["exploiters"])
             print(f"pipelined PPO updates: the update worker ran {updater.updates} updates in "
                   f"{updater.busy_seconds:.1f} s of the {learn_wall:.1f} s of model.learn; "
                   f"it waited for the envs' rollouts {summary['learner_wait_share']:.1%} of "

@@ -241,6 +241,8 @@ ACW_DEFAULTS: dict[str, Any] = {"pipelined_updates": True, "n_epochs": 10}
 RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"acw_regimental": ACW_DEFAULTS,
                                                "atomic_africa": AA_DEFAULTS,
                                                "skirmish_alert": SK_DEFAULTS}
+
+
 def with_ruleset_defaults(args: Args, given: set[str]) -> Args:
     """``args`` with its ruleset's own defaults (:data:`RULESET_DEFAULTS`) for the flags not
     in ``given``; unchanged for a ruleset without any, and on ``--resume`` (the run's
