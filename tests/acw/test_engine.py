@@ -635,23 +635,23 @@ def test_a_state_of_another_ruleset_is_refused_naming_both(game):
 
 
 def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(game):
-    """Version 4 stores the activation and the move as typed frames where version 3 stored
-    dicts (version 2 the volley, winner's advance and Passage of Lines tests too, version 1 the
-    charge, version 0 every frame): a version-3 state is refused with one clear line; replay
-    scripts (labels) still play."""
+    """Version 5 adds ``at_path_start`` to the Window A frame (RULINGS-10), which version 4
+    did not store (version 4 stored the activation and the move as typed frames, version 3 as
+    dicts, and so on back to version 0): a version-4 state is refused with one clear line;
+    replay scripts (labels) still play."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State
 
-    assert game.version == 4
+    assert game.version == 5
     s = game.new_initial_state()
     old = json.loads(s.to_json())
-    old["game"]["version"] = 3
+    old["game"]["version"] = 4
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(old))
     msg = str(ei.value)
-    assert "saved by acw_regimental version 3" in msg and "read by version 4" in msg
+    assert "saved by acw_regimental version 4" in msg and "read by version 5" in msg
     assert "replay script" in msg
-    with pytest.raises(InvalidStateError, match="version 3"):
+    with pytest.raises(InvalidStateError, match="version 4"):
         State.from_json(old, game=game)
     # the current version reads back
     assert State.from_json(s.to_json()).to_json() == s.to_json()

@@ -7,7 +7,7 @@ positions (0.01"), flags, legal labels, ``why_illegal`` and the rule ids of the 
 Each test names the ids it checks with ``@pytest.mark.rule(...)`` and in its docstring.
 
 This file: helpers, the 28 seed rule statements RULE-04-1.1 ... RULE-04-6.5 and the I-n
-resolutions bound to them. House rules are in ``test_rules_house.py``; the meta-test that every
+resolutions bound to them, and RULINGS-10 (a move that begins inside a trigger zone). House rules are in ``test_rules_house.py``; the meta-test that every
 seed id is named is ``test_rules_house.py::test_every_seed_rule_id_is_named``.
 """
 
@@ -24,6 +24,7 @@ from envs.rulesets import load_game
 from envs.rulesets.acw_regimental.probes import (melee_terms, why_no_counter_charge,
                                                  why_no_reaction)
 from envs.rulesets.acw_regimental.procedures.charge import Charge
+from envs.rulesets.acw_regimental.procedures.window_a import TRIGGER_RULE
 from envs.rulesets.acw_regimental.reactions import can_fire_reaction
 from envs.rulesets.acw_regimental import queries
 
@@ -986,3 +987,86 @@ def test_veteran_counter_charge_gets_no_shock_bonus(tmp_path):
     assert m.data["totals"] == [3, 4]
     assert defending == {"veteran": 1}
     assert "charging momentum" not in attacking and "rebel yell" not in attacking
+
+
+# ==============================================================================================
+# Section 7: a move that begins inside a trigger zone (RULINGS-10)
+# ==============================================================================================
+#: one position per Window A zone kind with the mover already inside the zone: (units, active
+#: side, trigger, defender slot, footprint distance in inches at the start, the reactions
+#: offered there). Opportunity Fire: Worked Example C's column moved to 5.0" of the line's
+#: front, inside its forward arc; Evade: a formed Line 5.0" from a skirmish screen; Refuse the
+#: Flank: a Line 7.5" off the Indiana's right flank, inside its flank zone and within 12".
+INSIDE_A_ZONE = {
+    "opportunity_fire_band": (
+        [unit(0, "2nd Wisconsin", 24, 10, 90),
+         unit(1, "8th Georgia", 22, 16, 0, formation="assault_column")],
+        1, "opp_medium", 0, 5.0, ["react:opportunity_fire", "react:decline"]),
+    "screen_6_inch_zone": (
+        screen_units(parent_y=20.0, screen_y=15.0)[1:] + [unit(0, "Union", 24, 10, 90)],
+        0, "evade", 1, 5.0, ["react:evade_4", "react:evade_5", "react:evade_6",
+                             "react:decline"]),
+    "flank_threat": (
+        [unit(0, "Indiana", 24, 12, 90), unit(1, "NC", 34.0, 11.625, 180)],
+        1, "refuse", 0, 7.5, ["react:refuse_1", "react:refuse_2", "react:decline"]),
+}
+#: where each mover ends its move once the window is declined: (primitive, x, y, the move's
+#: logged length in inches); a retire goes half the allowance back, an advance all of it
+#: (Evade advance: the mover next enters the parent Line's Opportunity Fire band; Refuse
+#: advance: the Indiana's own; an ordinary "first enters" trigger, where it stops)
+AFTER_DECLINE = {
+    ("opportunity_fire_band", "retire"): (18.0, 16.0, 4.0),
+    ("opportunity_fire_band", "advance:all"): (30.0, 16.0, 8.0),
+    ("screen_6_inch_zone", "retire"): (24.0, 7.0, 3.0),
+    ("screen_6_inch_zone", "advance:all"): (24.0, 12.0, None),
+    ("flank_threat", "retire"): (37.0, 11.625, 3.0),
+    ("flank_threat", "advance:all"): (28.625, 11.625, None),
+}
+
+
+@pytest.mark.rule("RULINGS-10", "ACW-PD-24", "RULE-04-1.2", "RULE-04-3.1", "RULE-04-4.1",
+                  "RULE-04-5.1")
+@pytest.mark.parametrize("primitive", ["retire", "advance:all"])
+@pytest.mark.parametrize("zone", list(INSIDE_A_ZONE))
+def test_a_move_that_begins_inside_a_trigger_zone_triggers_at_its_first_point(
+        tmp_path, zone, primitive):
+    """RULINGS-10: a mover that starts its move inside a defender's trigger zone (the
+    Opportunity Fire band, a screen's 6.0", a Line's flank threat) is stopped at the first point
+    of its path, retiring or advancing alike: the window opens with the mover where it started,
+    its event cites RULINGS-10 beside the trigger's own rule, and a decline spends the
+    trigger and lets the move go on (to its end, or to the next trigger point it enters)."""
+    units, active, trigger, defender_slot, distance, offered = INSIDE_A_ZONE[zone]
+    s = new_state(tmp_path, units, p2(active, 3, (1, 0)))
+    mover = s.units[active][0]
+    start = (mover.fp.x, mover.fp.y, mover.fp.heading)
+    defender = s.units[1 - active][defender_slot]
+    assert footprint_distance(defender.fp, mover.fp) == pytest.approx(distance, abs=1e-9)
+    play(s, ["activate:u0", primitive])
+    [window] = events(s, "window_a")
+    assert window.data == {"defender": defender_slot, "mover": 0, "trigger": trigger}
+    assert window.rules == ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[trigger], "RULINGS-10")
+    assert (mover.fp.x, mover.fp.y, mover.fp.heading) == start  # the path's first point
+    assert s.decision_type() == "reaction" and s.current_player() == 1 - active
+    assert legal(s) == offered
+    play(s, ["react:decline"])
+    x, y, length = AFTER_DECLINE[(zone, primitive)]
+    assert (mover.fp.x, mover.fp.y) == (pytest.approx(x, abs=0.01), pytest.approx(y, abs=0.01))
+    later = events(s, "window_a")[1:]
+    if length is None:  # stopped again, at an ordinary Opportunity Fire point (ACW-PD-24)
+        assert [(w.data["defender"], w.data["trigger"], w.rules) for w in later] == [
+            (0, "opp_medium", ("RULE-04-1.2", "ACW-PD-24", "RULE-04-3.1"))]
+    else:
+        [move] = events(s, "move")
+        assert move.data["dist"] == pytest.approx(length, abs=0.001) and not later
+
+
+@pytest.mark.rule("RULINGS-10", "RULE-04-3.1", "ACW-PD-24")
+def test_a_move_that_enters_a_trigger_zone_does_not_cite_rulings_10(tmp_path):
+    """RULINGS-10 covers only the mover that starts inside: Worked Example C's column, which
+    starts outside the band and first enters it 8.0" from the line, triggers at that point
+    (ACW-PD-24) and its window cites no RULINGS-10."""
+    s = _opp_fire_state(tmp_path)
+    [window] = events(s, "window_a")
+    assert window.rules == ("RULE-04-1.2", "ACW-PD-24", "RULE-04-3.1")
+    assert footprint_distance(s.units[0][0].fp, s.units[1][0].fp) == pytest.approx(8.0,
+                                                                                   abs=0.01)

@@ -17,13 +17,17 @@ I-19); Counter-Charge needs a reserved pip (RULE-04-6.3). Each defending unit re
 per enemy activation (RULE-04-1.4). Every die is its own chance node (``d6=1`` … ``d6=6``).
 Rules sources: the seed ``RULE-04-x.y`` statements (section 6 renumbered 6.1-6.5), the
 resolutions ``I-1`` … ``I-28`` and house rules ``ACW-PD-1`` … ``ACW-PD-38`` of
-``acw_fillins.md`` (RULINGS "ACW regimental" items 1-9). Every event of the log cites them.
+``acw_fillins.md`` (RULINGS "ACW regimental" items 1-10; item 10 is cited as ``RULINGS-10``).
+Every event of the log cites them.
 
 Decision types (:class:`~.actions.ACWDecision`): ``command`` (rally, reserve), ``maneuver``
 (which unit to activate and its movement primitives), ``reaction`` (every reaction window;
 "decline" is always offered, and a window opens only when some reaction is legal), ``fire``
 (Phase 3 target), plus ``chance`` and ``terminal``. When several defenders trigger at the same
-point of a mover's path they are asked in slot order. A decision with a single legal option
+point of a mover's path they are asked in slot order. A move that begins inside a trigger
+zone (the Opportunity Fire band, a screen's 6.0", a Line's flank threat) triggers at the first
+point of its path, and that window's event cites ``RULINGS-10``; PD-24's "first enters" is the
+mover that starts outside. A decision with a single legal option
 (only ``end_phase``, only ``end_activation``, only ``reserve:0``) is applied automatically and
 does not appear in the history.
 
@@ -180,4 +184,8 @@ keys refused): ``max_units_per_side`` (8), ``pips_fixed`` (False), ``turns`` (10
   ``acw.window_b2``); same play.
 * v3: the volley, the winner's advance and Passage of Lines tests stored as typed frames
   (``acw.volley``, ``acw.winner_advance``, ``acw.passage_of_lines``); same play.
+* v4: the activation and the move stored as typed frames (``acw.activation``, ``acw.move``);
+  same play.
+* v5: a Window A frame (``acw.window_a``) records ``at_path_start``, and the ``window_a``
+  event of a move that began inside the trigger's zone cites ``RULINGS-10``; same play.
 """

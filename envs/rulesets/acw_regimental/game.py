@@ -43,7 +43,7 @@ class ACWGame(Game):
 
     ruleset_id = "acw_regimental"
     scenario_dir = SCENARIO_DIR
-    version = 4
+    version = 5
     has_shaped_reward = True
 
     def __init__(self, scenario: str | Path | None = None,

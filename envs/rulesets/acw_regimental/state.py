@@ -1,4 +1,4 @@
-"""The ACW regimental state (seed 003 + acw_fillins.md, RULINGS items 1-9).
+"""The ACW regimental state (seed 003 + acw_fillins.md, RULINGS items 1-10).
 
 The game is driven by a stack of typed, JSON-serialisable frames (:mod:`envs.core.procedure`):
 the frame on top runs until it names what happens next — a decision of one side (``Wait``),

@@ -108,8 +108,9 @@ class Move(Frame):
             effects.place(unit, along(point))
             self.moved = point
             self.step = MoveStep.AT_TRIGGER_POINT
-            return Push(*(WindowA(1 - side, trigger, defender, OFFERS[trigger], mover=unit.slot)
-                          for defender, trigger in sorted(pairs, reverse=True)))
+            return Push(*(WindowA(1 - side, trigger, defender, OFFERS[trigger], mover=unit.slot,
+                                  at_path_start=at_start)
+                          for defender, trigger, at_start in sorted(pairs, reverse=True)))
         # finish the move
         length = self.path_length
         effects.place(unit, along(length))
@@ -133,16 +134,19 @@ class Move(Frame):
 def next_trigger(state: Any, unit: Any, along, start: float, length: float, static: bool,
                  checked: bool, path: list):
     """Earliest Window A trigger point on the rest of the path (ACW-PD-24): ``(t, [(defender
-    slot, trigger), ...])`` or ``None``. ``along``: the path function, ``start`` / ``length``:
-    the mover's position and the path's end (inches). A static re-orientation or re-formation
-    is tested once at its new footprint; a move that does not move triggers nothing."""
+    slot, trigger, at_path_start), ...])`` or ``None``. ``along``: the path function,
+    ``start`` / ``length``: the mover's position and the path's end (inches).
+    ``at_path_start``: the trigger already holds at the first point of the path (``start``
+    and the crossing both 0.0): the move began inside the trigger's zone, which triggers there
+    (RULINGS-10). A static re-orientation or re-formation is tested once at its new footprint;
+    a move that does not move triggers nothing."""
     if static:
         if checked:
             return None
     elif length - start <= 1e-9:
         return None
     best = None
-    pairs: list[tuple[int, str]] = []
+    pairs: list[tuple[int, str, bool]] = []
     current = unit.fp
     span = length - start
     speed = path_speed(path) * (1.0 + 1e-9)
@@ -201,22 +205,24 @@ def next_trigger(state: Any, unit: Any, along, start: float, length: float, stat
             if crossing is None:
                 continue
             point = start + crossing
+            # a path that begins inside the zone triggers at its first point (RULINGS-10)
+            at_path_start = not static and point == 0.0
             if best is None or point < best - 0.02:
                 best = point
-                pairs = [(defender.slot, trigger)]
+                pairs = [(defender.slot, trigger, at_path_start)]
             elif abs(point - best) <= 0.02:
-                pairs.append((defender.slot, trigger))
+                pairs.append((defender.slot, trigger, at_path_start))
     if best is None:
         return None
     # opp_medium and opp_short of one defender at the same point: ask once (Medium)
     seen = set()
     out = []
-    for slot, trigger in sorted(pairs):
+    for slot, trigger, at_path_start in sorted(pairs):
         key = (slot, trigger.startswith("opp"))
         if key in seen:
             continue
         seen.add(key)
-        out.append((slot, trigger))
+        out.append((slot, trigger, at_path_start))
     return best, out
 
 

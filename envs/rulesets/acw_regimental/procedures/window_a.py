@@ -44,7 +44,9 @@ TRIGGER_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1",
 @dataclass(slots=True)
 class WindowA(ReactionWindow):
     """Ask the defender ``subject`` (of side ``side``) about ``trigger`` raised by the active
-    side's unit ``mover``."""
+    side's unit ``mover``. ``at_path_start``: the mover began its move inside the trigger's
+    zone, so the trigger holds at the first point of its path (RULINGS-10, cited by the
+    window's event)."""
 
     kind = "acw.window_a"
     decision = ACWDecision.REACTION
@@ -53,6 +55,7 @@ class WindowA(ReactionWindow):
     reactions = {r.label: r for r in _OPPORTUNITY + EVADES + REFUSALS}
 
     mover: int = -1
+    at_path_start: bool = False
 
     def units(self, state: Any) -> tuple[Any, Any]:
         """``(defender, mover)``, or ``(None, None)`` when either is gone or the defender has
@@ -67,7 +70,10 @@ class WindowA(ReactionWindow):
     def on_open(self, state: Any) -> None:
         defender = state.units[self.side][self.subject]
         mover = state.units[1 - self.side][self.mover]
-        state.log("window_a", ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[self.trigger]),
+        rules = ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[self.trigger])
+        if self.at_path_start:  # the move began inside the zone (RULINGS-10)
+            rules += ("RULINGS-10",)
+        state.log("window_a", rules,
                   f"Window A: {mover.label()} reaches the {self.trigger} trigger point of "
                   f"{defender.label()} ({footprint_distance(defender.fp, mover.fp):.2f}\")",
                   defender.side, defender=defender.slot, mover=mover.slot, trigger=self.trigger)
