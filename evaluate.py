@@ -1,5 +1,6 @@
 """Round-robin tournament of Riposte agents: win/draw/loss with 95% intervals, ratings and
-per-decision statistics (CleanRL-style script; the work is done in :mod:`agents.tournament`).
+per-decision statistics (CleanRL-style script; the work is done in
+:mod:`agents.evaluation.tournament`).
 
 Usage::
 
@@ -12,7 +13,8 @@ Subcommands (research tools, :mod:`agents.research`)::
     python evaluate.py ablate --agents A B --param NAME=VALUE --games N --seed S --json OUT
     python evaluate.py masking --timesteps N --seeds 0 1 2 --json OUT --plot OUT.png
 
-and ``exploit MODEL`` (a best response trained against a frozen model, :mod:`agents.exploit`).
+and ``exploit MODEL`` (a best response trained against a frozen model,
+:mod:`agents.training.league.exploit`).
 
 Each pair plays ``--games`` games, alternating seats, with common random numbers: games ``2k``
 and ``2k+1`` of every pair share one chance seed. ``a_score = (a_wins + draws/2) / games`` with a
@@ -21,15 +23,16 @@ Wilson 95% interval (draws count half); ratings are openskill Plackett–Luce (`
 ``scenario``, ``games_per_pair``, ``seed``, ``agents``, ``pairs``, ``ratings`` and
 ``decision_stats``, then ``reaction_analytics`` (per agent and reaction label: offered, taken,
 stands lost by the trigger's unit, Disorder caused, charges stopped, scores when taken vs
-declined; :mod:`agents.research.analytics`), ``params`` and ``commit``. A game of more than
+declined; :mod:`agents.evaluation.analytics`), ``params`` and ``commit``. A game of more than
 two sides (e.g. ``skirmish_alert --scenario ffa4``) is a free-for-all
-(:mod:`agents.free_for_all`): the agents are seated in rotation (the list padded with its last
-agent), placements feed the Plackett–Luce ratings, ``pairs`` compare the places of two agents
+(:mod:`agents.evaluation.free_for_all`): the agents are seated in rotation (the list padded with its
+last agent), placements feed the Plackett–Luce ratings, ``pairs`` compare the places of two agents
 in the same game, ``placements`` lists every game's seats, placements and returns, and
 ``places`` gives each agent's wins (first alone) with a Wilson interval, firsts and games per
-place (:func:`agents.free_for_all.place_summary`). ``--jobs N`` (default 2) plays the games in N forked worker processes: every game is decided by
-its own seeds, so the JSON is the same whatever N (:func:`agents.tournament.play_schedule`).
-Bad input exits with status 2 and a one-line ``error: ...`` on stderr.
+place (:func:`agents.evaluation.free_for_all.place_summary`). ``--jobs N`` (default 2) plays the
+games in N forked worker processes: every game is decided by its own seeds, so the JSON is the same
+whatever N (:func:`agents.evaluation.tournament.play_schedule`). Bad input exits with status 2 and a
+one-line ``error: ...`` on stderr.
 """
 
 from __future__ import annotations
@@ -144,7 +147,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     if len(args.agents) < 2:
         p.error("--agents needs at least two agents")
     from agents.builtin import agent_identity
-    from agents.policy import first_repeated
+    from agents.policies.base import first_repeated
 
     if (twice := first_repeated(args.agents, key=agent_identity)) is not None:
         p.error(f"--agents names must be distinct: {twice}")
@@ -236,7 +239,7 @@ def print_report(doc: dict[str, Any], result: Any, seconds: float) -> None:
             for r in rows:
                 print("  ".join(r))
             print()
-    from agents.research.analytics import format_summary
+    from agents.evaluation.analytics import format_summary
 
     print(format_summary(doc["reaction_analytics"]))
     if result.truncated:
@@ -249,8 +252,8 @@ def exploit_command(argv: list[str]) -> int:
     default starting from a copy of MODEL's network) against the frozen MODEL (both seats, the
     same env and reward as train.py), then play ``--games`` games best response vs MODEL (seats swapped,
     common chance seeds) and report the best response's score with its Wilson 95% interval and
-    decision statistics (see :mod:`agents.exploit`). Several seeds train one best response
-    each and add their mean and highest score (:func:`exploit_summary`, the ``--json``
+    decision statistics (see :mod:`agents.training.league.exploit`). Several seeds train one best
+    response each and add their mean and highest score (:func:`exploit_summary`, the ``--json``
     document then). Exit 2 with one ``error:`` line for a
     missing or foreign checkpoint or a bad flag, before any training."""
     p = _ArgumentParser(prog="evaluate.py exploit", description=exploit_command.__doc__)
@@ -319,8 +322,8 @@ def exploit_command(argv: list[str]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
 
-    from agents.policy import AgentError
-    from agents.ppo import MaskablePPOPolicy
+    from agents.policies.base import AgentError
+    from agents.policies.ppo import MaskablePPOPolicy
     from envs import load_game
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text, check_output_path
@@ -340,7 +343,7 @@ def exploit_command(argv: list[str]) -> int:
 
     import torch
 
-    from agents.exploit import exploit
+    from agents.training.league.exploit import exploit
 
     torch.set_num_threads(1)
     docs = []
@@ -472,10 +475,10 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     from agents import make_agent
-    from agents.policy import AgentError
+    from agents.policies.base import AgentError
     from envs.core.files import atomic_write_text, check_output_path, check_png_path
     from envs.core.registry import scenario_files
-    from agents.tournament import round_robin
+    from agents.evaluation.tournament import round_robin
     from envs import load_game
     from envs.core.errors import RiposteError
 
@@ -522,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"warning: game {i} of {a} vs {b} not recorded: "
                       f"{str(exc).splitlines()[0]}", file=sys.stderr)
     if game.num_players > 2:  # free-for-all: every game seats one agent per side
-        from agents.free_for_all import free_for_all
+        from agents.evaluation.free_for_all import free_for_all
 
         result = free_for_all(game, agents, args.games, seed=args.seed,
                               max_decisions=args.max_decisions, jobs=args.jobs)
@@ -541,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             print(f"wrote {args.json}")
     if args.plot:
-        from agents.plots import plot_score_matrix
+        from agents.evaluation.plots import plot_score_matrix
 
         try:
             plot_score_matrix(doc, args.plot)

@@ -11,7 +11,7 @@ Usage::
 The learner plays one seat of ``RiposteGymEnv`` (seat drawn every episode, ``--n-envs`` of them
 in one VecEnv in this process) against an :class:`agents.OpponentPool` — the latest policy, past
 snapshots and the scripted bots — sampled at every reset. A fresh run first warm-starts the policy and value
-net by behaviour cloning of the scripted heuristic (``--bc-games``, see :mod:`agents.bc`);
+net by behaviour cloning of the scripted heuristic (``--bc-games``, see :mod:`agents.training.bc`);
 MaskablePPO self-play then improves on it. Run directory::
 
     DIR/config.json            the full configuration (Args + game config)
@@ -61,8 +61,8 @@ if __name__ == "__main__":
     for _signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_signum, _stopped_while_starting)
 
-from agents.train_cli import (Args, UsageError, builtin_panel, parse_args, resume_config,
-                              saved_backend, with_ruleset_defaults)
+from agents.training.train_cli import (Args, UsageError, builtin_panel, parse_args, resume_config,
+                                       saved_backend, with_ruleset_defaults)
 
 KEEP_CHECKPOINTS = 3
 #: the frozen warm start that --teacher-kl keeps the policy near, beside the checkpoints
@@ -120,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     from agents.interrupts import SignalGuard, interrupted_in
     from envs.core.workers import WorkerDiedError
 
-    UPDATE_WORK = "the PPO update"  # agents.pipelined.UPDATE_WORK (not imported: it loads sb3)
+    # agents.training.pipelined.UPDATE_WORK (not imported: it loads sb3)
+    UPDATE_WORK = "the PPO update"
 
     with SignalGuard() as guard:
         try:
@@ -156,8 +157,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
-    from agents.policy import AgentError
-    from agents.rllib_backend import train as train_rllib
+    from agents.policies.base import AgentError
+    from agents.backends.rllib import train as train_rllib
 
     try:
         with guard.deferred():
@@ -169,8 +170,8 @@ def _train_rllib(args: Args, given: set[str], guard: Any) -> int:
 def _name_agent_flags(message: str, args: Args) -> str:
     """``message`` about an agent, prefixed with the flags that name it (``--pool-bots:
     unknown agent 'bogus': ...``) when the message quotes one of their agents."""
-    from agents.policy import AgentError
-    from agents.selfplay import parse_bot_spec
+    from agents.policies.base import AgentError
+    from agents.training.league.selfplay import parse_bot_spec
 
     if message.startswith("opponent pool"):  # the pool's own checks: its bots and weights
         return f"--pool-bots: {message}" if message.startswith("opponent pool bot") else message
@@ -193,10 +194,11 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     import numpy as np
 
     from agents import make_agent
-    from agents.policy import AgentError
-    from agents.league import League
-    from agents.run_lock import lock_run_dir
-    from agents.selfplay import OpponentPool, PoolWeights, atomic_save_model, atomic_write_text
+    from agents.policies.base import AgentError
+    from agents.training.league.pfsp import League
+    from agents.training.run_lock import lock_run_dir
+    from agents.training.league.selfplay import (OpponentPool, PoolWeights, atomic_save_model,
+                                                 atomic_write_text)
     from envs.core.files import atomic_write_bytes, check_name_lengths
     from envs import load_game
     from envs.core.errors import RiposteError
@@ -274,8 +276,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 
     # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
     import torch
-    from agents.teacher_kl import TeacherKLMaskablePPO
-    from agents.training import SelfPlayCallback, TimedVecEnv, make_vec_env
+    from agents.training.teacher_kl import TeacherKLMaskablePPO
+    from agents.training.callbacks import SelfPlayCallback, TimedVecEnv, make_vec_env
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -291,8 +293,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
                                     vec_env=args.vec_env))
     tb = str(run_dir / "tb") if args.tensorboard else None
     if args.resume:
-        from agents.checkpoint import load_newest_checkpoint, purge_tensorboard_after
-        from agents.resume import load_training_state, read_training_state
+        from agents.policies.checkpoint import load_newest_checkpoint, purge_tensorboard_after
+        from agents.training.resume import load_training_state, read_training_state
 
         def load(p: Path) -> tuple[Any, Any]:  # the model and its resume state (None: a
             m = TeacherKLMaskablePPO.load(str(p), env=venv, device="cpu", tensorboard_log=tb)
@@ -339,7 +341,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             seed=args.seed, device="cpu", verbose=0)
     bc_stats: dict[str, Any] = {}
     if bc_agents:
-        from agents.bc import collect_demonstrations, pretrain
+        from agents.training.bc import collect_demonstrations, pretrain
 
         t_bc = time.perf_counter()
         data = collect_demonstrations(game, bc_agents["teacher"],
@@ -372,7 +374,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             buffer = io.BytesIO()
             torch.save(model.teacher_state_dict(), buffer)
             atomic_write_bytes(teacher_file, buffer.getvalue())
-    from agents.fast_policy import install_fast_forward
+    from agents.policies.fast_policy import install_fast_forward
 
     install_fast_forward(model.policy)  # rollout forward pass, bitwise the same numbers
     pool.set_latest(model)
@@ -393,8 +395,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         candidates_dir=run_dir / "candidates" if args.keep_candidates else None,
         eval_jobs=args.eval_jobs,
         background=args.eval_background and "fork" in multiprocessing.get_all_start_methods())
-    if args.resume and resume_state is not None:  # exact resume (agents/resume.py)
-        from agents.resume import restore_training_state
+    if args.resume and resume_state is not None:  # exact resume (agents/training/resume.py)
+        from agents.training.resume import restore_training_state
 
         try:
             restore_training_state(resume_state, model, venv, pool, callback, where=str(ckpt))
@@ -420,18 +422,18 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     try:  # the background evaluation worker is stopped whatever happens
         if remaining > 0:
             from agents.interrupts import SignalGuard, exit_status
-            from agents.finetune import CriticWarmupCallback
-            from agents.training import InterruptCallback
+            from agents.training.finetune import CriticWarmupCallback
+            from agents.training.callbacks import InterruptCallback
 
             guard = guard or SignalGuard()
             # the first Ctrl-C / SIGTERM stops at the next rollout boundary, checkpointed there
             stop = InterruptCallback(guard, at_stop=callback.save_checkpoint)
             if tb is None:  # sb3 would make an empty $TMPDIR/SB3-<date> folder per run
-                from agents.ppo import quiet_logger
+                from agents.policies.ppo import quiet_logger
 
                 model.set_logger(quiet_logger())
             if args.league_exploiters > 0:  # (after the checkpoint of the same boundary)
-                from agents.exploiters import ExploiterCallback, exploiter_schedule
+                from agents.training.league.exploiters import ExploiterCallback, exploiter_schedule
 
                 exploiter_cb = ExploiterCallback(
                     pool, game, args.ruleset, args.scenario, run_dir,
@@ -495,7 +497,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
             "timesteps_per_cpu_second": (steps / (cpu + worker_cpu + update_cpu)
                                          if cpu > 0 else 0.0),
             "env_cpu_share": venv.env_cpu_seconds / cpu if cpu > 0 else 0.0,
-            # pipelined updates (agents/pipelined.py): the update worker's time inside the
+            # pipelined updates (agents/training/pipelined.py): the update worker's time inside the
             # updates, and the share of model.learn's wall time the learner had no update to
             # run, waiting for the envs' next rollout (the env's share of the PPO wall time)
             "pipelined_updates": updater is not None,
@@ -524,7 +526,7 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
         }
         callback.write_metrics_row(model.num_timesteps, scores, wall, steps)
         if scores:
-            from agents.plots import plot_learning_curves
+            from agents.evaluation.plots import plot_learning_curves
 
             plot_learning_curves(run_dir / "metrics.csv", run_dir / "learning_curves.png",
                                  title=f"{args.ruleset} / {game.scenario_name}, seed {args.seed}",

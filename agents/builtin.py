@@ -1,7 +1,11 @@
-"""The built-in agents by name, and :func:`make_agent` (re-exported by :mod:`agents`).
+"""The built-in agents by name, and :func:`make_agent` (re-exported by :mod:`agents`): the table
+that joins the policies (:mod:`agents.policies`) and each ruleset's scripted bots
+(:mod:`agents.bots`), among them :func:`heuristic_for`, the heuristic of each ruleset.
 
-Kept apart from ``agents/__init__.py`` so that :mod:`agents.selfplay` can build its opponents
-without importing the package that imports it (no import cycle, tests/core/test_layering.py).
+Kept apart from ``agents/__init__.py`` so that :mod:`agents.training.league.selfplay` can build
+its opponents without importing the package that imports it (no import cycle,
+tests/core/test_layering.py), and outside :mod:`agents.policies` because it imports the bots,
+which import the policy protocol.
 """
 
 from __future__ import annotations
@@ -10,27 +14,47 @@ import os
 
 from envs.core.protocol import Game
 
-from .atomic_africa import AlwaysReserve, NeverReserve
-from .baselines import AlwaysReact, NeverReact
-from .heuristic import heuristic_for
-from .panel import Rush, StandAndFire
-from .policy import BasePolicy, RandomPolicy, SeedLike, UnknownAgentError, looks_like_path
-from .ppo import MaskablePPOPolicy
-from .skirmish_alert import AlwaysAlert, NeverAlert
+from .bots.acw_regimental import ACWHeuristic, Rush, StandAndFire
+from .bots.atomic_africa import AAHeuristic, AlwaysReserve, NeverReserve
+from .bots.baselines import AlwaysReact, NeverReact
+from .bots.skirmish_alert import AlwaysAlert, NeverAlert, SkirmishHeuristic
+from .policies.base import (BasePolicy, RandomPolicy, SeedLike, UnknownAgentError,
+                            looks_like_path)
+from .policies.ppo import MaskablePPOPolicy
 
 #: built-in agent names accepted by :func:`make_agent`
 BUILTIN_AGENTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always-react",
                                    "stand-and-fire", "rush")
-#: the alert-policy baselines of the skirmish alert ruleset (see :mod:`agents.skirmish_alert`)
+#: the alert-policy baselines of the skirmish alert ruleset (see
+#: :mod:`agents.bots.skirmish_alert`)
 ALERT_BOTS = {"never-alert": NeverAlert, "always-alert": AlwaysAlert}
 #: the Atomic Africa bots accepted by :func:`make_agent` besides the shared names
 AA_AGENTS: tuple[str, ...] = ("never-reserve", "always-reserve")
-#: the scripted ACW bots of the panel (see :mod:`agents.panel`), by name
+#: the scripted ACW bots of the panel (see :mod:`agents.bots.acw_regimental`), by name
 PANEL_BOTS = {"stand-and-fire": StandAndFire, "rush": Rush}
-#: the Reserve-policy baselines of Atomic Africa (see :mod:`agents.atomic_africa`), by name
+#: the Reserve-policy baselines of Atomic Africa (see :mod:`agents.bots.atomic_africa`), by name
 RESERVE_BOTS = {"never-reserve": NeverReserve, "always-reserve": AlwaysReserve}
 #: every name :func:`make_agent` reads as a built-in agent rather than a path
 ALL_BUILTIN_NAMES: tuple[str, ...] = BUILTIN_AGENTS + tuple(ALERT_BOTS) + tuple(RESERVE_BOTS)
+
+#: the scripted heuristic of each ruleset (``heuristic``), by ruleset id
+HEURISTICS: dict[str, type] = {"acw_regimental": ACWHeuristic,
+                              "skirmish_alert": SkirmishHeuristic,
+                              "atomic_africa": AAHeuristic}
+
+
+def heuristic_for(game: Game, seed: SeedLike = None) -> BasePolicy:
+    """The scripted heuristic of ``game``'s ruleset.
+
+    Raises:
+        UnknownAgentError: when the ruleset has none (names the rulesets that do).
+    """
+    cls = HEURISTICS.get(game.ruleset_id)
+    if cls is None:
+        raise UnknownAgentError(
+            f"no scripted heuristic for ruleset {game.ruleset_id!r} "
+            f"(available for: {', '.join(sorted(HEURISTICS))})")
+    return cls(game, seed)
 
 
 def agent_identity(name: str) -> str:
@@ -66,15 +90,15 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
 
     Args:
         name_or_path: ``random``, ``heuristic``, ``never-react``, ``always-react``,
-            ``stand-and-fire``, ``rush`` (:mod:`agents.panel`), ``never-alert``,
-            ``always-alert`` (:mod:`agents.skirmish_alert`), ``never-reserve``,
-            ``always-reserve`` (Atomic Africa, :mod:`agents.atomic_africa`), or a path to a
+            ``stand-and-fire``, ``rush`` (:mod:`agents.bots.acw_regimental`), ``never-alert``,
+            ``always-alert`` (:mod:`agents.bots.skirmish_alert`), ``never-reserve``,
+            ``always-reserve`` (Atomic Africa, :mod:`agents.bots.atomic_africa`), or a path to a
             ``.zip`` saved
             by ``MaskablePPO.save`` / ``train.py``.
         game: the game the agent will play (labels, observation layout, sizes).
         seed: seed of the agent's own generator.
         trust_checkpoint: also load a checkpoint that would need unpickling (no Riposte
-            config inside; see :mod:`agents.checkpoint`).
+            config inside; see :mod:`agents.policies.checkpoint`).
 
     Raises:
         UnknownAgentError: for a name that is neither built in nor a path (lists the names), or

@@ -5,7 +5,7 @@ nothing half-written.
 ``KeyboardInterrupt`` carrying the signal) — *immediately* by default, or, inside
 ``with guard.deferred():``, only on the *second* signal: the first merely sets
 :attr:`SignalGuard.requested`, which a training loop polls at its next safe point (the
-``InterruptCallback`` of :mod:`agents.training` stops ``model.learn`` there) to save a
+``InterruptCallback`` of :mod:`agents.training.callbacks` stops ``model.learn`` there) to save a
 checkpoint and exit. The exit status is ``128 + signal`` (130 for SIGINT, 143 for SIGTERM).
 
 Every file the scripts write goes through a temporary file and ``os.replace`` whose clean-up

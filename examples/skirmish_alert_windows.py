@@ -16,8 +16,8 @@ import collections
 import numpy as np
 
 from agents import make_agent
-from agents.skirmish_alert import THREATS, SkirmishHeuristic
-from agents.tournament import play_game
+from agents.bots.skirmish_alert import THREATS, SkirmishHeuristic
+from agents.evaluation.tournament import play_game
 from envs import load_game
 from envs.rulesets.skirmish_alert.params import ACTION_KINDS
 

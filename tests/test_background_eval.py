@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import PENDING_MEMBER, pending_in_checkpoint
+from agents.training.selection import PENDING_MEMBER, pending_in_checkpoint
 from tests.test_scripts import LAUNCH, ROOT, TINY, run
 
 RUN = ["--ruleset", "acw_regimental", "--seed", "3", "--total-timesteps", "640",
@@ -73,8 +73,8 @@ def test_a_pending_evaluation_whose_candidate_is_gone_is_named(tmp_path):
     line, as for a snapshot that is gone)."""
     from types import SimpleNamespace
 
-    from agents.policy import AgentError
-    from agents.training import SelfPlayCallback
+    from agents.policies.base import AgentError
+    from agents.training.callbacks import SelfPlayCallback
 
     cb = SelfPlayCallback(run_dir=tmp_path, pool=SimpleNamespace(snapshots=[]), game=None,
                           eval_opponents={}, snapshot_freq=10**9, checkpoint_freq=10**9,
@@ -205,7 +205,7 @@ def test_sigterm_to_the_process_group_checkpoints_and_resumes_exactly(whole, tmp
 
 #: train.py with SelfPlayCallback.drain interrupted as by a Ctrl-C during the run's final wait
 LAUNCH_CTRL_C_IN_DRAIN = (
-    "import os, runpy, signal, sys, time, tests.conftest, agents.training as t\n"
+    "import os, runpy, signal, sys, time, tests.conftest, agents.training.callbacks as t\n"
     "def drain(self):\n"
     "    os.kill(os.getpid(), signal.SIGINT)\n"
     "    time.sleep(60)\n"

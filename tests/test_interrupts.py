@@ -41,7 +41,7 @@ def _temporary_files(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_train_saves_a_checkpoint_at_the_interrupt(tmp_path, sig, status):
-    from agents.checkpoint import load_policy_model
+    from agents.policies.checkpoint import load_policy_model
 
     run_dir = tmp_path / "run"
     proc = _start("train.py", "--ruleset", "toy", "--seed", "3", "--run-dir", str(run_dir),

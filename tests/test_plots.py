@@ -1,5 +1,5 @@
 """The pictures: ``evaluate.py --plot`` (score matrix heatmap with ratings) and
-``agents.plots.plot_learning_curves`` (train.py's learning_curves.png) write valid PNGs
+``agents.evaluation.plots.plot_learning_curves`` (train.py's learning_curves.png) write valid PNGs
 atomically."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_a_plot_name_that_is_not_png_is_refused_before_any_work(tmp_path, cmd):
 
 
 def test_score_matrix_is_antisymmetric_around_one_half():
-    from agents.plots import score_matrix
+    from agents.evaluation.plots import score_matrix
 
     pairs = [{"a": "x", "b": "y", "a_score": 0.75}, {"a": "x", "b": "z", "a_score": 0.4},
              {"a": "y", "b": "z", "a_score": 0.5}]
@@ -72,7 +72,7 @@ def test_score_matrix_is_antisymmetric_around_one_half():
 
 
 def test_learning_curves_png_from_metrics_csv(tmp_path):
-    from agents.plots import plot_learning_curves, read_metrics
+    from agents.evaluation.plots import plot_learning_curves, read_metrics
 
     csv = tmp_path / "metrics.csv"
     csv.write_text("timesteps,wall_seconds,score_vs_random,score_vs_heuristic\n"
@@ -90,7 +90,7 @@ def test_learning_curves_png_from_metrics_csv(tmp_path):
 
 
 def test_short_labels_tell_checkpoints_of_the_same_name_apart():
-    from agents.plots import short_labels
+    from agents.evaluation.plots import short_labels
 
     assert short_labels(["runs/t1/final_model.zip", "runs/t2/final_model.zip", "heuristic",
                          "runs/t2/checkpoints/ckpt_0000006144.zip", "a/x.zip", "x.zip"]) == [

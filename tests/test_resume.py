@@ -113,7 +113,7 @@ def whole(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def whole_pipelined(tmp_path_factory) -> Path:
-    """The uninterrupted run with pipelined updates (agents/pipelined.py)."""
+    """The uninterrupted run with pipelined updates (agents/training/pipelined.py)."""
     run_dir = tmp_path_factory.mktemp("exact") / "whole_pipelined"
     r = _train(*EXACT, "--pipelined-updates", "--run-dir", str(run_dir))
     assert r.returncode == 0, r.stderr

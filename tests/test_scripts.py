@@ -534,11 +534,11 @@ def test_resume_names_config_json_for_a_value_it_cannot_load(trained, tmp_path, 
 
 def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,
                                                                               tmp_path):
-    """The checkpoint carries its own pool state (agents/resume.py): a damaged pool.json is not
-    read; a checkpoint whose resume state is damaged is skipped for the previous one."""
+    """The checkpoint carries its own pool state (agents/training/resume.py): a damaged pool.json is
+    not read; a checkpoint whose resume state is damaged is skipped for the previous one."""
     import shutil
 
-    from agents.resume import RESUME_MEMBER
+    from agents.training.resume import RESUME_MEMBER
 
     run_dir = tmp_path / "copy"
     shutil.copytree(trained, run_dir)
@@ -629,7 +629,7 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     assert r.returncode == 0, r.stderr
     cfg = json.loads((run_dir / "config.json").read_text())
     assert cfg["game"]["ruleset"] == "acw_regimental" and cfg["game"]["scenario"] == "default"
-    # ACW's own defaults (agents.train_cli.ACW_DEFAULTS): the updates beside the envs; the
+    # ACW's own defaults (agents.training.train_cli.ACW_DEFAULTS): the updates beside the envs; the
     # epochs given win
     assert (cfg["args"]["pipelined_updates"], cfg["args"]["n_epochs"]) == (True, 1)
     assert "pipelined PPO updates: the update worker ran" in r.stdout
@@ -862,7 +862,7 @@ def test_average_snapshots_refuses_bad_input_and_writes_nothing(trained, tmp_pat
     ("atomic_africa", ["--pipelined-updates"], (True, 5)),
 ])
 def test_ruleset_defaults_apply_to_the_flags_not_given(ruleset, argv, expected):
-    from agents.train_cli import parse_args, with_ruleset_defaults
+    from agents.training.train_cli import parse_args, with_ruleset_defaults
 
     args, given = parse_args(["--ruleset", ruleset, *argv])
     args = with_ruleset_defaults(args, given)
@@ -874,7 +874,7 @@ def test_ruleset_defaults_apply_to_the_flags_not_given(ruleset, argv, expected):
 def test_help_shows_each_rulesets_own_default():
     """``--help`` names a ruleset's own default beside the flag's (ACW's pipelined 10-epoch
     updates: a plain ``--help`` said 5 epochs and no pipelining)."""
-    from agents.train_cli import build_parser
+    from agents.training.train_cli import build_parser
 
     text = " ".join(build_parser().format_help().split())
     assert "(default: 5; acw_regimental: 10)" in text

@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from agents.resume import RESUME_MEMBER
+from agents.training.resume import RESUME_MEMBER
 
 from .test_scripts import TINY, TOY_POOL, run
 

@@ -4,7 +4,7 @@ Modules:
 
 * :mod:`~agents.research.whatif` — the value of every legal option at one decision point of a
   replay, estimated by rollouts on common random numbers (``evaluate.py whatif``).
-* :mod:`~agents.research.analytics` — per agent and reaction label: offered, taken, what it
+* :mod:`~agents.evaluation.analytics` — per agent and reaction label: offered, taken, what it
   achieved (the ``reaction_analytics`` key of ``evaluate.py``'s JSON).
 * :mod:`~agents.research.ablate` — rule-variant ablations on paired chance seeds
   (``evaluate.py ablate``).

@@ -2,8 +2,8 @@
 under each variant (one or more game parameters changed), compared game by game.
 
 For every variant (and for the default) the agents play a round robin
-(:func:`agents.tournament.round_robin`) with the same ``seed``: game ``i`` of every pair uses
-the chance seed ``SeedSequence(seed, spawn_key=(0, i // 2))`` and the same agent seeds, so game
+(:func:`agents.evaluation.tournament.round_robin`) with the same ``seed``: game ``i`` of every pair
+uses the chance seed ``SeedSequence(seed, spawn_key=(0, i // 2))`` and the same agent seeds, so game
 ``i`` under the variant is the paired twin of game ``i`` under the default (common random
 numbers: the same dice stream, the same seats). Reported per variant:
 
@@ -32,7 +32,8 @@ import numpy as np
 from envs.core.errors import ParameterError
 from envs.core.scenario import parse_param_value, split_top_level
 
-from .common import mean_ci95, progress
+from ..evaluation.ratings import mean_ci95
+from .common import progress
 
 REACT = "react:"
 
@@ -117,7 +118,7 @@ def build_agents(cfg: AblationConfig, game: Any) -> dict[str, Any]:
 def _per_game(game: Any, agents: Mapping[str, Any], cfg: AblationConfig, bar: Any
               ) -> tuple[Any, dict[tuple[str, str], list[float]],
                          dict[str, dict[str, list[int]]], dict[str, Counter]]:
-    from agents.tournament import round_robin
+    from agents.evaluation.tournament import round_robin
 
     scores: dict[tuple[str, str], list[float]] = defaultdict(list)
     counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -215,8 +216,8 @@ def train_and_compare(cfg: AblationConfig, games: Sequence[Any],
     import torch
 
     from agents import make_agent
-    from agents.ppo import MaskablePPOPolicy
-    from agents.tournament import round_robin
+    from agents.policies.ppo import MaskablePPOPolicy
+    from agents.evaluation.tournament import round_robin
 
     from .masking import MaskingConfig, make_model
 

@@ -129,7 +129,7 @@ def masking_main(argv: list[str]) -> int:
 
     def body(ns: argparse.Namespace) -> int:
         from agents import make_agent
-        from agents.policy import AgentError
+        from agents.policies.base import AgentError
         from envs import load_game
         from envs.core.errors import RiposteError
 
@@ -222,7 +222,7 @@ def whatif_main(argv: list[str]) -> int:
 
     def body(ns: argparse.Namespace) -> int:
         from agents import make_agent
-        from agents.policy import AgentError
+        from agents.policies.base import AgentError
         from envs.core.errors import RiposteError
         from envs.core.replay import ReplayScript
 
@@ -322,7 +322,7 @@ def ablate_main(argv: list[str]) -> int:
 
     def body(ns: argparse.Namespace) -> int:
         from agents import make_agent
-        from agents.policy import AgentError
+        from agents.policies.base import AgentError
         from envs.core.errors import RiposteError
 
         from .ablate import (AblationConfig, build_agents, format_table, load_variant_games,

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from .common import git_commit, mean_ci95, progress, proportion_ci95, pyplot, save_figure
+from ..evaluation.ratings import mean_ci95, proportion_ci95
+from .common import git_commit, progress, pyplot, save_figure
 
 METHODS = ("mask", "penalty")
 
@@ -91,7 +92,7 @@ def make_model(cfg: MaskingConfig, method: str, seed: int) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from agents import make_agent
-    from agents.ppo import quiet_logger
+    from agents.policies.ppo import quiet_logger
     from envs import load_game
 
     if method not in METHODS:

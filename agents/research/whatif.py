@@ -49,9 +49,10 @@ from envs.core.errors import RiposteError
 from envs.core.protocol import CHANCE, TERMINAL, State
 from envs.core.replay import ReplayScript, play_labels
 
-from ..policy import as_callable, reset_policy
-from .analytics import is_decline
-from .common import mean_ci95, progress
+from ..evaluation.analytics import is_decline
+from ..evaluation.ratings import mean_ci95
+from ..policies.base import as_callable, reset_policy
+from .common import progress
 
 
 class WhatIfError(RiposteError):
@@ -248,7 +249,7 @@ def _seeds(seed: int, k: int, j: int, crn: bool, sides: int, align: str):
 def resolve_baseline(state: State, baseline: str | None) -> str:
     """The baseline label: ``baseline`` when given (must be legal here), else the choice not
     to react when it is legal (``react:decline``, ``react:none``, ``alert:decline``:
-    :func:`~agents.research.analytics.is_decline`), else the first legal label.
+    :func:`~agents.evaluation.analytics.is_decline`), else the first legal label.
 
     Raises:
         WhatIfError: a given baseline that is not a legal label here.

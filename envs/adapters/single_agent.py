@@ -65,8 +65,8 @@ each of the n − 1 other sides is played by its own draw from the pool, named i
 ``reset(seed=s)`` seeds ``self.np_random`` and spawns five independent streams from it: chance
 outcomes, seat draws, the built-in random opponent, opponent-pool draws, and the seeds passed to
 an opponent's ``reset(seed=...)`` (called before every game when the opponent has one, as in
-:mod:`agents.policy`) — so changing the opponent never changes the dice. ``reset()`` without a
-seed continues the streams.
+:mod:`agents.policies.base`) — so changing the opponent never changes the dice. ``reset()`` without
+a seed continues the streams.
 
 ## Version History
 
@@ -287,7 +287,7 @@ class RiposteGymEnv(gym.Env):
                     self._pool_rng)) for _ in range(n - 2)]
         for obj in [self._opponent_obj] + [o for o, _ in self._extra_opps or ()]:
             opp_reset = getattr(obj, "reset", None)
-            if callable(opp_reset):  # agents.policy protocol: reset(seed) before every game
+            if callable(opp_reset):  # agents.policies.base protocol: reset(seed) before every game
                 opp_reset(seed=int(self._opp_seed_rng.integers(2**63)))
         for _ in range(100):
             self.learner = fixed if fixed is not None else int(

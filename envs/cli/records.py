@@ -216,12 +216,12 @@ def build_frames(gf: GameFile) -> dict[str, Any]:
 def replay_from_decisions(game: Game, decisions: list[tuple[int, str, str]], chance: list[int],
                           meta: dict[str, Any], description: str = "",
                           scenario: str | None = None) -> ReplayScript:
-    """A replay script of a game played elsewhere (e.g. :func:`agents.tournament.play_game`),
-    from its decision labels and chance outcome ids: the two are interleaved by playing them
-    back (a chance node takes the next outcome, a decision node the next label), which is
-    exact because the game is deterministic given both. Stops where either runs out (a
-    truncated game). ``scenario`` overrides the game's scenario name (e.g. the TOML path the
-    game was built from).
+    """A replay script of a game played elsewhere (e.g.
+    :func:`agents.evaluation.tournament.play_game`), from its decision labels and chance outcome
+    ids: the two are interleaved by playing them back (a chance node takes the next outcome, a
+    decision node the next label), which is exact because the game is deterministic given both.
+    Stops where either runs out (a truncated game). ``scenario`` overrides the game's scenario name
+    (e.g. the TOML path the game was built from).
 
     Raises:
         ReplayError: when a label or outcome does not apply (a record of another game).
@@ -268,8 +268,8 @@ def record_tournament_game(directory: str | Path, game: Game, args: Any, a: str,
     """Write game ``i`` of the pairing ``a`` vs ``b`` of an ``evaluate.py`` tournament as a
     replay script ``DIR/<a>-vs-<b>-<i>.toml`` (atomically): labels incl. chance outcomes, and
     ``[meta]`` with the agent names by side, the tournament seed, the spawn keys of the chance
-    and agent seeds (:func:`agents.tournament.chance_seed` / ``agent_seed``), the returns and
-    whether the game was truncated.
+    and agent seeds (:func:`agents.evaluation.tournament.chance_seed` / ``agent_seed``), the returns
+    and whether the game was truncated.
 
     Raises:
         ReplayError: when the record does not replay; OSError when the file cannot be written.

@@ -42,9 +42,9 @@ def side_balance(game, agents, games: int, seed: int = 0) -> dict:
     """
     import numpy as np
 
-    from agents.policy import reset_policy
-    from agents.ratings import wilson_interval
-    from agents.tournament import agent_seed, chance_seed, game_scores, play_game
+    from agents.policies.base import reset_policy
+    from agents.evaluation.ratings import wilson_interval
+    from agents.evaluation.tournament import agent_seed, chance_seed, game_scores, play_game
 
     w = d = l = trunc = 0
     for i in range(games):
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     from agents import make_agent
-    from agents.policy import AgentError
+    from agents.policies.base import AgentError
     from envs import load_game
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text, check_output_path

@@ -1,7 +1,7 @@
 """Atomic file output for the command-line tools (no partially written result files).
 
 Used by ``python -m envs.bench --json``, ``evaluate.py --json`` and ``train.py`` (through
-``agents.selfplay``).
+``agents.training.league.selfplay``).
 """
 
 from __future__ import annotations

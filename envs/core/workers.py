@@ -1,7 +1,7 @@
 """Worker processes for the command-line tools: a process pool that fails loudly.
 
 Used by ``python -m envs fuzz --jobs`` and by the tournaments of ``evaluate.py`` and
-``train.py`` (``agents.tournament.play_schedule``). It is the standard library's
+``train.py`` (``agents.evaluation.tournament.play_schedule``). It is the standard library's
 :class:`concurrent.futures.ProcessPoolExecutor` with two things added:
 
 * a worker that dies (killed, out of memory, a crash in C code) raises

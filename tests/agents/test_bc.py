@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from agents import RandomPolicy
-from agents.bc import collect_demonstrations, pretrain
-from agents.policy import BasePolicy, legal_ids
+from agents.training.bc import collect_demonstrations, pretrain
+from agents.policies.base import BasePolicy, legal_ids
 
 from .test_policies import toy_game  # noqa: F401 (fixture)
 

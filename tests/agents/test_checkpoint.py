@@ -1,5 +1,5 @@
-"""Checkpoints that cannot run code (agents/checkpoint.py): a checkpoint loaded for play is read
-as tensors + our JSON config, never unpickled; one that would need unpickling is refused unless
+"""Checkpoints that cannot run code (agents/policies/checkpoint.py): a checkpoint loaded for play is
+read as tensors + our JSON config, never unpickled; one that would need unpickling is refused unless
 trusted. The hostile zips carry a pickle whose loading creates a file: it must never appear."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from agents import AgentLoadError, MaskablePPOPolicy, UnsafeCheckpointError, make_agent
-from agents.checkpoint import CONFIG_MEMBER, FORMAT, load_policy_model, save_model
+from agents.policies.checkpoint import CONFIG_MEMBER, FORMAT, load_policy_model, save_model
 from tests.agents.test_policies import random_decisions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents import RandomPolicy, make_agent
-from agents.tournament import play_game
+from agents.evaluation.tournament import play_game
 from envs import load_game
 from envs.core.errors import InvalidStateError
 from tests.toy_ruleset import ToyGame, ToyState
@@ -75,7 +75,7 @@ def test_info_names_the_opponent():
 
 
 def test_win_rate_per_opponent_is_logged_at_rollout_end(tmp_path):
-    from agents.training import SelfPlayCallback
+    from agents.training.callbacks import SelfPlayCallback
 
     logged: dict[str, float] = {}
     cb = SelfPlayCallback(run_dir=tmp_path, pool=None, game=None, eval_opponents={},

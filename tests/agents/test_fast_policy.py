@@ -1,5 +1,5 @@
-"""agents.fast_policy: the rollout forward pass without distribution objects gives bitwise the
-actions, values and log-probabilities of MaskableActorCriticPolicy.forward, draws the same
+"""agents.policies.fast_policy: the rollout forward pass without distribution objects gives bitwise
+the actions, values and log-probabilities of MaskableActorCriticPolicy.forward, draws the same
 numbers from torch's generator, and leaves a short training run's weights unchanged."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.fast_policy import install_fast_forward, masked_forward, supports_fast_forward
-from agents.training import make_vec_env
+from agents.policies.fast_policy import install_fast_forward, masked_forward, supports_fast_forward
+from agents.training.callbacks import make_vec_env
 
 
 def _model(seed: int = 0, net=(64, 64)):

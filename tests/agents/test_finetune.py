@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from agents.finetune import CriticWarmupCallback, actor_parameters
+from agents.training.finetune import CriticWarmupCallback, actor_parameters
 
 from .test_policies import toy_game  # noqa: F401 (fixture)
 

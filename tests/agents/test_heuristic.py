@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from agents import ACWHeuristic, RandomPolicy, make_agent
-from agents.tournament import round_robin
+from agents.evaluation.tournament import round_robin
 
 from .test_policies import acw_game, random_decisions  # noqa: F401 (fixture)
 
@@ -69,14 +69,14 @@ _TIE_GAME = r"""
 import hashlib, json, sys
 import numpy as np
 from agents import make_agent
-from agents.policy import as_callable, reset_policy
+from agents.policies.base import as_callable, reset_policy
 from envs.core.chance import sample_chance_outcome
 from envs.core.protocol import CHANCE, TERMINAL
 from envs.rulesets import load_game
 
 game = load_game("acw_regimental")
 root = np.random.SeedSequence(0)
-for _ in range(29):  # game 29 of the warm start's collection (agents.bc), which ties
+for _ in range(29):  # game 29 of the warm start's collection (agents.training.bc), which ties
     root.spawn(3)
 g_chance, g0, g1 = root.spawn(3)
 seats = [make_agent("random", game, 0), make_agent("heuristic", game, 0)]

@@ -1,5 +1,5 @@
-"""League self-play (agents.league): PFSP weights from the learner's recent scores, sampling,
-episode records from tagged infos, state round trip, and the env tag."""
+"""League self-play (agents.training.league.pfsp): PFSP weights from the learner's recent scores,
+sampling, episode records from tagged infos, state round trip, and the env tag."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents.league import League, OpponentTag, pfsp_weight
-from agents.policy import AgentError
+from agents.training.league.pfsp import League, OpponentTag, pfsp_weight
+from agents.policies.base import AgentError
 
 from .test_policies import toy_game  # noqa: F401 (fixture)
 from .test_selfplay import toy_model  # noqa: F401 (fixture)
@@ -130,7 +130,7 @@ def test_snapshots_share_one_base_weight(toy_game, toy_model, tmp_path):
 
 
 def test_exploiters_join_as_arg_max_members_and_round_trip(toy_game, toy_model, tmp_path):
-    from agents.checkpoint import save_model
+    from agents.policies.checkpoint import save_model
 
     snaps = tmp_path / "snapshots"
     path = save_model(toy_model, tmp_path / "exploiters" / "exploiter_0000000128.zip", toy_game)

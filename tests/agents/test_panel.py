@@ -1,5 +1,6 @@
-"""The ACW bot panel (agents/panel.py): stand-and-fire never moves and shoots at every chance,
-rush charges whenever a charge is legal; both are built-in names everywhere an agent name is."""
+"""The ACW bot panel (agents/bots/acw_regimental.py): stand-and-fire never moves and shoots at every
+chance, rush charges whenever a charge is legal; both are built-in names everywhere an agent name
+is."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import numpy as np
 import pytest
 
 from agents import BUILTIN_AGENTS, OpponentPool, PoolWeights, Rush, StandAndFire, make_agent
-from agents.panel import is_forward
-from agents.policy import UnknownAgentError
-from agents.tournament import round_robin
+from agents.bots.acw_regimental import is_forward
+from agents.policies.base import UnknownAgentError
+from agents.evaluation.tournament import round_robin
 from envs import load_game
 
 from .test_policies import random_decisions, toy_game  # noqa: F401 (fixture)

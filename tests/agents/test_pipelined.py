@@ -1,5 +1,5 @@
-"""Pipelined PPO updates (agents/pipelined.py): the worker's update is the in-process update
-bit for bit (frozen parameters and teacher included), a pipelined learn() ends with every
+"""Pipelined PPO updates (agents/training/pipelined.py): the worker's update is the in-process
+update bit for bit (frozen parameters and teacher included), a pipelined learn() ends with every
 update applied, a checkpoint keeps the update in flight and a run without pipelining
 finishes it, and a dead worker is reported as such."""
 
@@ -15,11 +15,11 @@ import pytest
 import torch
 
 import tests.conftest  # noqa: F401  (registers the toy ruleset)
-from agents.teacher_kl import TeacherKLMaskablePPO
+from agents.training.teacher_kl import TeacherKLMaskablePPO
 
 
 def _learner(seed=0, coef=0.5):
-    from agents.training import make_vec_env
+    from agents.training.callbacks import make_vec_env
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)
@@ -44,9 +44,9 @@ def _same(a, b):
 
 
 def test_worker_update_is_the_in_process_update():
-    from agents.evaluation import global_generators_kept
-    from agents.finetune import actor_parameters
-    from agents.pipelined import UpdateWorker, _request, run_request
+    from agents.training.selection import global_generators_kept
+    from agents.training.finetune import actor_parameters
+    from agents.training.pipelined import UpdateWorker, _request, run_request
 
     model = _learner()
     model.set_teacher()
@@ -95,8 +95,8 @@ def test_an_update_leaves_its_request_as_it_was():
     ran applied that update's moments twice); nor does an update run in this process."""
     import copy
 
-    from agents.evaluation import global_generators_kept
-    from agents.pipelined import UpdateWorker, _request, run_request
+    from agents.training.selection import global_generators_kept
+    from agents.training.pipelined import UpdateWorker, _request, run_request
 
     model = _learner()
     _rollout(model)
@@ -140,7 +140,7 @@ def test_pipelined_learn_applies_every_update_one_rollout_late():
 
 
 def test_a_dead_update_worker_is_named():
-    from agents.pipelined import UPDATE_WORK, UpdateWorker, _request
+    from agents.training.pipelined import UPDATE_WORK, UpdateWorker, _request
     from envs.core.workers import WorkerDiedError
 
     model = _learner()
@@ -175,7 +175,7 @@ def test_checkpoint_keeps_the_update_in_flight_and_a_sync_resume_finishes_it(tmp
     metrics = __import__("json").loads((run_dir / "metrics.json").read_text())
     assert metrics["pipelined_updates"] is True and 0.0 <= metrics["learner_wait_share"] <= 1.0
 
-    from agents.resume import RESUME_MEMBER
+    from agents.training.resume import RESUME_MEMBER
 
     ckpt = run_dir / "checkpoints" / "ckpt_0000000128.zip"
     with zipfile.ZipFile(ckpt) as zf:

@@ -198,7 +198,7 @@ def toy_checkpoint(tmp_path_factory):
     env = RiposteGymEnv("toy", seat="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [16]})
-    from agents.checkpoint import save_model
+    from agents.policies.checkpoint import save_model
 
     path = save_model(model, tmp_path_factory.mktemp("ckpt") / "toy_model.zip")
     return path, model
@@ -221,7 +221,7 @@ def test_ppo_checkpoint_of_another_game_is_rejected(acw_game, toy_checkpoint, tm
     path, model = toy_checkpoint
     with pytest.raises(AgentLoadError, match="toy_model.zip.*expects observations"):
         MaskablePPOPolicy.load(path, acw_game)
-    from agents.checkpoint import save_model
+    from agents.policies.checkpoint import save_model
     from envs import load_game
 
     # saved with its game: the message says what it was trained on and what it was given
@@ -235,7 +235,7 @@ def test_agent_identity_reads_names_as_make_agent_does(tmp_path, monkeypatch):
     """A built-in name stays the bot even where a file of that name lies in the current
     folder (make_agent plays the bot); a checkpoint path is its real file."""
     from agents.builtin import agent_identity
-    from agents.policy import first_repeated
+    from agents.policies.base import first_repeated
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "rush").write_bytes(b"PK")

@@ -1,6 +1,6 @@
-"""Checkpoint selection of train.py (agents.training.SelfPlayCallback): the extra games against
-the opponents the first evaluation found hard, no evaluation while the actor is frozen, and the
-kept candidates."""
+"""Checkpoint selection of train.py (agents.training.callbacks.SelfPlayCallback): the extra games
+against the opponents the first evaluation found hard, no evaluation while the actor is frozen,
+and the kept candidates."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
-import agents.evaluation as evaluation
-import agents.training as training
-from agents.evaluation import EXTRA_SEED_OFFSET
-from agents.training import SelfPlayCallback
+import agents.training.callbacks as training
+import agents.training.selection as selection
+from agents.training.callbacks import SelfPlayCallback
+from agents.training.selection import EXTRA_SEED_OFFSET
 
 
 def _callback(tmp_path, monkeypatch, first, more, **kw):
@@ -25,7 +25,7 @@ def _callback(tmp_path, monkeypatch, first, more, **kw):
         return {n: table[n] for n in opponents}
 
     saved = []
-    monkeypatch.setattr(evaluation, "evaluate_model", fake_evaluate)
+    monkeypatch.setattr(selection, "evaluate_model", fake_evaluate)
     monkeypatch.setattr(training, "atomic_save_model",
                         lambda model, path, game=None: saved.append(path.name))
     opponents = {n: object() for n in first}

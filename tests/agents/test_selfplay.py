@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import OpponentPool, PoolWeights
-from agents.policy import AgentError
+from agents.policies.base import AgentError
 
 from .test_policies import random_decisions, toy_game  # noqa: F401 (fixture)
 
@@ -89,7 +89,7 @@ def test_bad_pools(toy_game, tmp_path):
 
 
 def test_bot_weights(toy_game):
-    from agents.selfplay import parse_bot_spec
+    from agents.training.league.selfplay import parse_bot_spec
 
     assert parse_bot_spec("heuristic:2.5") == ("heuristic", 2.5)
     assert parse_bot_spec("random") == ("random", 1.0)

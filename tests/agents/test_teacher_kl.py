@@ -1,5 +1,5 @@
-"""The teacher-KL learner (agents/teacher_kl.py): the KL term itself, exactly MaskablePPO at
-weight 0, a leash that holds at a positive weight, and a teacher that is not in the zip."""
+"""The teacher-KL learner (agents/training/teacher_kl.py): the KL term itself, exactly MaskablePPO
+at weight 0, a leash that holds at a positive weight, and a teacher that is not in the zip."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import tests.conftest  # noqa: F401  (registers the toy ruleset)
-from agents.teacher_kl import TeacherKLMaskablePPO, masked_kl
+from agents.training.teacher_kl import TeacherKLMaskablePPO, masked_kl
 
 
 def test_masked_kl_by_hand():
@@ -30,7 +30,7 @@ def test_masked_kl_by_hand():
 def _learner(cls, coef=None, lr=3e-4, seed=0):
     from sb3_contrib import MaskablePPO  # noqa: F401
 
-    from agents.training import make_vec_env
+    from agents.training.callbacks import make_vec_env
 
     torch.manual_seed(seed)
     venv = make_vec_env("toy", None, None, 2)
@@ -62,7 +62,7 @@ def test_weight_zero_trains_exactly_as_maskableppo():
 def _kl_to(model, teacher_weights, obs, masks):
     teacher = _learner(TeacherKLMaskablePPO, coef=0.0)
     teacher.policy.load_state_dict(teacher_weights)
-    from agents.teacher_kl import _logits
+    from agents.training.teacher_kl import _logits
 
     with torch.no_grad():
         return float(masked_kl(_logits(teacher.policy, obs), _logits(model.policy, obs),
@@ -137,7 +137,7 @@ def test_value_epochs_train_the_critic_alone_and_lower_its_loss():
     """PPG's critic-only phase: after the PPO epochs, ``value_epochs`` passes that move the
     critic's weights, leave the actor's as the PPO epochs left them, and fit the returns
     better than the update without them."""
-    from agents.finetune import actor_parameters
+    from agents.training.finetune import actor_parameters
 
     torch.set_num_threads(1)
     losses, weights = {}, {}
@@ -162,7 +162,7 @@ def test_value_epochs_train_the_critic_alone_and_lower_its_loss():
 
 
 def test_value_epochs_are_kept_by_the_pipelined_worker_and_refused_below_zero():
-    from agents.pipelined import _spec
+    from agents.training.pipelined import _spec
 
     model = _learner(TeacherKLMaskablePPO, coef=0.0)
     assert model.value_epochs == 0 and _spec(model)["settings"]["value_epochs"] == 0

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from agents import AlwaysReact, NeverReact, RandomPolicy
-from agents.policy import BasePolicy, legal_ids
-from agents.ratings import game_scores, plackett_luce_ratings, wilson_interval
-from agents.tournament import chance_seed, play_game, round_robin
+from agents.policies.base import BasePolicy, legal_ids
+from agents.evaluation.ratings import game_scores, plackett_luce_ratings, wilson_interval
+from agents.evaluation.tournament import chance_seed, play_game, round_robin
 from envs.core.errors import IllegalActionError
 
 from .test_policies import toy_game  # noqa: F401 (fixture)
@@ -170,7 +170,7 @@ def test_worker_processes_give_the_same_tournament_on_acw():
 
 def test_worker_processes_give_the_same_free_for_all():
     from agents import make_agent
-    from agents.free_for_all import free_for_all
+    from agents.evaluation.free_for_all import free_for_all
     from envs import load_game
 
     game = load_game("skirmish_alert", "ffa3")
@@ -220,7 +220,7 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(toy_game):
 
 def test_a_schedule_builds_its_games_only_when_asked():
     """A huge --games no longer builds every ScheduledGame before the first is played."""
-    from agents.tournament import Schedule
+    from agents.evaluation.tournament import Schedule
 
     made = []
     sched = Schedule(10**9, lambda k: made.append(k) or k)

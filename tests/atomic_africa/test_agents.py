@@ -8,7 +8,7 @@ import pytest
 
 from agents import make_agent
 from agents.builtin import panel_for
-from agents.policy import UnknownAgentError
+from agents.policies.base import UnknownAgentError
 from envs.core.chance import resolve_chance
 from envs.core.replay import play_labels
 from envs.rulesets import load_game

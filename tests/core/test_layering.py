@@ -263,7 +263,7 @@ def test_cycles_are_strongly_connected_components() -> None:
 @pytest.mark.parametrize("module,layer", [
     ("envs.core.replay", "core"), ("envs.rulesets", "rulesets"), ("envs", "rulesets"),
     ("envs.rulesets.acw_regimental.state", "rulesets"), ("envs.acw_regimental_v0", "adapters"),
-    ("envs.adapters._common", "adapters"), ("agents.selfplay", "agents"),
+    ("envs.adapters._common", "adapters"), ("agents.training.league.selfplay", "agents"),
     ("envs.__main__", "scripts"), ("envs.bench", "scripts"), ("envs.cli.replay", "scripts"),
     ("train", "scripts"), ("evaluate", "scripts")])
 def test_layer_of(module: str, layer: str) -> None:

@@ -1,4 +1,4 @@
-"""Reaction analytics (agents.research.analytics) on the worked example and in tournaments."""
+"""Reaction analytics (agents.evaluation.analytics) on the worked example and in tournaments."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.research.analytics import ReactionAnalytics, format_summary
-from agents.tournament import round_robin
+from agents.evaluation.analytics import ReactionAnalytics, format_summary
+from agents.evaluation.tournament import round_robin
 from envs import load_game
 from envs.core.protocol import CHANCE
 from envs.core.replay import ReplayScript
@@ -102,7 +102,7 @@ def test_the_other_rulesets_reactions_are_counted(ruleset, scenario, decline):
     """Every choice of a reaction decision counts, whatever its label (skirmish's
     alert:attempt:f<k> were left out: "none offered"); the choice not to react is the
     decline, left out of the summary."""
-    from agents.research.analytics import is_decline
+    from agents.evaluation.analytics import is_decline
 
     game = load_game(ruleset, scenario)
     agents = {n: make_agent(n, game, i) for i, n in enumerate(["random", "heuristic"])}
@@ -128,7 +128,7 @@ def test_mean_ci95_is_students_t_over_few_values():
     """Three seeds: t(0.975, 2) = 4.303, not the normal 1.96 (intervals 2.2 times wider)."""
     import math
 
-    from agents.research.common import mean_ci95
+    from agents.evaluation.ratings import mean_ci95
 
     m, lo, hi = mean_ci95([0.0, 1.0, 2.0])  # sd 1
     assert m == 1.0 and hi - m == pytest.approx(4.302653 / math.sqrt(3), abs=1e-6)

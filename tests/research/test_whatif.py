@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from agents.policy import RandomPolicy
+from agents.policies.base import RandomPolicy
 from agents.research.whatif import (WhatIfError, decision_point, evaluate_options,
                                     variance_ratio)
 from envs.core.protocol import CHANCE, TERMINAL

@@ -24,13 +24,13 @@ from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
 
 from agents import make_agent  # noqa: E402
-from agents.ppo import MaskablePPOPolicy  # noqa: E402
-from agents.rllib_backend import (MAIN, RllibBackendError, check_address, episode_matchup,  # noqa: E402
-                                  export_policy, make_env, opponent_table)
-from agents.rllib_modules import BotModule, MaskedActorCritic, masked_logits  # noqa: E402
+from agents.policies.ppo import MaskablePPOPolicy  # noqa: E402
+from agents.backends.rllib import (MAIN, RllibBackendError, check_address,  # noqa: E402
+                                   episode_matchup, export_policy, make_env, opponent_table)
+from agents.backends.rllib_modules import BotModule, MaskedActorCritic, masked_logits  # noqa: E402
 from envs import load_game  # noqa: E402
 from envs.adapters.aec import RiposteAECEnv  # noqa: E402
-from agents.tournament import play_game  # noqa: E402
+from agents.evaluation.tournament import play_game  # noqa: E402
 from tests.test_scripts import IN_USE, live_run_lock  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +108,7 @@ def test_exported_policy_is_legal_through_a_whole_game(game, tmp_path):
 
 
 def test_export_refuses_weights_that_do_not_fit(game, tmp_path):
-    from agents.policy import AgentLoadError
+    from agents.policies.base import AgentLoadError
 
     with pytest.raises(AgentLoadError, match="does not fit"):
         export_policy(module_for(game).state_dict(), tmp_path / "x.zip", game, [64], 0)
@@ -252,7 +252,8 @@ def test_a_bot_given_twice_is_refused(tmp_path, flag):
      "'random' is given twice"),
 ])
 def test_resume_checks_the_run_config_like_fresh_flags(tmp_path, edit, message):
-    """The RLlib backend's --resume reads config.json through agents.train_cli.resume_config too."""
+    """The RLlib backend's --resume reads config.json through
+    agents.training.train_cli.resume_config too."""
     import json
 
     run_dir = tmp_path / "run"

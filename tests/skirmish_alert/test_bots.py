@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.policy import UnknownAgentError
+from agents.policies.base import UnknownAgentError
 from envs import load_game
 from envs.core.chance import sample_chance_outcome
 
@@ -94,7 +94,7 @@ def test_heuristic_declines_a_window_that_does_not_pay() -> None:
 
 
 def test_test_chance_is_the_2d6_table() -> None:
-    from agents.skirmish_alert import test_chance
+    from agents.bots.skirmish_alert import test_chance
 
     assert [round(test_chance(k) * 36) for k in range(1, 14)] == \
         [36, 36, 35, 33, 30, 26, 21, 15, 10, 6, 3, 1, 0]

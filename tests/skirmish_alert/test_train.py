@@ -25,7 +25,7 @@ def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
     assert cfg["args"]["pool_bots"] == ["random", "heuristic", "never-alert", "always-alert"]
     # the warm start's teacher plays the ruleset's own bots, not the ACW reaction baselines
     assert cfg["args"]["bc_opponents"] == ["heuristic", "never-alert", "always-alert", "random"]
-    # its own fine-tuning defaults (agents.train_cli.SK_DEFAULTS), the budget given wins
+    # its own fine-tuning defaults (agents.training.train_cli.SK_DEFAULTS), the budget given wins
     assert (cfg["args"]["pool_latest_weight"], cfg["args"]["teacher_kl"],
             cfg["args"]["learning_rate"], cfg["args"]["total_timesteps"],
             cfg["args"]["league_snapshots_weight"]) == (0.0, 0.0, 2e-4, 64, 1.0)
@@ -61,7 +61,7 @@ def test_evaluate_free_for_all_four_teams(tmp_path) -> None:
 
 
 def test_place_summary_counts_wins_alone_and_best_seats() -> None:
-    from agents.free_for_all import place_summary
+    from agents.evaluation.free_for_all import place_summary
 
     games = [  # m wins alone; m shares first; m is last; h sits three times (its best counts)
         {"seats": ["m", "h", "h", "h"], "placements": [1, 2, 2, 2]},
@@ -77,7 +77,7 @@ def test_place_summary_counts_wins_alone_and_best_seats() -> None:
 
 
 def test_free_for_all_seating_and_placements() -> None:
-    from agents.free_for_all import placements_of, seating
+    from agents.evaluation.free_for_all import placements_of, seating
 
     assert seating(["m", "h"], 4, 0) == ["m", "h", "h", "h"]
     assert seating(["m", "h"], 4, 1) == ["h", "m", "h", "h"]
@@ -96,7 +96,7 @@ def test_train_four_teams_checkpoints_and_resumes(tmp_path) -> None:
     ckpts = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
     assert ckpts and ckpts[-1] == "ckpt_0000000128.zip"
     with zipfile.ZipFile(run_dir / "checkpoints" / ckpts[-1]) as zf:
-        assert "riposte_resume.pkl" in zf.namelist()  # agents.resume.RESUME_MEMBER
+        assert "riposte_resume.pkl" in zf.namelist()  # agents.training.resume.RESUME_MEMBER
     r = run("train.py", *common, "--total-timesteps", "192", "--resume", timeout=600)
     assert r.returncode == 0, r.stderr
     assert "every generator and env state restored" in r.stdout, r.stdout

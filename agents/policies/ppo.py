@@ -1,4 +1,4 @@
-"""MaskablePPO glue: a trained sb3-contrib model as a :class:`~agents.policy.Policy`.
+"""MaskablePPO glue: a trained sb3-contrib model as a :class:`~agents.policies.base.Policy`.
 
 The forward pass is done directly on the policy network (features -> actor MLP -> logits), the
 masked-out logits are set to ``-inf`` and the action is the arg-max (``deterministic=True``, the
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .policy import AgentLoadError, BasePolicy, SeedLike, legal_ids
+from .base import AgentLoadError, BasePolicy, SeedLike, legal_ids
 
 
 def _torch():
@@ -55,7 +55,7 @@ class MaskablePPOPolicy(BasePolicy):
              seed: SeedLike = None, name: str | None = None,
              trust: bool = False) -> "MaskablePPOPolicy":
         """Load a checkpoint saved by ``train.py`` (a ``.zip``) without unpickling anything
-        (see :mod:`agents.checkpoint`).
+        (see :mod:`agents.policies.checkpoint`).
 
         Args:
             path: the checkpoint file.

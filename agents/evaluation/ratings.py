@@ -9,12 +9,20 @@
 * :func:`plackett_luce_ratings` — openskill's Plackett–Luce model (Weng & Lin 2011, "A Bayesian
   approximation method for online ranking"), updated once per game in the order given, a draw as
   a tie. ``rating`` is the posterior mean ``mu`` and ``ci95`` is ``mu ± 1.96 sigma``.
+* :func:`mean_ci95` and :func:`proportion_ci95` — a sample mean with Student's t 95% interval
+  and a proportion with its Wilson 95% interval, as ``(value, low, high)`` (the reaction
+  analytics and the research tools).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+#: two-sided 95% quantile of the normal distribution (intervals are normal approximations)
+Z95 = 1.959963984540054
 
 
 def game_scores(returns_a: float) -> tuple[float, float]:
@@ -81,3 +89,33 @@ def plackett_luce_ratings(names: Sequence[str],
         out[n] = {"rating": float(r.mu), "sigma": float(r.sigma),
                   "ci95": [float(r.mu - 1.96 * r.sigma), float(r.mu + 1.96 * r.sigma)]}
     return out
+
+
+def mean_ci95(x: Sequence[float] | np.ndarray) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the sample mean with Student's t 95% interval (mean ± t(0.975,
+    n − 1) · sd / sqrt(n), sample sd with ``ddof=1``; ``scipy.stats.t``), which a few seeds
+    need (3 seeds: t = 4.30, where the normal approximation's 1.96 gave intervals 2.2 times too
+    narrow); NaN bounds for n < 2 (one value has no interval)."""
+    from scipy import stats
+
+    a = np.asarray(x, dtype=float)
+    if a.size == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(a.mean())
+    if a.size < 2:
+        return (m, math.nan, math.nan)
+    h = float(stats.t.ppf(0.975, a.size - 1)) * float(a.std(ddof=1)) / math.sqrt(a.size)
+    return (m, m - h, m + h)
+
+
+def proportion_ci95(k: float, n: int) -> tuple[float, float, float]:
+    """``(p, low, high)`` for ``k`` successes in ``n`` trials (Wilson 95% interval);
+    NaNs for ``n == 0``."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    p = k / n
+    z2 = Z95 * Z95
+    den = 1 + z2 / n
+    c = (p + z2 / (2 * n)) / den
+    h = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
+    return (p, max(0.0, c - h), min(1.0, c + h))

@@ -5,8 +5,8 @@ evaluations played in one worker process while PPO trains on the other core, in 
 RLlib's ``evaluation_parallel_to_training``.
 
 :class:`BackgroundEvaluator` plays them from candidate files; the training callback
-(:class:`agents.training.SelfPlayCallback`) submits them at rollout boundaries and takes the
-results in later; a checkpoint lists the pending ones (:data:`PENDING_MEMBER`) so that a resumed
+(:class:`agents.training.callbacks.SelfPlayCallback`) submits them at rollout boundaries and takes
+the results in later; a checkpoint lists the pending ones (:data:`PENDING_MEMBER`) so that a resumed
 run plays them again. Imports torch and stable-baselines3 only when used.
 """
 
@@ -24,10 +24,10 @@ import numpy as np
 
 from envs.core.protocol import Game
 
-from .free_for_all import free_for_all
-from .ppo import MaskablePPOPolicy
-from .selfplay import atomic_save_model
-from .tournament import round_robin
+from ..evaluation.free_for_all import free_for_all
+from ..policies.ppo import MaskablePPOPolicy
+from .league.selfplay import atomic_save_model
+from ..evaluation.tournament import round_robin
 
 __all__ = ["EXTRA_SEED_OFFSET", "MAX_PENDING_EVALUATIONS", "PENDING_MEMBER",
            "BackgroundEvaluator", "candidate_path", "evaluate_model", "global_generators_kept",
@@ -36,13 +36,13 @@ __all__ = ["EXTRA_SEED_OFFSET", "MAX_PENDING_EVALUATIONS", "PENDING_MEMBER",
 
 def evaluate_model(model: Any, game: Game, opponents: Mapping[str, Any], games: int, seed: int,
                    max_decisions: int | None = None, jobs: int = 1) -> dict[str, float]:
-    """Score of ``model`` (a MaskablePPO model or a :class:`~agents.ppo.MaskablePPOPolicy`;
+    """Score of ``model`` (a MaskablePPO model or a :class:`~agents.policies.ppo.MaskablePPOPolicy`;
     arg-max of its masked policy) against each opponent:
     ``{name: (wins + draws / 2) / games}`` over ``games`` games with both seatings on common
-    chance seeds (see :mod:`agents.tournament`); with three or more sides, the share of
+    chance seeds (see :mod:`agents.evaluation.tournament`); with three or more sides, the share of
     free-for-all games in which the model placed better than every copy of the opponent, ties
-    half (see :mod:`agents.free_for_all`). ``jobs`` worker processes play the games (the same
-    scores whatever the number)."""
+    half (see :mod:`agents.evaluation.free_for_all`). ``jobs`` worker processes play the games (the
+    same scores whatever the number)."""
     me = (model if isinstance(model, MaskablePPOPolicy)
           else MaskablePPOPolicy(model, deterministic=True, name="model"))
     scores = {}
@@ -65,7 +65,7 @@ def selection_scores(model: Any, game: Game, opponents: Mapping[str, Any], games
                      seed: int, extra_games: int = 0, extra_below: float = 1.0,
                      max_decisions: int | None = None, jobs: int = 1) -> dict[str, float]:
     """The checkpoint-selection evaluation of ``model`` (a MaskablePPO model or a
-    :class:`~agents.ppo.MaskablePPOPolicy`): ``games`` games against each opponent
+    :class:`~agents.policies.ppo.MaskablePPOPolicy`): ``games`` games against each opponent
     (:func:`evaluate_model`, tournament seed ``seed``), then ``extra_games`` more (on the
     disjoint seed ``seed + EXTRA_SEED_OFFSET``) against each opponent it scored below
     ``extra_below`` against; a score is over all the games played against that opponent."""
@@ -112,7 +112,7 @@ def _init_background(parent: int) -> None:
     worker pool's ``grace=0``)."""
     import signal
 
-    from .tournament import _init_worker
+    from ..evaluation.tournament import _init_worker
 
     _init_worker()
     signal.signal(signal.SIGTERM, signal.SIG_IGN)

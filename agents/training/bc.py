@@ -24,7 +24,7 @@ from envs.core.chance import sample_chance_outcome
 from envs.core.errors import IllegalActionError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
-from .policy import as_callable, reset_policy
+from ..policies.base import as_callable, reset_policy
 
 
 @dataclass

@@ -4,11 +4,11 @@ side, placements feed openskill's Plackett–Luce ratings.
 Seating: the agent list, padded with its last agent to the number of sides when shorter, is
 rotated one seat per game, so ``[model, heuristic]`` on four sides plays the model against three
 heuristics with the model in every seat in turn. Game ``i`` resolves chance with
-:func:`agents.tournament.chance_seed` ``(seed, i)`` and seeds the agent of seat ``s`` with
-``agent_seed(seed, 0, i, s)``. A game's placements are 1 + the number of sides with a higher
+:func:`agents.evaluation.tournament.chance_seed` ``(seed, i)`` and seeds the agent of seat ``s``
+with ``agent_seed(seed, 0, i, s)``. A game's placements are 1 + the number of sides with a higher
 return (ties share a place); an agent seated twice counts its best place. The result is a
-:class:`agents.tournament.TournamentResult` (pairs from the games in which both agents sat, a
-pair won when its ``a`` placed better) with the per-game seats, placements and returns in
+:class:`agents.evaluation.tournament.TournamentResult` (pairs from the games in which both agents
+sat, a pair won when its ``a`` placed better) with the per-game seats, placements and returns in
 ``placements`` and each agent's wins and places in ``places`` (:func:`place_summary`).
 """
 
@@ -74,8 +74,8 @@ def seating(names: list[str], sides: int, game_index: int) -> list[str]:
 def free_for_all(game: Game, agents: Mapping[str, Any], games: int, seed: int = 0,
                  max_decisions: int | None = None, jobs: int = 1) -> TournamentResult:
     """Play ``games`` games of ``game`` (any number of sides) with ``agents`` seated in rotation,
-    in ``jobs`` worker processes (:func:`agents.tournament.play_schedule`: the same result
-    whatever the number).
+    in ``jobs`` worker processes (:func:`agents.evaluation.tournament.play_schedule`: the same
+    result whatever the number).
 
     Raises:
         ValueError: for fewer than two agents, ``games`` < 1 or ``jobs`` < 1.

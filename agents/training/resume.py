@@ -17,7 +17,7 @@ it needs saving:
   the seed sequence its snapshot policies are seeded from and the generator of every opponent
   policy (the live ``latest``, the bots, the cached snapshots, and any snapshot an env still
   plays after the cache dropped it);
-* with pipelined updates (:mod:`agents.pipelined`), the update in flight: its request (the
+* with pipelined updates (:mod:`agents.training.pipelined`), the update in flight: its request (the
   rollout it updates on, the weights and optimizer state it starts from, its shuffle seed),
   submitted again on resume;
 * the training callback's kept-best record (``best_model.zip`` selection) and the background
@@ -26,7 +26,8 @@ it needs saving:
 The state is one pickle (:data:`RESUME_MEMBER`) inside the checkpoint zip, written with it in
 one atomic ``os.replace``, so the model and its generators can never come from different
 moments. It is read only when resuming one's own run (like SB3's full loader, which that
-needs anyway); loading a checkpoint *for play* never reads it (see :mod:`agents.checkpoint`).
+needs anyway); loading a checkpoint *for play* never reads it (see
+:mod:`agents.policies.checkpoint`).
 The game objects are not pickled: they are referenced and rebound to the resuming run's own.
 
 Imports torch lazily.
@@ -43,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .policy import AgentLoadError
+from ..policies.base import AgentLoadError
 
 __all__ = ["RESUME_MEMBER", "FORMAT", "capture_training_state", "load_training_state",
            "read_training_state", "restore_training_state"]
@@ -188,9 +189,9 @@ def _restore_pending_update(model: Any, request: dict[str, Any] | None) -> None:
     if worker is not None:
         worker.submit(request)
         return
-    from .ppo import quiet_logger
+    from ..policies.ppo import quiet_logger
 
-    from .evaluation import global_generators_kept
+    from .selection import global_generators_kept
     from .pipelined import run_request
 
     had_logger = "_logger" in vars(model)  # (learn() sets up the run's own logger later)
@@ -255,11 +256,12 @@ def restore_training_state(state: dict[str, Any], model: Any, venv: Any, pool: A
         AgentLoadError: for a pool state that does not load, or a snapshot file it needs that
             is gone (names ``where``).
         AgentError: a background evaluation the state left pending needs a candidate file
-            that is gone (:meth:`agents.training.SelfPlayCallback.check_restored_pending`).
+            that is gone
+            (:meth:`agents.training.callbacks.SelfPlayCallback.check_restored_pending`).
     """
     import torch
 
-    from .ppo import MaskablePPOPolicy
+    from ..policies.ppo import MaskablePPOPolicy
 
     envs = _envs(venv)
     # the pool first (snapshot list, league results), then its policies' generators

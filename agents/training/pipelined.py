@@ -4,7 +4,7 @@ collect rollout k+1 (``train.py --pipelined-updates``; off by default).
 In sb3-contrib's loop the learner and the envs take turns on one core: collect a rollout,
 update on it, collect the next, so every env step is on the learner's critical path (45% of a
 default run's wall time, issue 10 item 6). Here
-:class:`UpdateWorker` moves :meth:`agents.teacher_kl.TeacherKLMaskablePPO.train` — the same
+:class:`UpdateWorker` moves :meth:`agents.training.teacher_kl.TeacherKLMaskablePPO.train` — the same
 update, the same code — into one worker process, and the training process goes on collecting
 while it runs::
 
@@ -20,14 +20,14 @@ approximate KL (``target_kl``) counts the lag too.
 
 What travels, per rollout (pickled through the worker's pipe, about 7 MB for the default
 2,048 x 736 observations): the policy's and the optimizer's state, the teacher's weights when
-they changed, which parameters are frozen (the critic warm-up, :mod:`agents.finetune`), the
+they changed, which parameters are frozen (the critic warm-up, :mod:`agents.training.finetune`), the
 filled rollout buffer (returns and advantages already computed), the schedules' progress and a
 seed for the minibatch shuffle drawn from numpy's global generator of the training process.
 Back come the new policy and optimizer state, the update counter and the ``train/*`` values
 for the logger. The worker is a deterministic function of its request (one torch thread), so
 a run is reproducible, and a checkpoint at a rollout boundary keeps the one request in flight
 (:attr:`UpdateWorker.pending`) so that ``--resume`` submits it again and continues exactly
-(:mod:`agents.resume`).
+(:mod:`agents.training.resume`).
 
 Measured on the 2-core machine (README, Session 13): 1.4x the timesteps/s of the sequential
 loop without periodic evaluations, but no faster in the default run (1,197 against 1,193
@@ -67,7 +67,7 @@ _SPEC: dict[str, Any] = {}
 
 def _spec(model: Any) -> dict[str, Any]:
     """What the worker needs to build a model that updates exactly as ``model`` does (its
-    class, a :class:`~agents.teacher_kl.TeacherKLMaskablePPO`, and its settings)."""
+    class, a :class:`~agents.training.teacher_kl.TeacherKLMaskablePPO`, and its settings)."""
     return {"cls": type(model), "settings": {k: getattr(model, k) for k in _SETTINGS},
             "policy_kwargs": dict(model.policy_kwargs),
             "observation_space": model.observation_space, "action_space": model.action_space,
@@ -77,7 +77,7 @@ def _spec(model: Any) -> dict[str, Any]:
 def _build(spec: dict[str, Any]) -> Any:
     """The worker's model: no env, only the training env's spaces and count (all an update
     needs: the policy, its optimizer and a rollout buffer of the same shape)."""
-    from .ppo import quiet_logger
+    from ..policies.ppo import quiet_logger
 
     model = spec["cls"]("MlpPolicy", None, policy_kwargs=spec["policy_kwargs"], device="cpu",
                         verbose=0, _init_setup_model=False, **spec["settings"])
@@ -189,7 +189,7 @@ class UpdateWorker:
     def _start(self) -> None:
         from envs.core.workers import worker_pool
 
-        from .evaluation import _init_background
+        from .selection import _init_background
 
         self._pool_cm = worker_pool(1, _init_background, (os.getpid(),), grace=0)
         self._pool = self._pool_cm.__enter__()

@@ -40,7 +40,7 @@ import numpy as np
 
 from envs.core.protocol import Game
 
-from .policy import BasePolicy, SeedLike, legal_ids
+from ..policies.base import BasePolicy, SeedLike, legal_ids
 
 #: card preference, best first (Joker freezes, face cards announce specials)
 CARD_PREFERENCE = ("Joker", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")

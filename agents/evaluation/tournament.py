@@ -38,8 +38,8 @@ from envs.core.errors import IllegalActionError, InvalidStateError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 from envs.core.workers import result_of, submit, worker_pool
 
-from .policy import as_callable, decision_context, reset_policy
-from .research.analytics import GameTracker, ReactionAnalytics
+from ..policies.base import as_callable, decision_context, reset_policy
+from .analytics import GameTracker, ReactionAnalytics
 from .ratings import game_scores, plackett_luce_ratings, wilson_interval
 
 REACT_PREFIX = "react:"
@@ -143,7 +143,7 @@ class ScheduledGame:
         seats: the agent name of each side (``seats[side]``).
         agent_seeds: the seed each side's agent is ``reset`` with before the game.
         chance: the seed of the generator that resolves every chance node.
-        track: record the reaction decisions (a :class:`~agents.research.analytics.GameTracker`).
+        track: record the reaction decisions (a :class:`~agents.evaluation.analytics.GameTracker`).
     """
 
     seats: tuple[str, ...]
@@ -220,7 +220,7 @@ def play_schedule(game: Game, agents: Mapping[str, Any], schedule: Sequence[Sche
     from its scheduled seed before each game, the records are the same as with ``jobs=1``
     except that a worker's record has ``final_state=None`` (its tracker has measured the
     reaction outcomes on the state's events already:
-    :meth:`~agents.research.analytics.GameTracker.resolve`). Workers ignore SIGINT; closing the
+    :meth:`~agents.evaluation.analytics.GameTracker.resolve`). Workers ignore SIGINT; closing the
     iterator (or an exception in the caller) terminates them.
 
     Raises:
@@ -302,14 +302,15 @@ class TournamentResult:
         agents: agent names in the given order.
         pairs: one :class:`PairResult` per unordered pair.
         games: ``(a, b, a_score)`` per game, in rating order (game index outer, pair inner).
-        ratings: Plackett–Luce ratings (see :func:`agents.ratings.plackett_luce_ratings`).
+        ratings: Plackett–Luce ratings (see
+            :func:`agents.evaluation.ratings.plackett_luce_ratings`).
         decision_stats: ``{agent: {decision_type: {action_label: count}}}``.
         reaction_outcomes: ``{agent: {reaction_label: {"games": n, "score": mean score}}}`` over
             the games in which the agent took that reaction at least once.
         chance_keys: ``(a, b, game_index, a_seat, chance_pair_index)`` per game played.
         truncated: number of games that hit the decision cap.
         reaction_analytics: per agent and reaction label: offered, taken, outcomes and scores
-            (:meth:`agents.research.analytics.ReactionAnalytics.to_dict`).
+            (:meth:`agents.evaluation.analytics.ReactionAnalytics.to_dict`).
     """
 
     agents: list[str]

@@ -21,7 +21,7 @@ Per label, outcomes are averaged over the decisions where it was *taken* and, as
 situations, over those where it was *offered* and the agent *declined* (the choice not to
 react: a label ending in ``:decline`` or ``:none``, :func:`is_decline`) instead. Game scores (win 1, draw ½, loss 0) are compared between games in which the agent took
 the reaction at least once and games in which it was offered but never taken. Means carry
-Student's t 95% intervals (:func:`~agents.research.common.mean_ci95`; none for one value).
+Student's t 95% intervals (:func:`~agents.evaluation.ratings.mean_ci95`; none for one value).
 
 The event kinds are those of the ACW regimental ruleset; on a ruleset without them the counts
 of offered/taken are still exact and the outcomes are zero.
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .common import mean_ci95, proportion_ci95
+from .ratings import mean_ci95, proportion_ci95
 
 WINDOW_END = frozenset({"activate", "phase", "game_end"})
 
@@ -221,7 +221,7 @@ def format_summary(doc: dict[str, Any]) -> str:
         f = lambda s: "-" if not s or not s["n"] else f"{s['mean']:.2f}"  # noqa: E731
         return f"{f(a)}/{f(b)}"
 
-    from ..plots import short_labels
+    from .plots import short_labels
 
     for name, shown in zip(doc, short_labels(list(doc))):
         for lab, d in doc[name].items():

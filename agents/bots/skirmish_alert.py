@@ -26,7 +26,7 @@ import numpy as np
 from envs.core.protocol import Game
 from envs.rulesets.skirmish_alert.params import ACTION_KINDS
 
-from .policy import BasePolicy, SeedLike, legal_ids
+from ..policies.base import BasePolicy, SeedLike, legal_ids
 
 #: kinds of a declared action that threaten its target (AL-18: moving out of reach cancels it)
 THREATS = ("charge", "melee", "shoot")

@@ -1,7 +1,7 @@
 """Fine-tuning a warm-started MaskablePPO policy without wrecking it: a critic warm-up.
 
-After the behaviour-cloning warm start (:mod:`agents.bc`) the actor plays like its teacher, but
-the critic only knows the teacher's Monte-Carlo returns against the warm start's opponents, not
+After the behaviour-cloning warm start (:mod:`agents.training.bc`) the actor plays like its teacher,
+but the critic only knows the teacher's Monte-Carlo returns against the warm start's opponents, not
 the values of the league's games. PPO's first updates then follow advantages that are mostly
 the critic's error, and with a fresh Adam optimiser those noisy steps move a sharply peaked
 imitation policy a long way from where it started (measured in ``train.py``'s default run: the

@@ -1,4 +1,4 @@
-"""The RLlib modules of :mod:`agents.rllib_backend` (imports ray and torch at import time, so
+"""The RLlib modules of :mod:`agents.backends.rllib` (imports ray and torch at import time, so
 only that backend imports this module; RLlib ships the classes to the env runners by name).
 
 * :class:`MaskedActorCritic` — PPO actor-critic with the action mask applied to the logits,
@@ -93,7 +93,7 @@ class BotModule(RLModule):
     def setup(self):
         from envs import load_game
 
-        from .builtin import make_agent
+        from ..builtin import make_agent
 
         cfg = dict(self.model_config or {})
         game = load_game(cfg["ruleset"], cfg.get("scenario"))

@@ -42,14 +42,14 @@ class Args:
     """directory for checkpoints, logs, metrics and final_model.zip"""
     resume: bool = False
     """continue from the last checkpoint in run_dir, exactly (every generator, env and pool
-    state restored: agents/resume.py); the run's config.json supplies every flag not given
+    state restored: agents/training/resume.py); the run's config.json supplies every flag not given
     again, and the PPO hyperparameters are the checkpoint's own"""
     overwrite: bool = False
     """allow starting a fresh run in a run_dir that already holds checkpoints"""
     n_envs: int = 8
-    """environments stepped per PPO step, all in this process (agents.training.RolloutVecEnv):
-    the policy's forward pass is batched over them; 8 ran 2x the timesteps/s of 1 (README,
-    Training throughput)"""
+    """environments stepped per PPO step, all in this process
+    (agents.training.callbacks.RolloutVecEnv): the policy's forward pass is batched over them; 8 ran
+    2x the timesteps/s of 1 (README, Training throughput)"""
     torch_threads: int = 1
     """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
     vec_env: str = "dummy"
@@ -58,7 +58,7 @@ class Args:
     at the start, without the live learner, and checkpoints carry no resume state)"""
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
-    update of policy lag; agents/pipelined.py); off: collect, then update, in this process
+    update of policy lag; agents/training/pipelined.py); off: collect, then update, in this process
     (sb3-contrib's own loop). acw_regimental on the sb3 backend: on, with --n-epochs 10,
     unless given: the learner then waits for the envs about 10% of the time instead of
     45%; 400k-timestep best responses beat its models a few hundredths more often than the
@@ -77,7 +77,7 @@ class Args:
     loop of sessions 1-20 is --no-pipelined-updates --n-epochs 5)"""
     value_epochs: int = 0
     """critic-only epochs at the end of each update (the value loss alone, on the same
-    rollout: Phasic Policy Gradient's auxiliary phase; agents/teacher_kl.py); 0: none"""
+    rollout: Phasic Policy Gradient's auxiliary phase; agents/training/teacher_kl.py); 0: none"""
     gamma: float = 0.995
     """discount factor (games are long and the reward comes at the end)"""
     gae_lambda: float = 0.95
@@ -95,12 +95,12 @@ class Args:
     1.5 x this (MaskablePPO's target_kl; None: no limit)"""
     critic_warmup: int = 20_000
     """the first timesteps of training during which only the critic learns (the warm-started
-    actor is frozen; agents/finetune.py)"""
+    actor is frozen; agents/training/finetune.py)"""
     teacher_kl: float = 0.1
     """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
-    policy, frozen when PPO begins; agents/teacher_kl.py); 0, or no warm start (--bc-games 0):
-    plain MaskablePPO (1.0 held the policy at the heuristic's level; 0 let one seed of three
-    lose to rush; README, Measured numbers)"""
+    policy, frozen when PPO begins; agents/training/teacher_kl.py); 0, or no warm start
+    (--bc-games 0): plain MaskablePPO (1.0 held the policy at the heuristic's level; 0 let one
+    seed of three lose to rush; README, Measured numbers)"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -112,8 +112,9 @@ class Args:
     checkpoint paths; default: the whole bot panel)"""
     pfsp: bool = True
     """league self-play: sample past snapshots and pool bots by prioritized fictitious
-    self-play, weight (1 - p)^2 on the learner's recent score p against each (agents/league.py);
-    --no-pfsp samples by the fixed --pool-*-weight categories instead"""
+    self-play, weight (1 - p)^2 on the learner's recent score p against each
+    (agents/training/league/pfsp.py); --no-pfsp samples by the fixed --pool-*-weight categories
+    instead"""
     pool_latest_weight: float = 0.0
     """sampling weight of the latest policy as opponent (with --pfsp: the probability of plain
     self-play against the live learner; 0.2 pulled the ACW policy below the warm start against
@@ -126,14 +127,14 @@ class Args:
     weights); PFSP weighs each bot by its NAME:WEIGHT"""
     league_snapshots_weight: float = 4.0
     """with --pfsp: the base weight of the whole snapshot window, split evenly between its
-    snapshots (1: the window counts as one bot of weight 1; agents/league.py). 4 since session
-    14: about 60% of the league's games against the learner's past instead of 29%, and a best
-    response's score against the ACW model 0.685 instead of 0.905 (README, Measured numbers)"""
+    snapshots (1: the window counts as one bot of weight 1; agents/training/league/pfsp.py). 4 since
+    session 14: about 60% of the league's games against the learner's past instead of 29%, and a
+    best response's score against the ACW model 0.685 instead of 0.905 (README, Measured numbers)"""
     league_exploiters: int = 0
     """with --pfsp: exploiters trained against the learner during the run (AlphaStar's main
-    exploiters, agents/exploiters.py): after timesteps k * total / (N + 1), k = 1..N, a best
-    response to the frozen learner is trained for --exploiter-timesteps and joins the league
-    (0: none)"""
+    exploiters, agents/training/league/exploiters.py): after timesteps k * total / (N + 1), k =
+    1..N, a best response to the frozen learner is trained for --exploiter-timesteps and joins the
+    league (0: none)"""
     exploiter_timesteps: int = 60_000
     """training timesteps of each --league-exploiters exploiter (on top of the learner's)"""
     league_exploiters_weight: float = 1.0
@@ -178,7 +179,7 @@ class Args:
     (ties: the better mean, then the later); the last weights are DIR/last_model.zip"""
     bc_games: int = 150
     """behaviour-cloning warm start: games of bc_teacher whose decisions pre-train the fresh
-    policy and value net before PPO (0 disables; ignored on --resume; see agents/bc.py)"""
+    policy and value net before PPO (0 disables; ignored on --resume; see agents/training/bc.py)"""
     bc_teacher: str = "heuristic"
     """the teacher of the warm start"""
     bc_opponents: list[str] = field(
@@ -197,14 +198,14 @@ class Args:
     backend: str = "sb3"
     """training backend: sb3 (MaskablePPO in this process) or rllib (Ray RLlib PPO, multi-agent
     self-play on a local Ray instance or a cluster; needs the rllib extra, see
-    agents/rllib_backend.py)"""
+    agents/backends/rllib.py)"""
     num_env_runners: int = 2
     """--backend rllib: Ray env runners (rollout workers; 0 samples in the driver)"""
     address: str | None = None
     """--backend rllib: HOST:PORT of a running Ray cluster to join (None: start Ray locally)"""
     trust_checkpoint: bool = False
     """let checkpoint paths among the pool bots and evaluation agents be loaded by unpickling
-    (only needed for zips not saved by train.py; see agents/checkpoint.py)"""
+    (only needed for zips not saved by train.py; see agents/policies/checkpoint.py)"""
 
 
 def builtin_panel() -> list[str]:
@@ -265,7 +266,7 @@ RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", 
 LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0, "league_exploiters": 0,
                                  "value_epochs": 0}
 BACKENDS = ("sb3", "rllib")
-VEC_ENVS = ("dummy", "subproc")  # agents.training.VEC_ENVS (not imported: it loads sb3)
+VEC_ENVS = ("dummy", "subproc")  # agents.training.callbacks.VEC_ENVS (not imported: it loads sb3)
 
 
 def _norm(v: Any, key: str = "", ruleset: str = "") -> Any:
@@ -365,8 +366,8 @@ def _repeated(specs: list[str], names: bool = False) -> str | None:
     twice"``); ``names``: compare the NAME of ``NAME:WEIGHT`` specs (a spec whose weight is
     bad is left to the opponent pool's own error)."""
     from agents.builtin import agent_identity
-    from agents.policy import AgentError, first_repeated
-    from agents.selfplay import parse_bot_spec
+    from agents.policies.base import AgentError, first_repeated
+    from agents.training.league.selfplay import parse_bot_spec
 
     seen: list[str] = []
     for spec in specs:

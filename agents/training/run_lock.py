@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .policy import AgentError
+from ..policies.base import AgentError
 
 #: the locks this process holds (open files with an exclusive ``flock``), until it exits
 _HELD: list[Any] = []

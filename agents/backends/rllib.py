@@ -24,7 +24,7 @@ probability (``exp`` underflows) and never reach the network as a feature.
 ``MaskedActorCritic`` is, layer for layer and name for name, sb3-contrib's
 ``MaskableActorCriticPolicy`` (separate policy / value MLPs, ``net_arch`` hidden sizes, Tanh,
 orthogonal init): :func:`export_policy` writes its ``state_dict`` as ``policy.pth`` with our JSON
-config (:mod:`agents.checkpoint`), so the exported ``final_model.zip`` is loaded without
+config (:mod:`agents.policies.checkpoint`), so the exported ``final_model.zip`` is loaded without
 unpickling by ``evaluate.py --agents`` like any SB3-trained model.
 
 Run directory (``--run-dir DIR``)::
@@ -33,7 +33,7 @@ Run directory (``--run-dir DIR``)::
     DIR/rllib_checkpoints/ckpt_<t>/      Algorithm.save_to_path (+ riposte_state.json); last 3
     DIR/tb/rllib/                        TensorBoard scalars per training iteration
     DIR/metrics.json                     throughput, env-runner nodes, final scores
-    DIR/.lock                            held while a run trains here (agents/run_lock.py)
+    DIR/.lock                            held while a run trains here (agents/training/run_lock.py)
     DIR/final_model.zip                  the last weights of main, exported (riposte-policy/1)
 
 Ray: without ``--address`` Ray starts in this process with ``num_cpus = max(2,
@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from .policy import AgentError
+from ..policies.base import AgentError
 
 #: the training backends of train.py
 BACKENDS = ("sb3", "rllib")
@@ -163,7 +163,7 @@ def opponent_table(args: Any) -> tuple[tuple[str, ...], tuple[float, ...], dict[
     Raises:
         RllibBackendError: for a bad ``NAME:WEIGHT`` or all weights zero.
     """
-    from .selfplay import parse_bot_spec
+    from ..training.league.selfplay import parse_bot_spec
 
     ids, weights, bots = [MAIN], [float(args.pool_latest_weight)], {}
     for k in range(args.max_snapshots):
@@ -190,15 +190,15 @@ def opponent_table(args: Any) -> tuple[tuple[str, ...], tuple[float, ...], dict[
 def export_policy(state_dict: dict[str, Any], path: str | Path, game: Any,
                   net_arch: list[int], timesteps: int) -> Path:
     """Write ``main``'s weights as a ``riposte-policy/1`` checkpoint zip (``policy.pth`` of
-    tensors + :data:`agents.checkpoint.CONFIG_MEMBER`), atomically, and check it loads with
-    :func:`agents.checkpoint.load_policy_model` (no unpickling).
+    tensors + :data:`agents.policies.checkpoint.CONFIG_MEMBER`), atomically, and check it loads with
+    :func:`agents.policies.checkpoint.load_policy_model` (no unpickling).
 
     Raises:
         AgentLoadError: when the weights do not fit the architecture (names the path).
     """
     import torch
 
-    from .checkpoint import CONFIG_MEMBER, FORMAT, load_policy_model
+    from ..policies.checkpoint import CONFIG_MEMBER, FORMAT, load_policy_model
 
     path = Path(path)
     n_obs, n_act = int(game.observation_size), int(game.num_distinct_actions)
@@ -370,12 +370,12 @@ def env_runner_nodes(algo: Any) -> list[str]:
 
 def train(args: Any, given: set[str], guard: Any = None) -> int:
     """Run ``train.py --backend rllib`` (see the module docstring); returns the exit status.
-    With ``--resume`` the run's configuration is :func:`agents.train_cli.resume_config`'s
+    With ``--resume`` the run's configuration is :func:`agents.training.train_cli.resume_config`'s
     (config.json merged with the flags given, checked like fresh flags), as for SB3.
 
     Raises:
         RllibBackendError: for bad input (one line; train.py prints it as ``error: ...``).
-        agents.train_cli.UsageError: a config.json that ``--resume`` cannot continue.
+        agents.training.train_cli.UsageError: a config.json that ``--resume`` cannot continue.
     """
     if args.address:  # read by ray at import time
         # `ray start --head` turns token authentication on (Ray >= 2.5x); a client must ask for
@@ -390,7 +390,7 @@ def train(args: Any, given: set[str], guard: Any = None) -> int:
         if not ckpts:
             raise RllibBackendError(f"--resume: no RLlib checkpoint in "
                                     f"{str(run_dir / CKPT_DIR)!r}")
-        from agents.train_cli import resume_config
+        from agents.training.train_cli import resume_config
 
         args = resume_config(args, given)
     elif ckpts and not args.overwrite:
@@ -401,8 +401,8 @@ def train(args: Any, given: set[str], guard: Any = None) -> int:
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text
 
-    from .builtin import BUILTIN_AGENTS, make_agent, panel_for
-    from .run_lock import lock_run_dir
+    from ..builtin import BUILTIN_AGENTS, make_agent, panel_for
+    from ..training.run_lock import lock_run_dir
 
     if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
         panel, default = panel_for(args.ruleset), list(BUILTIN_AGENTS)
@@ -512,7 +512,7 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         if tb is not None:
             tb.close()
         if interrupted is not None:
-            from .interrupts import exit_status
+            from ..interrupts import exit_status
 
             print(f"interrupted at {timesteps} timesteps: saved {str(path)!r}; resume with: "
                   f"python train.py --backend rllib --run-dir {run_dir} --resume")
@@ -523,8 +523,8 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
     finally:
         algo.stop()
 
-    from .checkpoint import load_policy_model
-    from .evaluation import evaluate_model
+    from ..policies.checkpoint import load_policy_model
+    from ..training.selection import evaluate_model
 
     scores = evaluate_model(load_policy_model(final), game, eval_opponents, args.eval_games,
                             args.seed + 1, args.max_decisions,

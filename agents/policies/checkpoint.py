@@ -34,7 +34,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from .policy import AgentLoadError
+from .base import AgentLoadError
 
 __all__ = ["CONFIG_MEMBER", "FORMAT", "LoadedPolicyModel", "UnsafeCheckpointError",
            "load_policy_model", "policy_config", "read_policy_config", "save_model"]

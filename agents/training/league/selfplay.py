@@ -30,18 +30,18 @@ import numpy as np
 from envs.core.files import atomic_write_text
 from envs.core.protocol import Game
 
-from .builtin import BUILTIN_AGENTS, make_agent
-from .checkpoint import save_model
-from .policy import AgentError, SeedLike
-from .ppo import MaskablePPOPolicy
+from ...builtin import BUILTIN_AGENTS, make_agent
+from ...policies.checkpoint import save_model
+from ...policies.base import AgentError, SeedLike
+from ...policies.ppo import MaskablePPOPolicy
 
 CATEGORIES = ("latest", "snapshot", "bot")
 
 
 def atomic_save_model(model: Any, path: str | Path, game: Game | None = None) -> Path:
     """``model.save`` to ``path`` (a ``.zip``) with Riposte's policy config inside, through a
-    temporary file and ``os.replace`` (see :func:`agents.checkpoint.save_model`), so a crash
-    never leaves a half-written checkpoint under the final name."""
+    temporary file and ``os.replace`` (see :func:`agents.policies.checkpoint.save_model`), so a
+    crash never leaves a half-written checkpoint under the final name."""
     return save_model(model, path, game)
 
 
@@ -104,7 +104,7 @@ class OpponentPool:
         snapshot_dir: where :meth:`add_snapshot` writes ``snapshot_<steps>.zip``.
         seed: seed of the bots' own generators.
         trust_checkpoints: bots given as checkpoint paths may be loaded by unpickling (see
-            :mod:`agents.checkpoint`); the pool's own snapshots never need it.
+            :mod:`agents.policies.checkpoint`); the pool's own snapshots never need it.
 
     Raises:
         AgentError: for a negative weight, all-zero weights, or an unknown bot name.

@@ -18,7 +18,7 @@ import numpy as np
 
 from envs.core.protocol import Game
 
-from .policy import BasePolicy, SeedLike, legal_ids
+from ..policies.base import BasePolicy, SeedLike, legal_ids
 
 REACT_PREFIX = "react:"
 DECLINE = "react:decline"

@@ -1,7 +1,8 @@
 """League self-play: the learner's past snapshots plus the whole bot panel, sampled by
 prioritized fictitious self-play (PFSP), as in AlphaStar's league (Vinyals et al. 2019).
 
-:class:`League` is an :class:`~agents.selfplay.OpponentPool` whose ``sample_opponent`` draws
+:class:`League` is an :class:`~agents.training.league.selfplay.OpponentPool` whose
+``sample_opponent`` draws
 
 * the live learner (``latest``, plain self-play) with probability ``self_play``, else
 * one *member* — a snapshot in the window or a panel bot — with probability proportional to
@@ -34,9 +35,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .policy import AgentError, policy_name
-from .ppo import MaskablePPOPolicy
-from .ratings import game_scores
+from ...policies.base import AgentError, policy_name
+from ...policies.ppo import MaskablePPOPolicy
+from ...evaluation.ratings import game_scores
 from .selfplay import OpponentPool, parse_bot_spec, relocated
 
 #: the ACW bot panel (every built-in bot) the league and the checkpoint selection use
@@ -53,18 +54,20 @@ def pfsp_weight(p: float, exponent: float = 2.0, floor: float = 0.02) -> float:
 class League(OpponentPool):
     """Opponent pool sampled by PFSP (see the module docstring).
 
-    Args (besides :class:`~agents.selfplay.OpponentPool`'s):
+    Args (besides :class:`~agents.training.league.selfplay.OpponentPool`'s):
         self_play: probability of playing the live learner.
         exponent, floor: of :func:`pfsp_weight`.
         window_games: results kept per opponent for its win rate.
         snapshots_weight: base weight of the whole snapshot window (split evenly).
         exploiters_weight: base weight of each exploiter (:meth:`add_exploiter`).
         exploiters: checkpoint paths of the exploiters trained against the learner during the
-            run (:class:`agents.exploiters.ExploiterCallback`), each a member that plays arg-max.
+            run (:class:`agents.training.league.exploiters.ExploiterCallback`), each a member that
+            plays arg-max.
 
     Raises:
-        AgentError: as :class:`~agents.selfplay.OpponentPool`, or for ``self_play`` outside
-            ``[0, 1]``, ``exponent < 0``, ``floor <= 0``, ``window_games < 1`` or ``snapshots_weight < 0``.
+        AgentError: as :class:`~agents.training.league.selfplay.OpponentPool`, or for
+            ``self_play`` outside ``[0, 1]``, ``exponent < 0``, ``floor <= 0``, ``window_games < 1``
+            or ``snapshots_weight < 0``.
     """
 
     self_play: float = 0.2
@@ -229,7 +232,7 @@ class League(OpponentPool):
         Raises:
             AgentLoadError: naming the file.
         """
-        from .evaluation import global_generators_kept
+        from ..selection import global_generators_kept
 
         with global_generators_kept():
             for p in self.exploiters:

@@ -1,10 +1,10 @@
 """Fine-tuning a warm-started policy on a leash: MaskablePPO with a KL term to its teacher.
 
-After the behaviour-cloning warm start (:mod:`agents.bc`) the actor plays like the heuristic it
-imitated. PPO's advantages over a few hundred games of sparse ±1 results are mostly noise, and
-even after the critic warm-up (:mod:`agents.finetune`) a default run's policy drifted far from
-the warm start: on the Two Farms battle its score against the heuristic fell from 0.60 to 0.27
-and against ``rush`` from 0.65 to 0.23 within 40,960 timesteps (``train.py`` seed 0,
+After the behaviour-cloning warm start (:mod:`agents.training.bc`) the actor plays like the
+heuristic it imitated. PPO's advantages over a few hundred games of sparse ±1 results are mostly
+noise, and even after the critic warm-up (:mod:`agents.training.finetune`) a default run's policy
+drifted far from the warm start: on the Two Farms battle its score against the heuristic fell from
+0.60 to 0.27 and against ``rush`` from 0.65 to 0.23 within 40,960 timesteps (``train.py`` seed 0,
 2026-12-02). AlphaStar's answer, for the same situation at a larger scale, is a KL penalty that
 keeps the reinforcement-learning policy near the supervised one (Vinyals et al., Nature 2019,
 "Methods: ... KL divergence between the supervised and the current policy"), so that only
@@ -95,18 +95,19 @@ class TeacherKLMaskablePPO(MaskablePPO):
         self.teacher_kl_coef = float(teacher_kl_coef)
         self.value_epochs = int(value_epochs)
         self.teacher: Any = None
-        #: an :class:`agents.pipelined.UpdateWorker` while updates are pipelined, else None
+        #: an :class:`agents.training.pipelined.UpdateWorker` while updates are pipelined, else None
         self.update_worker: Any = None
         super().__init__(*args, **kwargs)
 
     def _excluded_save_params(self) -> list[str]:
         return [*super()._excluded_save_params(), "teacher", "update_worker"]
 
-    # -- pipelined updates (agents/pipelined.py) ----------------------------------------------
+    # -- pipelined updates (agents/training/pipelined.py) ------------------------------------------
     def start_pipelined_updates(self) -> Any:
         """From now on :meth:`train` runs each update in a worker process while the next
-        rollout is collected (one update of policy lag; :mod:`agents.pipelined`). Returns the
-        :class:`~agents.pipelined.UpdateWorker`; :meth:`stop_pipelined_updates` ends it."""
+        rollout is collected (one update of policy lag; :mod:`agents.training.pipelined`).
+        Returns the :class:`~agents.training.pipelined.UpdateWorker`;
+        :meth:`stop_pipelined_updates` ends it."""
         from .pipelined import UpdateWorker
 
         if self.update_worker is None:
@@ -128,7 +129,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
     def learn(self, *args: Any, **kwargs: Any) -> "TeacherKLMaskablePPO":
         """``MaskablePPO.learn``; with pipelined updates, the last update is waited for when
         the budget is reached (not when a callback stopped the run early: a checkpoint keeps
-        the update in flight, see :mod:`agents.resume`)."""
+        the update in flight, see :mod:`agents.training.resume`)."""
         super().learn(*args, **kwargs)
         if self.num_timesteps >= self._total_timesteps:
             self.finish_updates()
@@ -137,7 +138,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
     def train(self) -> None:
         """One PPO update on the rollout buffer: :meth:`train_in_process`, or with pipelined
         updates, the update in flight is put into this model and this rollout's is started
-        in the worker (:meth:`agents.pipelined.UpdateWorker.exchange`)."""
+        in the worker (:meth:`agents.training.pipelined.UpdateWorker.exchange`)."""
         if self.update_worker is not None:
             self.update_worker.exchange(self)
         else:

@@ -1,6 +1,6 @@
 """Training helpers for ``train.py``: the vectorised self-play env, a VecEnv wrapper that times
 ``env.step``, and the callback that snapshots, checkpoints and evaluates (the evaluations
-themselves, also the background ones: :mod:`agents.evaluation`).
+themselves, also the background ones: :mod:`agents.training.selection`).
 
 Imports gymnasium, stable-baselines3 and sb3-contrib (not needed by the rest of :mod:`agents`
 at import time).
@@ -26,12 +26,12 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 from envs.core.files import atomic_write_bytes
 from envs.core.protocol import Game
 
-from .evaluation import (MAX_PENDING_EVALUATIONS, PENDING_MEMBER, BackgroundEvaluator,
-                         candidate_path, global_generators_kept, pending_in_checkpoint,
-                         selection_scores)
-from .league import OpponentTag
-from .ppo import MaskablePPOPolicy
-from .selfplay import OpponentPool, atomic_save_model, atomic_write_text
+from ..policies.ppo import MaskablePPOPolicy
+from .league.pfsp import OpponentTag
+from .league.selfplay import OpponentPool, atomic_save_model, atomic_write_text
+from .selection import (MAX_PENDING_EVALUATIONS, PENDING_MEMBER, BackgroundEvaluator,
+                        candidate_path, global_generators_kept, pending_in_checkpoint,
+                        selection_scores)
 
 
 VEC_ENVS = ("dummy", "subproc")
@@ -41,8 +41,8 @@ def make_vec_env(ruleset: str, scenario: str | None, opponent: Any, n_envs: int 
                  max_decisions: int | None = None, shaped_reward: bool = False,
                  params: Mapping[str, Any] | None = None, vec_env: str = "dummy") -> VecEnv:
     """``n_envs`` ``RiposteGymEnv`` (seat drawn every episode, ``opponent`` a policy or an
-    :class:`~agents.selfplay.OpponentPool`, no label lists in ``info``), each in an
-    :class:`~agents.league.OpponentTag` (``info["opponent"]``) and a ``Monitor``.
+    :class:`~agents.training.league.selfplay.OpponentPool`, no label lists in ``info``), each in an
+    :class:`~agents.training.league.pfsp.OpponentTag` (``info["opponent"]``) and a ``Monitor``.
 
     ``vec_env="dummy"``: all in this process, in one :class:`RolloutVecEnv` (what training
     uses). ``"subproc"``: one process each (``SubprocVecEnv``, forkserver); every process gets
@@ -169,8 +169,8 @@ class InterruptCallback(BaseCallback):
     """Stops ``model.learn`` at the next *rollout boundary* (after a PPO update, before the
     next rollout) once ``guard.requested`` is set (a :class:`agents.interrupts.SignalGuard` in
     deferred mode), calling ``at_stop(timesteps)`` there first (``train.py``: save the
-    checkpoint, whose resume is then exact; see :mod:`agents.resume`). ``stopped_at`` is the
-    boundary's timestep count and ``saved`` what ``at_stop`` returned (both ``None`` when
+    checkpoint, whose resume is then exact; see :mod:`agents.training.resume`). ``stopped_at`` is
+    the boundary's timestep count and ``saved`` what ``at_stop`` returned (both ``None`` when
     ``learn`` reached its budget first). The wait is at most one rollout and one update."""
 
     def __init__(self, guard: Any, at_stop: Any = None):
@@ -194,7 +194,7 @@ class SelfPlayCallback(BaseCallback):
     """Every ``snapshot_freq`` timesteps adds a snapshot to the pool, at the first rollout
     boundary (after the PPO update) after every ``checkpoint_freq`` timesteps writes
     ``run_dir/checkpoints/ckpt_<timesteps>.zip`` with the resume state inside (every generator
-    and env state, :mod:`agents.resume`; only at a boundary is the rollout buffer empty, so
+    and env state, :mod:`agents.training.resume`; only at a boundary is the rollout buffer empty, so
     only there is resuming exact) and ``run_dir/pool.json`` (atomically, keeping the last
     ``keep_checkpoints``), at the first rollout boundary after every ``eval_freq`` timesteps
     (0: never; none before ``eval_after``) plays ``eval_games`` against each evaluation
@@ -207,8 +207,8 @@ class SelfPlayCallback(BaseCallback):
     ones, and whatever ``train.py`` passes to :meth:`consider`) is a candidate; the one with the
     best worst-case score over the evaluation opponents (ties: better mean, then later) is kept
     as ``run_dir/best_model.zip`` and described by :attr:`best`. When the pool is a
-    :class:`~agents.league.League`, every finished training episode is recorded in it (PFSP win
-    rates).
+    :class:`~agents.training.league.pfsp.League`, every finished training episode is recorded
+    in it (PFSP win rates).
 
     With ``background=True`` the periodic evaluations are played by a
     :class:`BackgroundEvaluator` (one worker process, candidates in
@@ -286,10 +286,10 @@ class SelfPlayCallback(BaseCallback):
                 self._replay_pending(rec)
 
     def check_restored_pending(self) -> None:
-        """Raise :class:`~agents.policy.AgentError` when a candidate of an evaluation the
+        """Raise :class:`~agents.policies.base.AgentError` when a candidate of an evaluation the
         resumed checkpoint left pending is gone (``run_dir/.evaluations/``; not needed, and
         not checked, when this run evaluates nothing: ``eval_games`` 0)."""
-        from .policy import AgentError
+        from ..policies.base import AgentError
 
         for rec in self.restored_pending if self.eval_games else ():
             path = candidate_path(self.evaluations_dir, rec["timesteps"])
@@ -421,7 +421,7 @@ class SelfPlayCallback(BaseCallback):
             AgentError: when ``best_model.zip`` holds another policy and the checkpoint's copy
                 of the kept one is gone or differs.
         """
-        from .policy import AgentError
+        from ..policies.base import AgentError
 
         best = self.run_dir / "best_model.zip"
         if self.best is None:
@@ -500,9 +500,10 @@ class SelfPlayCallback(BaseCallback):
         self._scores = {}
 
     def save_checkpoint(self, steps: int) -> Path:
-        """Write the model with its resume state (:func:`agents.resume.capture_training_state`;
-        call it at a rollout boundary) and the pool state; prune old checkpoints."""
-        from .checkpoint import save_model
+        """Write the model with its resume state
+        (:func:`agents.training.resume.capture_training_state`; call it at a rollout boundary) and
+        the pool state; prune old checkpoints."""
+        from ..policies.checkpoint import save_model
         from .resume import RESUME_MEMBER, capture_training_state
 
         ckdir = self.run_dir / "checkpoints"

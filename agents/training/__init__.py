@@ -1,0 +1,19 @@
+"""Training: everything ``train.py`` runs.
+
+* :mod:`~agents.training.train_cli` — the flags (``Args``), each ruleset's defaults, the flag
+  checks and the resume configuration.
+* :mod:`~agents.training.callbacks` — the vectorised self-play env, its timing wrapper, and
+  the callbacks: one that stops at a rollout boundary on Ctrl-C, and
+  :class:`~agents.training.callbacks.SelfPlayCallback`, which snapshots, checkpoints and
+  evaluates.
+* :mod:`~agents.training.selection` — the evaluation games of checkpoint selection and the
+  background evaluator.
+* :mod:`~agents.training.resume` — exact resume of every generator and env state.
+* :mod:`~agents.training.run_lock` — one run per run directory.
+* The PPO variants: :mod:`~agents.training.bc` (behaviour-cloning warm start),
+  :mod:`~agents.training.finetune` (critic warm-up), :mod:`~agents.training.teacher_kl` (the
+  learner with a KL leash and value epochs) and :mod:`~agents.training.pipelined` (the update
+  in a worker process).
+* :mod:`agents.training.league` — the opponents: pool, PFSP league, in-run exploiters and
+  best responses.
+"""
