@@ -277,7 +277,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
     # -- seeding (one block; the pool, envs and evaluations use their own SeedSequence streams)
     import torch
     from agents.training.teacher_kl import TeacherKLMaskablePPO
-    from agents.training.callbacks import SelfPlayCallback, TimedVecEnv, make_vec_env
+    from agents.training.callbacks import SelfPlayCallback
+    from agents.training.vec_env import TimedVecEnv, make_vec_env
 
     random.seed(args.seed)
     np.random.seed(args.seed)

@@ -19,7 +19,8 @@ those above it in this list (``tests/core/test_layering.py`` checks):
   intervals and ratings (``ratings``), the reaction analytics (``analytics``) and figures
   (``plots``).
 * :mod:`agents.training` — what ``train.py`` runs: its flags (``train_cli``), the vec env
-  and the training callback (``callbacks``), the evaluation games of checkpoint selection
+  (``vec_env``), the training callback and its duties (``callbacks``, ``snapshots``,
+  ``checkpoints``, ``evaluations``), the evaluation games of checkpoint selection
   (``selection``), exact resume (``resume``), the run lock (``run_lock``), the PPO variants
   (``bc``, ``finetune``, ``teacher_kl``, ``pipelined``) and the league
   (:mod:`agents.training.league`: the opponent pool, PFSP, in-run exploiters and best-response

@@ -2,10 +2,13 @@
 
 * :mod:`~agents.training.train_cli` — the flags (``Args``), each ruleset's defaults, the flag
   checks and the resume configuration.
-* :mod:`~agents.training.callbacks` — the vectorised self-play env, its timing wrapper, and
-  the callbacks: one that stops at a rollout boundary on Ctrl-C, and
-  :class:`~agents.training.callbacks.SelfPlayCallback`, which snapshots, checkpoints and
-  evaluates.
+* :mod:`~agents.training.vec_env` — the vectorised self-play env and its timing wrapper.
+* :mod:`~agents.training.callbacks` — the callback that stops at a rollout boundary on Ctrl-C,
+  and :class:`~agents.training.callbacks.SelfPlayCallback`, built from its three duties:
+  :mod:`~agents.training.snapshots` (the opponent pool's snapshots and self-play win rates),
+  :mod:`~agents.training.checkpoints` (checkpoints with their resume state) and
+  :mod:`~agents.training.evaluations` (periodic evaluations, checkpoint selection,
+  ``metrics.csv``).
 * :mod:`~agents.training.selection` — the evaluation games of checkpoint selection and the
   background evaluator.
 * :mod:`~agents.training.resume` — exact resume of every generator and env state.

@@ -48,7 +48,7 @@ class Args:
     """allow starting a fresh run in a run_dir that already holds checkpoints"""
     n_envs: int = 8
     """environments stepped per PPO step, all in this process
-    (agents.training.callbacks.RolloutVecEnv): the policy's forward pass is batched over them; 8 ran
+    (agents.training.vec_env.RolloutVecEnv): the policy's forward pass is batched over them; 8 ran
     2x the timesteps/s of 1 (README, Training throughput)"""
     torch_threads: int = 1
     """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
@@ -266,7 +266,7 @@ RESUMABLE = {"total_timesteps", "torch_threads", "progress_bar", "tensorboard", 
 LEGACY_VALUES: dict[str, Any] = {"league_snapshots_weight": 1.0, "league_exploiters": 0,
                                  "value_epochs": 0}
 BACKENDS = ("sb3", "rllib")
-VEC_ENVS = ("dummy", "subproc")  # agents.training.callbacks.VEC_ENVS (not imported: it loads sb3)
+VEC_ENVS = ("dummy", "subproc")  # agents.training.vec_env.VEC_ENVS (not imported: it loads sb3)
 
 
 def _norm(v: Any, key: str = "", ruleset: str = "") -> Any:

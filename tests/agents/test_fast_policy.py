@@ -11,7 +11,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.policies.fast_policy import install_fast_forward, masked_forward, supports_fast_forward
-from agents.training.callbacks import make_vec_env
+from agents.training.vec_env import make_vec_env
 
 
 def _model(seed: int = 0, net=(64, 64)):

@@ -19,7 +19,7 @@ from agents.training.teacher_kl import TeacherKLMaskablePPO
 
 
 def _learner(seed=0, coef=0.5):
-    from agents.training.callbacks import make_vec_env
+    from agents.training.vec_env import make_vec_env
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)

@@ -1,4 +1,4 @@
-"""The training VecEnv (agents.training.callbacks.RolloutVecEnv) steps exactly like sb3's DummyVecEnv
+"""The training VecEnv (agents.training.vec_env.RolloutVecEnv) steps exactly like sb3's DummyVecEnv
 of the same envs: same observations, rewards, dones, masks and infos (less the label lists)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from agents import make_agent
-from agents.training.callbacks import RolloutVecEnv, make_vec_env
+from agents.training.vec_env import RolloutVecEnv, make_vec_env
 from envs import load_game
 from envs.adapters import RiposteGymEnv
 

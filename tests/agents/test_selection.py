@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import agents.training.callbacks as training
+import agents.training.evaluations as evaluations
 import agents.training.selection as selection
 from agents.training.callbacks import SelfPlayCallback
 from agents.training.selection import EXTRA_SEED_OFFSET
@@ -26,7 +26,7 @@ def _callback(tmp_path, monkeypatch, first, more, **kw):
 
     saved = []
     monkeypatch.setattr(selection, "evaluate_model", fake_evaluate)
-    monkeypatch.setattr(training, "atomic_save_model",
+    monkeypatch.setattr(evaluations, "atomic_save_model",
                         lambda model, path, game=None: saved.append(path.name))
     opponents = {n: object() for n in first}
     cb = SelfPlayCallback(run_dir=tmp_path, pool=SimpleNamespace(snapshots=[]), game=None,

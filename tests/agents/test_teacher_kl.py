@@ -30,7 +30,7 @@ def test_masked_kl_by_hand():
 def _learner(cls, coef=None, lr=3e-4, seed=0):
     from sb3_contrib import MaskablePPO  # noqa: F401
 
-    from agents.training.callbacks import make_vec_env
+    from agents.training.vec_env import make_vec_env
 
     torch.manual_seed(seed)
     venv = make_vec_env("toy", None, None, 2)
