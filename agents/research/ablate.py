@@ -109,7 +109,7 @@ def build_agents(cfg: AblationConfig, game: Any) -> dict[str, Any]:
     Raises:
         UnknownAgentError, AgentLoadError: an agent that cannot play this game.
     """
-    from agents import make_agent
+    from agents.builtin import make_agent
 
     seeds = np.random.SeedSequence(cfg.seed).spawn(len(cfg.agents))
     return {a: make_agent(a, game, s) for a, s in zip(cfg.agents, seeds)}
@@ -215,7 +215,7 @@ def train_and_compare(cfg: AblationConfig, games: Sequence[Any],
     shares of each reaction label among the model's reaction decisions."""
     import torch
 
-    from agents import make_agent
+    from agents.builtin import make_agent
     from agents.policies.ppo import MaskablePPOPolicy
     from agents.evaluation.tournament import round_robin
 

@@ -128,7 +128,7 @@ def masking_main(argv: list[str]) -> int:
         return ns
 
     def body(ns: argparse.Namespace) -> int:
-        from agents import make_agent
+        from agents.builtin import make_agent
         from agents.policies.base import AgentError
         from envs import load_game
         from envs.core.errors import RiposteError
@@ -221,7 +221,7 @@ def whatif_main(argv: list[str]) -> int:
         return ns
 
     def body(ns: argparse.Namespace) -> int:
-        from agents import make_agent
+        from agents.builtin import make_agent
         from agents.policies.base import AgentError
         from envs.core.errors import RiposteError
         from envs.core.replay import ReplayScript
@@ -321,7 +321,7 @@ def ablate_main(argv: list[str]) -> int:
         return ns
 
     def body(ns: argparse.Namespace) -> int:
-        from agents import make_agent
+        from agents.builtin import make_agent
         from agents.policies.base import AgentError
         from envs.core.errors import RiposteError
 

@@ -91,7 +91,7 @@ def make_model(cfg: MaskingConfig, method: str, seed: int) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents import make_agent
+    from agents.builtin import make_agent
     from agents.policies.ppo import quiet_logger
     from envs import load_game
 
@@ -171,7 +171,7 @@ def _run(cfg: MaskingConfig, show_progress: bool,
          on_run: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
     import torch
 
-    from agents import make_agent
+    from agents.builtin import make_agent
     from envs import load_game
 
     torch.set_num_threads(1)

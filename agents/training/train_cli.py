@@ -210,7 +210,7 @@ class Args:
 
 def builtin_panel() -> list[str]:
     """The built-in bot panel (every built-in agent name)."""
-    from agents import BUILTIN_AGENTS
+    from agents.builtin import BUILTIN_AGENTS
 
     return list(BUILTIN_AGENTS)
 

@@ -14,6 +14,12 @@ Layers, lowest first (a module may import its own layer and the ones below):
 Also forbidden: an import from one ruleset package into another, and any import cycle between
 project modules. Only explicit imports are edges (the implicit import of a parent package's
 ``__init__`` is not); ``tests/`` is not layered.
+
+Inside ``agents`` the subpackages are layered too, lowest first (a module may import its own
+subpackage and the ones below): ``agents.interrupts`` (the scripts' signal handling), ``policies``,
+``bots``, ``search``, ``builtin`` (the agents by name), ``evaluation``, ``training`` (with its
+league), ``research``, ``backends``, and last the package ``agents`` itself (its re-exports). So
+evaluation never imports training or research, and no policy imports a bot.
 """
 
 from __future__ import annotations
@@ -27,6 +33,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 LAYERS = ("core", "rulesets", "adapters", "agents", "scripts")
+#: the layers inside ``agents``, lowest first: ``agents.<name>`` (a subpackage or a module) and
+#: its submodules; ``"agents"`` is the package's ``__init__``
+AGENT_LAYERS = ("interrupts", "policies", "bots", "search", "builtin", "evaluation", "training",
+                "research", "backends", "agents")
 #: modules of the scripts layer outside ``envs.cli`` (besides ``train`` and ``evaluate``)
 ENTRY_MODULES = {"train", "evaluate", "envs.__main__", "envs.bench"}
 
@@ -64,6 +74,26 @@ def layer_of(module: str) -> str:
                                            and top[1].endswith("_v0")):
         return "adapters"
     raise ValueError(f"module {module} has no layer: place it in tests/core/test_layering.py")
+
+
+def agent_layer_of(module: str) -> str:
+    """The layer inside ``agents`` of a module of the ``agents`` layer (see the module
+    docstring).
+
+    Raises:
+        ValueError: for a module no rule places.
+    """
+    parts = module.split(".")
+    if parts == ["agents"]:
+        return "agents"
+    if parts[0] == "agents" and parts[1] in AGENT_LAYERS[:-1]:
+        return parts[1]
+    raise ValueError(f"module {module} has no layer inside agents: place it in "
+                     f"tests/core/test_layering.py")
+
+
+def _agents_name(layer: str) -> str:
+    return "agents" if layer == "agents" else f"agents.{layer}"
 
 
 def ruleset_of(module: str) -> str | None:
@@ -180,6 +210,11 @@ def layering_violations(sources: Mapping[str, tuple[str, bool]]) -> list[str]:
                            f"{LAYERS[target_rank]}")
             elif ruleset_of(mod) and ruleset_of(target) and ruleset_of(mod) != ruleset_of(target):
                 out.append(f"{mod}:{line} imports {target}: between two rulesets")
+            elif LAYERS[rank] == "agents" == LAYERS[target_rank]:
+                here, there = agent_layer_of(mod), agent_layer_of(target)
+                if AGENT_LAYERS.index(there) > AGENT_LAYERS.index(here):
+                    out.append(f"{mod}:{line} imports {target}: up from {_agents_name(here)} "
+                               f"to {_agents_name(there)}")
     for cycle in find_cycles(graph):
         out.append("import cycle: " + " <-> ".join(cycle) + " (" + "; ".join(
             f"{m}:{ln} -> {t}" for m in cycle for ln, t in graph[m] if t in cycle) + ")")
@@ -198,7 +233,8 @@ def test_every_module_has_a_layer() -> None:
     unplaced = []
     for m in mods:
         try:
-            layer_of(m)
+            if layer_of(m) == "agents":
+                agent_layer_of(m)
         except ValueError as e:
             unplaced.append(str(e))
     assert unplaced == []
@@ -254,6 +290,24 @@ def test_checker_sees_type_checking_imports_and_allows_downward_ones() -> None:
         "envs.rulesets.r:3 imports envs.adapters.aec: up from rulesets to adapters"]
 
 
+def test_checker_flags_an_upward_import_inside_agents() -> None:
+    tree = _src(agents__init="from agents.evaluation.tournament import round_robin\n",
+                agents__evaluation__init="", agents__research__init="",
+                agents__evaluation__tournament="from agents.research.analytics import Tracker\n",
+                agents__research__analytics="", agents__research__whatif=(
+                    "from agents.evaluation import tournament\n"),
+                agents__policies__init="", agents__policies__base="",
+                agents__bots__init="", agents__bots__heuristic="from ..policies import base\n"
+                                                               "from ..builtin import make\n",
+                agents__builtin="from .bots import heuristic\n")
+    assert layering_violations(tree) == [
+        "agents.bots.heuristic:2 imports agents.builtin: up from agents.bots to agents.builtin",
+        "agents.evaluation.tournament:1 imports agents.research.analytics: up from "
+        "agents.evaluation to agents.research",
+        "import cycle: agents.bots.heuristic <-> agents.builtin (agents.bots.heuristic:2 -> "
+        "agents.builtin; agents.builtin:1 -> agents.bots.heuristic)"]
+
+
 def test_cycles_are_strongly_connected_components() -> None:
     graph = {"a": [(1, "b")], "b": [(1, "c")], "c": [(1, "a"), (2, "d")], "d": [(1, "e")],
              "e": [(1, "d")], "f": [(1, "a")]}
@@ -268,6 +322,20 @@ def test_cycles_are_strongly_connected_components() -> None:
     ("train", "scripts"), ("evaluate", "scripts")])
 def test_layer_of(module: str, layer: str) -> None:
     assert layer_of(module) == layer
+
+
+@pytest.mark.parametrize("module,layer", [
+    ("agents", "agents"), ("agents.interrupts", "interrupts"), ("agents.builtin", "builtin"),
+    ("agents.policies.base", "policies"), ("agents.bots.acw_regimental", "bots"),
+    ("agents.evaluation.analytics", "evaluation"), ("agents.training.league.pfsp", "training"),
+    ("agents.research.whatif", "research"), ("agents.backends.rllib", "backends")])
+def test_agent_layer_of(module: str, layer: str) -> None:
+    assert agent_layer_of(module) == layer
+
+
+def test_a_module_outside_the_agent_layers_is_refused() -> None:
+    with pytest.raises(ValueError, match="agents.helpers has no layer inside agents"):
+        agent_layer_of("agents.helpers")
 
 
 #: modules of one layer that must not import each other: the two env front-ends share their
