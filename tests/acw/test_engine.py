@@ -129,6 +129,26 @@ def test_clone_is_independent():
     assert s.units[0][0].stands == 5 and s.units[1][0].smoke == -1
 
 
+def test_unit_copy_copies_every_slot_and_shares_no_list():
+    """``Unit.copy`` (written out field by field for speed) copies every slot of the unit: a
+    copy of a unit whose every field holds a distinct value equals it slot by slot, and its
+    ``engaged`` list is its own."""
+    from envs.rulesets.acw_regimental.units import Unit, new_unit
+
+    unit = new_unit(1, 3, "5th Virginia", "infantry", "rifled_musket", "veteran", 5, "line",
+                    10.0, 12.0, 90.0, ("rebel_yell",))
+    for index, name in enumerate(Unit.__slots__):
+        if name not in ("fp", "traits", "engaged"):
+            setattr(unit, name, f"value {index}")
+    unit.engaged = [2, 4]
+    copy = unit.copy()
+    assert [getattr(copy, name) for name in Unit.__slots__] == \
+        [getattr(unit, name) for name in Unit.__slots__]
+    assert copy.engaged is not unit.engaged and copy.fp is unit.fp
+    copy.engaged.append(6)
+    assert unit.engaged == [2, 4]
+
+
 def test_observation_is_egocentric_and_seat_symmetric(game):
     s = game.new_initial_state()
     o0, o1 = game.observation(s, 0), game.observation(s, 1)

@@ -185,21 +185,23 @@ def objective_vp(state: Any) -> list[int]:
         near = [False, False]
         for side in (0, 1):
             for unit in state.units[side]:
-                if unit is None or not unit.alive or unit.is_screen or not unit.good_order:
+                if unit is None or not unit.alive or unit.is_screen:
                     continue
                 # exact shortcut: the objective point is outside the footprint's bounding
                 # circle by more than the radius (+1e-6" for rounding), so neither test
-                # below can pass
+                # below can pass (tested before the unit's order, a pure test)
                 cx, cy, r = circ(unit.fp)
                 dx = objective[0] - cx
                 dy = objective[1] - cy
-                if math.sqrt(dx * dx + dy * dy) - r > tables.OBJECTIVE_RADIUS + 1e-6:
+                if math.sqrt(dx * dx + dy * dy) - r > tables.OBJECTIVE_RADIUS + 1e-6 or \
+                        not unit.good_order:
                     continue
                 fl, fr, rr, rl = unit.fp.corners()
                 d = min(psd(objective, fl, fr), psd(objective, fr, rr), psd(objective, rr, rl),
                         psd(objective, rl, fl))
                 if d <= tables.OBJECTIVE_RADIUS or polygon_contains([fl, fr, rr, rl], objective):
                     near[side] = True
+                    break  # one unit is enough
         for side in (0, 1):
             if near[side] and not near[1 - side]:
                 vp[side] += state.game.objective_vp

@@ -37,6 +37,9 @@ def footprint_size(kind: str, formation: str, stands: int) -> tuple[float, float
     return w, d * s  # road column, limbered
 
 
+_new_unit_object = object.__new__
+
+
 class Unit:
     """One unit on the table (ACW-PD-4).
 
@@ -65,10 +68,49 @@ class Unit:
     FIELDS = __slots__
 
     def copy(self) -> "Unit":
-        u = Unit.__new__(Unit)
-        for f in Unit.__slots__:
-            setattr(u, f, getattr(self, f))
-        u.engaged = list(self.engaged)
+        """An independent copy (the ``engaged`` list is copied; every other field is an
+        immutable value or the immutable footprint, shared). Written out field by field: a
+        state's ``clone`` copies every unit, and a loop of ``setattr`` over the slots costs
+        three times as much (``tests/acw/test_engine.py`` checks that every slot is copied)."""
+        u = _new_unit_object(Unit)
+        u.side = self.side
+        u.slot = self.slot
+        u.name = self.name
+        u.kind = self.kind
+        u.weapon = self.weapon
+        u.experience = self.experience
+        u.traits = self.traits
+        u.formation = self.formation
+        u.fp = self.fp
+        u.s0 = self.s0
+        u.stands = self.stands
+        u.lost = self.lost
+        u.hits = self.hits
+        u.disordered = self.disordered
+        u.smoke = self.smoke
+        u.smoke_own = self.smoke_own
+        u.engaged = self.engaged[:]
+        u.refused = self.refused
+        u.refused_n = self.refused_n
+        u.activated = self.activated
+        u.moved = self.moved
+        u.charged = self.charged
+        u.fired = self.fired
+        u.cc = self.cc
+        u.momentum_lost = self.momentum_lost
+        u.downhill = self.downhill
+        u.zone = self.zone
+        u.road_used = self.road_used
+        u.limbered_now = self.limbered_now
+        u.pivot_only = self.pivot_only
+        u.out_of_smoke = self.out_of_smoke
+        u.fought = self.fought
+        u.lost_turn = self.lost_turn
+        u.parent = self.parent
+        u.screen = self.screen
+        u.is_screen = self.is_screen
+        u.alive = self.alive
+        u.broken = self.broken
         return u
 
     # -- derived ----------------------------------------------------------------------------
