@@ -81,7 +81,7 @@ def test_window_b1_counter_charge_pays_the_reserved_pip_and_reshapes_the_charge(
     back = State.from_json(s.to_json())
     assert type(back.stack[-1]) is WindowB1 and back.legal_actions() == s.legal_actions()
     play_labels(s, ["react:counter_charge_3"])
-    assert s.reserved[1] == 0 and s.units[1][0].cc and s.units[0][0].momentum_lost
+    assert s.reserved[1] == 0 and s.units[1][0].counter_charged and s.units[0][0].momentum_lost
     kinds = [e.kind for e in s.events]
     assert "window_b2" not in kinds
     contact = [e for e in s.events if e.kind == "contact"][0]

@@ -655,23 +655,24 @@ def test_a_state_of_another_ruleset_is_refused_naming_both(game):
 
 
 def test_a_state_saved_by_the_previous_version_is_refused_naming_both_versions(game):
-    """Version 5 adds ``at_path_start`` to the Window A frame (RULINGS-10), which version 4
-    did not store (version 4 stored the activation and the move as typed frames, version 3 as
-    dicts, and so on back to version 0): a version-4 state is refused with one clear line;
-    replay scripts (labels) still play."""
+    """Version 6 renames state and unit keys (``pt`` -> ``player_turn``, ``s0`` ->
+    ``starting_stands`` ...), version 5 added ``at_path_start`` to the Window A frame
+    (RULINGS-10), version 4 stored the activation and the move as typed frames, and so on back
+    to version 0: a version-5 state is refused with one clear line; replay scripts (labels)
+    still play."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State
 
-    assert game.version == 5
+    assert game.version == 6
     s = game.new_initial_state()
     old = json.loads(s.to_json())
-    old["game"]["version"] = 4
+    old["game"]["version"] = 5
     with pytest.raises(InvalidStateError) as ei:
         State.from_json(json.dumps(old))
     msg = str(ei.value)
-    assert "saved by acw_regimental version 4" in msg and "read by version 5" in msg
+    assert "saved by acw_regimental version 5" in msg and "read by version 6" in msg
     assert "replay script" in msg
-    with pytest.raises(InvalidStateError, match="version 4"):
+    with pytest.raises(InvalidStateError, match="version 5"):
         State.from_json(old, game=game)
     # the current version reads back
     assert State.from_json(s.to_json()).to_json() == s.to_json()
@@ -753,11 +754,11 @@ def test_a_state_with_non_integer_numbers_is_refused(game, edit, message):
     ("turn", 1.5, "'turn' must be an integer in 1..11, got 1.5"),
     ("turn", 0, "'turn' must be an integer in 1..11, got 0"),
     ("turn", 9999, "'turn' must be an integer in 1..11, got 9999"),  # (the game has 10)
-    ("pt", 10**9, "'pt' must be an integer in 0..22, got 1000000000"),
+    ("player_turn", 10**9, "'player_turn' must be an integer in 0..22, got 1000000000"),
     ("active", True, "'active' must be an integer in 0..1, got True"),
     ("phase", 6, "'phase' must be an integer in 1..5, got 6"),
     ("winner", 2, "'winner' must be an integer in -2..1, got 2"),
-    ("ndec", -1, "'ndec' must be an integer >= 0, got -1"),
+    ("decisions_taken", -1, "'decisions_taken' must be an integer >= 0, got -1"),
     ("done", 0, "'done' must be true or false, got 0"),
     ("pips", [1], "'pips' must be a pair of integers >= 0, got [1]"),
     ("reserved", [0, -1], "'reserved' must be a pair of integers >= 0, got [0, -1]"),
@@ -773,12 +774,15 @@ def test_a_state_with_non_integer_numbers_is_refused(game, edit, message):
     ("units", [[], []], "'units' must be 2 lists of 8 unit slots each"),
     ("objective_vp_banked", [1], "'objective_vp_banked' must be a pair of integers >= 0, got [1]"),
     ("reacted", "ab", "'reacted' must be a list of integers, got 'ab'"),
-    ("consumed", [1], "'consumed' must be a list of strings, got [1]"),
-    ("broke_pt", ["x"], "'broke_pt' must be a list of lists of integers, got ['x']"),
+    ("spent_triggers", [[1]], "'spent_triggers' must be a list of [slot, trigger] pairs, "
+                              "got [[1]]"),
+    ("spent_triggers", ["0:evade"], "'spent_triggers' must be a list of [slot, trigger] pairs"),
+    ("broken_this_player_turn", ["x"], "'broken_this_player_turn' must be a list of lists of "
+                                       "integers, got ['x']"),
 ])
 def test_a_state_with_a_field_out_of_range_is_refused_naming_it(game, key, value, message):
     """ACW's state fields are checked for type, shape and range (an infinite turn used to
-    load, session 16; a player of 1.5 or true was read as side 1; an empty stack or unit list
+    load; a player of 1.5 or true was read as side 1; an empty stack or unit list
     failed later, in the observation)."""
     from envs.core.errors import InvalidStateError
     from envs.core.protocol import State

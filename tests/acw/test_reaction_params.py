@@ -84,7 +84,7 @@ def test_counter_charge_cost_zero_is_free(tmp_path):
                      params={"counter_charge_cost": 0})
     assert "react:counter_charge_3" in legal(s)
     play(s, ["react:counter_charge_3"])
-    assert s.reserved[1] == 0 and s.units[1][0].cc
+    assert s.reserved[1] == 0 and s.units[1][0].counter_charged
     # the seed's cost: no pip, no B1 window (the charge runs on to the Closing Volley)
     s2 = new_state(tmp_path, [union_line(), reb_line(traits=RY)], p2(0), name="seed.toml")
     play(s2, ["activate:u0", "charge:e0"])

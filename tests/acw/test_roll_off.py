@@ -47,7 +47,7 @@ def test_the_higher_roller_moves_first(faces, first):
     roll(s, *faces)
     (ev,) = roll_off_events(s)
     assert ev.rules == ("ACW-PD-11",) and ev.data["rolls"] == list(faces)
-    assert ev.data["first"] == first and s.first == first and s.active == first and s.pt == 0
+    assert ev.data["first"] == first and s.first == first and s.active == first and s.player_turn == 0
     assert s.turn == 1 and s.phase == 1
     # the next die is the first mover's Staff Pips roll (ACW-PD-13), then its first decision
     roll(s, 3)

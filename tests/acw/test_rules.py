@@ -7,8 +7,9 @@ positions (0.01"), flags, legal labels, ``why_illegal`` and the rule ids of the 
 Each test names the ids it checks with ``@pytest.mark.rule(...)`` and in its docstring.
 
 This file: helpers, the 28 seed rule statements RULE-04-1.1 ... RULE-04-6.5 and the I-n
-resolutions bound to them, and RULINGS-10 (a move that begins inside a trigger zone). House rules are in ``test_rules_house.py``; the meta-test that every
-seed id is named is ``test_rules_house.py::test_every_seed_rule_id_is_named``.
+resolutions bound to them, and RULINGS-10 (a move that begins inside a trigger zone). House
+rules are in ``test_rules_house.py``; the meta-test that every seed id is named is
+``test_rules_house.py::test_every_seed_rule_id_is_named``.
 """
 
 from __future__ import annotations
@@ -731,7 +732,7 @@ def test_overrun_destroys_a_screen_that_did_not_evade(tmp_path):
     s = new_state(tmp_path, screen_units(), p2(0))
     play(s, ["activate:u0", "charge:e1", "react:decline"])
     sk, reb = s.units[1][1], s.units[1][0]
-    assert not sk.alive and reb.lost == 1 and reb.stands == 4 and reb.s0 == 5
+    assert not sk.alive and reb.lost == 1 and reb.stands == 4 and reb.starting_stands == 5
     assert not events(s, "melee")
     red = events(s, "redirect")[0]
     assert red.data == {"unit": 0, "target": 0}
@@ -920,7 +921,7 @@ def test_counter_charge_eligibility(tmp_path, kw, offered):
     s = new_state(tmp_path, [union_line(), d], p2(0, 3, (0, 1)))
     if lost:
         s.units[1][0].lost = lost
-        s.units[1][0].s0 += lost
+        s.units[1][0].starting_stands += lost
     play(s, ["activate:u0", "charge:e0"])
     assert ("react:counter_charge_2" in legal(s)) is offered
     if not offered:
@@ -953,7 +954,7 @@ def test_counter_charge_surge_spends_the_pip_no_volley_no_check(tmp_path, surge)
     play(s, [f"react:counter_charge_{surge}"])
     reb, att = s.units[1][0], s.units[0][0]
     assert s.reserved[1] == 0
-    assert reb.fp.y == pytest.approx(18.0 - surge, abs=0.01) and reb.cc
+    assert reb.fp.y == pytest.approx(18.0 - surge, abs=0.01) and reb.counter_charged
     assert att.fp.y == pytest.approx(18.0 - surge, abs=0.01)
     assert not events(s, "window_b2") and not events(s, "fire")
     assert not events(s, "charge_check")

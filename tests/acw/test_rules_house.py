@@ -146,7 +146,7 @@ def test_spent_unit_is_not_in_good_order_and_cannot_charge_or_refuse(tmp_path):
     may not declare a charge and may not Refuse the Flank."""
     s = new_state(tmp_path, [union_line(stands=2), reb_line()], p2(0))
     u = s.units[0][0]
-    u.s0, u.lost = 5, 3
+    u.starting_stands, u.lost = 5, 3
     assert u.health.value == "spent" and not u.good_order
     play(s, ["activate:u0"])
     assert "charge:e0" not in legal(s)
@@ -654,9 +654,9 @@ def test_charge_refused_when_the_contacted_edge_is_full(tmp_path):
     front of it finds no spot on that edge beside it, so its charge is illegal and
     ``why_illegal`` says so (ACW-PD-23)."""
     units = [union_line(), unit(0, "B", 30, 10, 90), reb_line()]
-    s0 = new_state(tmp_path, units, p2(0, 4), name="free.toml")
-    play(s0, ["activate:u1"])  # free edge: B may charge
-    assert "charge:e0" in legal(s0) and why(s0, "charge:e0") is None
+    free = new_state(tmp_path, units, p2(0, 4), name="free.toml")
+    play(free, ["activate:u1"])  # free edge: B may charge
+    assert "charge:e0" in legal(free) and why(free, "charge:e0") is None
     s = _second_charge(tmp_path, units)
     assert "charge:e0" not in legal(s)
     w = why(s, "charge:e0")
@@ -791,7 +791,7 @@ def test_spent_unit_failing_morale_is_broken(tmp_path):
     """ACW-PD-27/28: a Spent unit that fails its Morale Test is Broken and removed."""
     s = new_state(tmp_path, [union_line(), reb_line(y=15.0, stands=3)], p2(0))
     r = s.units[1][0]
-    r.s0, r.lost = 5, 2
+    r.starting_stands, r.lost = 5, 2
     play(s, ["end_phase", "fire:e0", *dice(4, 4, 1, 1, 1), "d6=3"])
     assert not s.units[1][0].alive and events(s, "broken")
 
@@ -880,7 +880,7 @@ def test_detach_and_rejoin_a_skirmish_stand(tmp_path):
     play(s, ["activate:u0", "skirmish:detach"])
     par = s.units[0][0]
     sk = s.units[0][par.screen]
-    assert par.stands == 4 and par.s0 == 5 and sk.is_screen and sk.parent == 0
+    assert par.stands == 4 and par.starting_stands == 5 and sk.is_screen and sk.parent == 0
     gap = distance_to_front_edge(par.fp, sk.fp)
     assert 0.0 < gap <= 4.0 + 0.76
     play(s, ["end_activation"])
@@ -1054,8 +1054,8 @@ def test_crossroads_scenario():
     for side, gun in ((0, "rifle_3in"), (1, "napoleon")):
         inf = [u for u in us if u.side == side and u.kind == "infantry" and not u.is_screen]
         bat = [u for u in us if u.side == side and u.kind == "artillery"]
-        assert inf and all(u.s0 == 5 for u in inf)
-        assert [(u.s0, u.weapon) for u in bat] == [(2, gun)]
+        assert inf and all(u.starting_stands == 5 for u in inf)
+        assert [(u.starting_stands, u.weapon) for u in bat] == [(2, gun)]
     assert sum("rebel_yell" in u.traits for u in us) == 2
     assert all(u.side == 1 for u in us if "rebel_yell" in u.traits)
 

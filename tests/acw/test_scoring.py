@@ -138,7 +138,7 @@ def test_default_battle_is_the_same_for_both_seats():
     def sig(u, turn):
         x, y = (W - u.fp.centre()[0], D - u.fp.centre()[1]) if turn else u.fp.centre()
         h = (u.fp.heading + (math.pi if turn else 0.0)) % (2 * math.pi)
-        return (u.kind, u.weapon, u.experience, u.s0, u.formation, u.is_screen,
+        return (u.kind, u.weapon, u.experience, u.starting_stands, u.formation, u.is_screen,
                 round(x, 6), round(y, 6), round(h, 6))
 
     union = sorted(sig(u, False) for u in g.initial_units if u.side == 0)

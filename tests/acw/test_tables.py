@@ -120,14 +120,14 @@ PD9_TABLE = {3: (2, 1), 4: (2, 1), 5: (3, 2), 6: (4, 2), 8: (5, 3)}
 
 
 @pytest.mark.rule("ACW-PD-9")
-@pytest.mark.parametrize("s0", sorted(PD9_TABLE))
-def test_health_thresholds_reproduce_pd9_table(s0):
+@pytest.mark.parametrize("starting", sorted(PD9_TABLE))
+def test_health_thresholds_reproduce_pd9_table(starting):
     """ACW-PD-9: the integer formulas reproduce the 'stands left' table for S0 = 3,4,5,6,8."""
-    worn_left, spent_left = PD9_TABLE[s0]
-    assert T.worn_at(s0) == s0 - worn_left == (s0 + 2) // 3 == math.ceil(s0 / 3)
-    assert T.spent_at(s0) == s0 - spent_left == (3 * s0 + 4) // 5 == math.ceil(3 * s0 / 5)
-    for left in range(s0, -1, -1):
-        state = T.health_state(s0, s0 - left)
+    worn_left, spent_left = PD9_TABLE[starting]
+    assert T.worn_at(starting) == starting - worn_left == (starting + 2) // 3 == math.ceil(starting / 3)
+    assert T.spent_at(starting) == starting - spent_left == (3 * starting + 4) // 5 == math.ceil(3 * starting / 5)
+    for left in range(starting, -1, -1):
+        state = T.health_state(starting, starting - left)
         if left == 0:
             expected = Health.BROKEN
         elif left <= spent_left:
@@ -136,7 +136,7 @@ def test_health_thresholds_reproduce_pd9_table(s0):
             expected = Health.WORN
         else:
             expected = Health.FRESH
-        assert state is expected, (s0, left)
+        assert state is expected, (starting, left)
 
 
 @pytest.mark.rule("ACW-PD-9")
@@ -152,16 +152,16 @@ def test_health_two_section_battery_and_example_a():
     assert T.health_state(5, 7) is Health.BROKEN
     # The formulas equal ceil(S0/3) and ceil(3*S0/5) for every allowed size, and health_state
     # agrees with worn_at/spent_at everywhere.
-    for s0 in range(1, 9):
-        assert T.worn_at(s0) == math.ceil(s0 / 3)
-        assert T.spent_at(s0) == math.ceil(3 * s0 / 5)
-        for lost in range(s0 + 1):
-            expected = (Health.BROKEN if lost >= s0 else Health.SPENT if lost >= T.spent_at(s0)
-                        else Health.WORN if lost >= T.worn_at(s0) else Health.FRESH)
-            assert T.health_state(s0, lost) is expected, (s0, lost)
+    for starting in range(1, 9):
+        assert T.worn_at(starting) == math.ceil(starting / 3)
+        assert T.spent_at(starting) == math.ceil(3 * starting / 5)
+        for lost in range(starting + 1):
+            expected = (Health.BROKEN if lost >= starting else Health.SPENT if lost >= T.spent_at(starting)
+                        else Health.WORN if lost >= T.worn_at(starting) else Health.FRESH)
+            assert T.health_state(starting, lost) is expected, (starting, lost)
     with pytest.raises(ParameterError, match="lost"):
         T.health_state(5, -1)
-    with pytest.raises(ParameterError, match="s0"):
+    with pytest.raises(ParameterError, match="starting"):
         T.health_state(0, 0)
 
 

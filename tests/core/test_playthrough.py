@@ -65,7 +65,7 @@ def test_playthrough_blocks_of_example_a() -> None:
     lines = text.splitlines()
     assert lines[:5] == ["# Riposte playthrough: one seeded random game, node by node",
                          "ruleset: acw_regimental", "scenario: example_a_closing_volley",
-                         "version: 5", "params:"]
+                         "version: 6", "params:"]
     first = lines.index("node 0")
     assert lines[first:first + 7] == [
         "node 0", "  current_player: 0 (Union)", "  decision: maneuver",

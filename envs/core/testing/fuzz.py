@@ -21,9 +21,9 @@ from .round_trips import _first_diff
 
 # -- fuzzing (python -m envs fuzz) -------------------------------------------------------------
 #: keys of ``State._to_dict()`` (at any depth) that count something and so are never negative
-COUNTER_KEYS = frozenset({"pips", "turn", "ndec", "hits", "lost", "lost_turn", "moved",
-                          "refused_n", "stands", "s0", "reserved", "count", "casualties",
-                          "ammo", "strength"})
+COUNTER_KEYS = frozenset({"pips", "turn", "decisions_taken", "hits", "lost", "lost_turn",
+                          "moved", "refused_n", "stands", "starting_stands", "reserved", "count",
+                          "casualties", "ammo", "strength"})
 
 
 def _has_negative_counter(data: Any) -> bool:

@@ -188,4 +188,8 @@ keys refused): ``max_units_per_side`` (8), ``pips_fixed`` (False), ``turns`` (10
   same play.
 * v5: a Window A frame (``acw.window_a``) records ``at_path_start``, and the ``window_a``
   event of a move that began inside the trigger's zone cites ``RULINGS-10``; same play.
+* v6: state keys named for what they hold: ``player_turn`` (was ``pt``), ``decisions_taken``
+  (``ndec``), ``broken_this_player_turn`` (``broke_pt``), ``spent_triggers`` as
+  ``[slot, trigger]`` pairs (``consumed``, ``"slot:trigger"`` strings); unit keys
+  ``starting_stands`` (``s0``) and ``counter_charged`` (``cc``); same play.
 """

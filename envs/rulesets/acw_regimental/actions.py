@@ -7,6 +7,7 @@ slots ``u{k}`` are the deciding side's own slots, ``e{k}`` the enemy's (RULINGS 
 from __future__ import annotations
 
 import enum
+from typing import NamedTuple
 
 from envs.core.actions import ActionCatalogue
 
@@ -41,13 +42,45 @@ PRIMITIVES = (
     "skirmish:detach", "skirmish:rejoin",
 )
 
-REACTIONS = (
-    "react:opportunity_fire", "react:wait_short",
-    "react:evade_4", "react:evade_5", "react:evade_6",
-    "react:refuse_1", "react:refuse_2",
-    "react:counter_charge_2", "react:counter_charge_3",
-    "react:closing_volley", "react:decline",
-)
+def reaction_label(name: str) -> str:
+    """The decision label of the reaction ``name`` (``"closing_volley"`` ->
+    ``"react:closing_volley"``): every ``react:*`` label is built here."""
+    return f"react:{name}"
+
+
+#: the label that declines a reaction window (always legal there, RULE-04-1.2)
+DECLINE_LABEL = reaction_label("decline")
+
+REACTIONS = tuple(reaction_label(name) for name in (
+    "opportunity_fire", "wait_short", "evade_4", "evade_5", "evade_6", "refuse_1", "refuse_2",
+    "counter_charge_2", "counter_charge_3", "closing_volley", "decline"))
+
+
+class Verb(str, enum.Enum):
+    """What a movement primitive does (ACW-PD-21; the part of its label before the colon)."""
+
+    ADVANCE = "advance"
+    RETIRE = "retire"
+    SIDESTEP = "sidestep"
+    WHEEL = "wheel"
+    FACE = "face"
+    FORMATION = "formation"
+    SKIRMISH = "skirmish"
+
+
+class Primitive(NamedTuple):
+    """A movement primitive as a typed action: its :class:`Verb` and its argument (the part of
+    the label after the colon: ``"third"``, ``"left_half"``, ``"assault_column"``,
+    ``"detach"`` ...; ``""`` for ``retire``)."""
+
+    verb: Verb
+    argument: str
+
+    @classmethod
+    def from_label(cls, label: str) -> "Primitive":
+        """The primitive of a label of :data:`PRIMITIVES` (``"wheel:left"``)."""
+        verb, _, argument = label.partition(":")
+        return cls(Verb(verb), argument)
 
 
 #: the winning charger's choice after a won melee (ACW-PD-26: it may advance up to 2" into the
@@ -81,6 +114,8 @@ class Ids:
         self.activate = [ix(f"activate:u{k}") for k in range(max_units)]
         self.end_phase = ix("end_phase")
         self.prim = {p: ix(p) for p in PRIMITIVES}
+        #: the typed primitive of each primitive id
+        self.primitive = {ix(p): Primitive.from_label(p) for p in PRIMITIVES}
         self.charge = [ix(f"charge:e{k}") for k in range(max_units)]
         self.end_activation = ix("end_activation")
         self.react = {r.split(":")[1]: ix(r) for r in REACTIONS}

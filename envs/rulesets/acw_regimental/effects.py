@@ -69,7 +69,7 @@ def remove(state: Any, unit: Unit, rules: tuple[str, ...], why: str) -> None:
     unit.engaged = []
     state.log("broken", rules, f"{unit.label()} is removed ({why})", unit.side, unit=unit.slot)
     if not unit.is_screen:
-        state.broke_pt.append([unit.side, unit.slot])
+        state.broken_this_player_turn.append([unit.side, unit.slot])
     for enemy in state.units[1 - unit.side]:
         if enemy is not None and unit.slot in enemy.engaged:
             enemy.engaged.remove(unit.slot)
@@ -97,7 +97,7 @@ def rejoin(state: Any, stand: Unit, rules: tuple[str, ...], why: str) -> None:
 
 
 def smoke(state: Any, unit: Unit, own: bool) -> None:
-    unit.smoke = state.pt
+    unit.smoke = state.player_turn
     unit.smoke_own = own
     state.log("smoke", ("RULE-04-2.6", "RULE-04-3.4", "ACW-PD-32", "I-15"),
               f"Smoke Marker placed on {unit.label()} (counts as fired)", unit.side, unit=unit.slot)

@@ -43,7 +43,7 @@ class ACWGame(Game):
 
     ruleset_id = "acw_regimental"
     scenario_dir = SCENARIO_DIR
-    version = 5
+    version = 6
     has_shaped_reward = True
 
     def __init__(self, scenario: str | Path | None = None,
@@ -108,7 +108,7 @@ class ACWGame(Game):
             u.parent = parent.slot
             u.disordered = us.disordered  # a scenario may start a screen Disordered
             parent.screen = u.slot
-            parent.s0 += 1  # the detached stand counts in the parent's S0 (ACW-PD-30)
+            parent.starting_stands += 1  # the detached stand counts in the parent's S0 (ACW-PD-30)
             slots[us.side] += 1
             units.append(u)
         self.initial_units = units

@@ -114,7 +114,7 @@ def unit_row(unit, side: int, table_width: float, table_depth: float) -> list[fl
     # refused flanks are in the unit's own frame: unchanged by the rotation
     row[_O_NUM:_O_HEALTH] = (
         x / table_width, y / table_depth, math.cos(h), math.sin(h),
-        unit.stands / max(1, unit.s0), unit.s0 / 8.0, float(unit.hits),
+        unit.stands / max(1, unit.starting_stands), unit.starting_stands / 8.0, float(unit.hits),
         float(unit.disordered), float(unit.smoke >= 0), float(bool(unit.engaged)),
         float(unit.refused == "left"), float(unit.refused == "right"), unit.refused_n / 2.0)
     row[_O_HEALTH + _HEALTH[unit.health.value]] = 1.0
@@ -143,7 +143,7 @@ def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> 
     callers copy it and never write to it."""
     fp = unit.fp
     key = (id(fp), side, table_width, table_depth, unit.kind, unit.formation, unit.stands,
-           unit.s0, unit.lost, unit.broken, unit.alive, unit.hits, unit.disordered,
+           unit.starting_stands, unit.lost, unit.broken, unit.alive, unit.hits, unit.disordered,
            unit.smoke >= 0, not unit.engaged, unit.refused, unit.refused_n, unit.experience,
            unit.weapon, unit.activated, unit.moved > 0, unit.charged, unit.fired,
            unit.is_screen, unit.traits)
@@ -214,7 +214,8 @@ def observation_string(game, state, side: int) -> str:
             if u.refused:
                 flags.append(f"refused {u.refused} x{u.refused_n}")
             lines.append(f"{'own' if s == side else 'enemy'} {u.label()}: {u.kind} "
-                         f"{u.formation} {u.stands}/{u.s0} stands {u.health.value} hits {u.hits} "
+                         f"{u.formation} {u.stands}/{u.starting_stands} stands "
+                         f"{u.health.value} hits {u.hits} "
                          f"at ({u.fp.x:.1f}, {u.fp.y:.1f}) facing "
                          f"{math.degrees(u.fp.heading):.0f}° {' '.join(flags)}")
     asked, trig, kind = _context(state)

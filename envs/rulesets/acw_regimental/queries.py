@@ -16,7 +16,8 @@ from . import combat, tables
 from .arcs import zone_of
 from .movement import circ, footprint_points, partly_in_arc, points_in_arc, segment_hits_footprint
 from .tables import Cover, Health
-from .units import EXPE, FORM, KIND, WEAP, Unit, footprint_size
+from .units import (EXPERIENCE_BY_VALUE, FORMATION_BY_VALUE, UNIT_KIND_BY_VALUE, WEAPON_BY_VALUE,
+                    Unit, footprint_size)
 
 __all__ = ["allowance", "can_fire_p3", "contact_zone", "enfilade", "fire_targets",
            "firing_stands", "los", "melee_best", "melee_side", "objective_vp", "rally_threat",
@@ -38,15 +39,15 @@ def allowance(state: Any, unit: Unit, road: bool = False) -> float:
 
 def _allowance_uncached(state: Any, unit: Unit, road: bool) -> float:
     if unit.is_screen:
-        return tables.movement_allowance(KIND[unit.kind], tables.Formation.SKIRMISH,
+        return tables.movement_allowance(UNIT_KIND_BY_VALUE[unit.kind], tables.Formation.SKIRMISH,
                                     skirmish=unit.kind == "infantry",
                                     cavalry_screen=unit.kind == "cavalry",
                                     disordered=unit.disordered)
     form = unit.formation
     if unit.kind == "cavalry" and form == "line":
         form = "mounted_line"
-    return tables.movement_allowance(KIND[unit.kind], FORM[form], on_road=road,
-                                disordered=unit.disordered)
+    return tables.movement_allowance(UNIT_KIND_BY_VALUE[unit.kind], FORMATION_BY_VALUE[form],
+                                     on_road=road, disordered=unit.disordered)
 
 
 def los(state: Any, first: Footprint, second: Footprint, skip: tuple = ()) -> bool:
@@ -170,7 +171,7 @@ def victory_points(state: Any) -> list[int]:
         for unit in state.units[side]:
             if unit is None or unit.is_screen:
                 continue
-            vp[1 - side] += tables.VP_STAND * min(unit.lost, unit.s0)
+            vp[1 - side] += tables.VP_STAND * min(unit.lost, unit.starting_stands)
             if unit.broken:
                 vp[1 - side] += tables.VP_BROKEN
     obj = (state.objective_vp_banked if state.game.objectives_score != "end"
@@ -248,7 +249,7 @@ def fire_targets(state: Any, unit: Unit) -> list[Unit]:
     """Enemy units ``unit`` may fire at: not engaged, in range of its weapon, in the arc of
     at least one firing stand and in sight (ACW-PD-25, ACW-PD-16, ACW-PD-17)."""
     out = []
-    weapon = WEAP[unit.weapon]
+    weapon = WEAPON_BY_VALUE[unit.weapon]
     ufp = unit.fp
     # exact shortcut: beyond the longest band even by bounding circles -> no band
     ux, uy, ur = circ(ufp)
@@ -297,11 +298,11 @@ def melee_side(state: Any, units: list[Unit], enemies: list[Unit],
     stands = sum(unit.stands for unit in units)
     terr = state.game.terrain
     charged = any(unit.charged and not is_def for unit in units)
-    cc = any(unit.cc for unit in units)
+    counter_charged = any(unit.counter_charged for unit in units)
     flank = (not is_def) and any(unit.zone in ("left", "right", "rear") for unit in units)
     mom_lost = all(unit.momentum_lost for unit in units if unit.charged) if charged else False
     favourable = False
-    if is_def and not cc:
+    if is_def and not counter_charged:
         e0 = enemies[0]
         favourable = (terr.on_crest(best.fp.centre()) and not terr.on_crest(e0.fp.centre()))\
             or terr.behind_obstacle(best.fp, e0.fp.centre())\
@@ -309,15 +310,15 @@ def melee_side(state: Any, units: list[Unit], enemies: list[Unit],
     enemy_inf_cover = any(e.kind == "infantry" and (
         terr.cover(e.fp, best.fp.centre()) is not Cover.NONE or
         terr.behind_obstacle(e.fp, best.fp.centre())) for e in enemies)
-    shock = best.kind == "cavalry" and (charged or cc) and not enemy_inf_cover
+    shock = best.kind == "cavalry" and (charged or counter_charged) and not enemy_inf_cover
     health = best.health
     if health is Health.BROKEN:
         health = Health.SPENT
     return combat.MeleeSide(
-        experience=EXPE[best.experience], health=health, disordered=best.disordered,
+        experience=EXPERIENCE_BY_VALUE[best.experience], health=health, disordered=best.disordered,
         stands=stands, is_artillery=any(unit.kind == "artillery" for unit in units),
         charged=charged, momentum_lost=mom_lost,
         downhill=charged and any(unit.downhill and not unit.momentum_lost for unit in units),
         defends_favourable=favourable, flank_or_rear=flank,
-        rebel_yell="rebel_yell" in best.traits and (charged or cc),
+        rebel_yell="rebel_yell" in best.traits and (charged or counter_charged),
         cavalry_shock=shock, support=len(units) > 1)

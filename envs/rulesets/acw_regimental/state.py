@@ -35,7 +35,8 @@ def _int_bounds(game) -> dict[str, tuple[int, int | None]]:
     """The range of each integer field of a saved state of ``game`` (inclusive; None: no
     upper bound): a game ends after its last turn, so ``turn`` reaches ``turns + 1``."""
     return {"first": (0, 1), "active": (0, 1), "turn": (1, game.turns + 1),
-            "pt": (0, 2 * (game.turns + 1)), "phase": (1, 5), "ndec": (0, None),
+            "player_turn": (0, 2 * (game.turns + 1)), "phase": (1, 5),
+            "decisions_taken": (0, None),
             "winner": (-2, 1)}
 
 
@@ -91,14 +92,18 @@ def _check_fields(game, data: dict[str, Any]) -> None:
     if not _is_count_pair(banked):
         raise ValueError(f"'objective_vp_banked' must be a pair of integers >= 0, got "
                          f"{banked!r}")
-    for k, kind in (("reacted", int), ("consumed", str)):
-        if not _is_int_list(data[k], kind):
-            raise ValueError(f"{k!r} must be a list of {'integers' if kind is int else 'strings'}"
-                             f", got {data[k]!r}")
-    if not isinstance(data["broke_pt"], list) or not all(_is_int_list(b)
-                                                         for b in data["broke_pt"]):
-        raise ValueError(f"'broke_pt' must be a list of lists of integers, got "
-                         f"{data['broke_pt']!r}")
+    if not _is_int_list(data["reacted"]):
+        raise ValueError(f"'reacted' must be a list of integers, got {data['reacted']!r}")
+    spent = data["spent_triggers"]
+    if not isinstance(spent, list) or not all(
+            isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int
+            and isinstance(pair[1], str) for pair in spent):
+        raise ValueError(f"'spent_triggers' must be a list of [slot, trigger] pairs, got "
+                         f"{spent!r}")
+    broken = data["broken_this_player_turn"]
+    if not isinstance(broken, list) or not all(_is_int_list(pair) for pair in broken):
+        raise ValueError(f"'broken_this_player_turn' must be a list of lists of integers, got "
+                         f"{broken!r}")
 
 
 class ACWState(State):
@@ -134,17 +139,18 @@ class ACWState(State):
         self.first = 0 if g.first_side == "roll_off" else g.first_side
         self.active = st.active if st.active is not None else self.first
         self.turn = st.turn
-        self.pt = 0 if self.active == self.first else 1
+        self.player_turn = 0 if self.active == self.first else 1
         self.phase = st.phase
         self.pips = [0, 0]
         self.reserved = list(st.reserved)
-        self.ndec = 0
+        self.decisions_taken = 0
         self.done = False
         self.result = [0.0, 0.0]
         self.winner = -2  # -2 running, -1 draw, 0/1 winner
         self.reacted: list[int] = []
-        self.consumed: list[str] = []
-        self.broke_pt: list[list[int]] = []
+        #: Window A triggers spent in the current activation: ``(defender slot, trigger)``
+        self.spent_triggers: list[tuple[int, str]] = []
+        self.broken_this_player_turn: list[list[int]] = []
         self.objective_vp_banked = [0, 0]  # scoring "each_turn" (scenario [scoring])
         self.stack: list[Frame] = [PlayerTurnCycle()]
         if st.phase == 2:
@@ -166,14 +172,14 @@ class ACWState(State):
         self._copy_base_into(s)
         s.units = [[u.copy() if u is not None else None for u in side] for side in self.units]
         s.first, s.active, s.turn = self.first, self.active, self.turn
-        s.pt, s.phase = self.pt, self.phase
+        s.player_turn, s.phase = self.player_turn, self.phase
         s.pips = list(self.pips)
         s.reserved = list(self.reserved)
-        s.ndec, s.done, s.winner = self.ndec, self.done, self.winner
+        s.decisions_taken, s.done, s.winner = self.decisions_taken, self.done, self.winner
         s.result = list(self.result)
         s.reacted = list(self.reacted)
-        s.consumed = list(self.consumed)
-        s.broke_pt = [list(b) for b in self.broke_pt]
+        s.spent_triggers = list(self.spent_triggers)
+        s.broken_this_player_turn = [list(b) for b in self.broken_this_player_turn]
         s.objective_vp_banked = list(self.objective_vp_banked)
         s.stack = [frame.copy() for frame in self.stack]
         s.cur = self.cur
@@ -188,11 +194,14 @@ class ACWState(State):
     def _to_dict_base(self) -> dict[str, Any]:
         return {"units": [[u.to_dict() if u is not None else None for u in side]
                           for side in self.units],
-                "first": self.first, "active": self.active, "turn": self.turn, "pt": self.pt,
+                "first": self.first, "active": self.active, "turn": self.turn,
+                "player_turn": self.player_turn,
                 "phase": self.phase, "pips": list(self.pips), "reserved": list(self.reserved),
-                "ndec": self.ndec, "done": self.done, "winner": self.winner,
+                "decisions_taken": self.decisions_taken, "done": self.done, "winner": self.winner,
                 "result": list(self.result), "reacted": list(self.reacted),
-                "consumed": list(self.consumed), "broke_pt": [list(b) for b in self.broke_pt],
+                "spent_triggers": [list(pair) for pair in self.spent_triggers],
+                "broken_this_player_turn": [list(pair)
+                                            for pair in self.broken_this_player_turn],
                 "stack": [frame.to_dict() for frame in self.stack],
                 "cur": [self.cur[0], str(self.cur[1].value)]}
 
@@ -202,14 +211,15 @@ class ACWState(State):
         _check_fields(game, data)
         s.units = [[Unit.from_dict(u) if u is not None else None for u in side]
                    for side in data["units"]]
-        for k in ("first", "active", "turn", "pt", "phase", "ndec", "done", "winner"):
+        for k in ("first", "active", "turn", "player_turn", "phase", "decisions_taken", "done",
+                  "winner"):
             setattr(s, k, data[k])
         s.pips = list(data["pips"])
         s.reserved = list(data["reserved"])
         s.result = list(data["result"])
         s.reacted = list(data["reacted"])
-        s.consumed = list(data["consumed"])
-        s.broke_pt = [list(b) for b in data["broke_pt"]]
+        s.spent_triggers = [(slot, trigger) for slot, trigger in data["spent_triggers"]]
+        s.broken_this_player_turn = [list(b) for b in data["broken_this_player_turn"]]
         s.objective_vp_banked = list(data.get("objective_vp_banked", [0, 0]))
         s.stack = [record_from_dict(frame) for frame in data["stack"]]
         s.cur = (int(data["cur"][0]), ACWDecision(data["cur"][1]))
@@ -238,7 +248,7 @@ class ACWState(State):
         self._pending_legal = None
         fr = self.stack[-1]
         if self.cur[0] != CHANCE:
-            self.ndec += 1
+            self.decisions_taken += 1
         # the clipping predicate of this decision's legal list serves its handler (nothing
         # has changed since it was built: the state is only changed by applying actions)
         self._handoff = self._lact_pred
@@ -249,7 +259,7 @@ class ACWState(State):
                 self._follow(step)
         finally:
             self._handoff = None
-        if self.ndec >= self.game.max_decisions and not self.done:
+        if self.decisions_taken >= self.game.max_decisions and not self.done:
             self.log("decision_cap", ("ACW-PD-35",),
                      f"decision cap {self.game.max_decisions} reached: game scored on VP")
             end_game(self, "decision cap")

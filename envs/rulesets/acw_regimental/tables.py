@@ -258,39 +258,39 @@ def pips_from_roll(d6: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def worn_at(s0: int) -> int:
-    """Stands lost at which a unit of starting size ``s0`` becomes Worn: ``(s0+2)//3`` = ceil(s0/3)
-    (ACW-PD-9). Raises ParameterError if ``s0 < 1``."""
-    if s0 < 1:
-        raise _bad("s0", s0, "a starting stand count >= 1")
-    return (s0 + 2) // 3
+def worn_at(starting_stands: int) -> int:
+    """Stands lost at which a unit of starting size ``starting_stands`` becomes Worn: ``(starting_stands+2)//3`` = ceil(starting_stands/3)
+    (ACW-PD-9). Raises ParameterError if ``starting_stands < 1``."""
+    if starting_stands < 1:
+        raise _bad("starting_stands", starting_stands, "a starting stand count >= 1")
+    return (starting_stands + 2) // 3
 
 
-def spent_at(s0: int) -> int:
-    """Stands lost at which a unit of starting size ``s0`` becomes Spent: ``(3*s0+4)//5`` =
-    ceil(3*s0/5) (ACW-PD-9). Raises ParameterError if ``s0 < 1``."""
-    if s0 < 1:
-        raise _bad("s0", s0, "a starting stand count >= 1")
-    return (3 * s0 + 4) // 5
+def spent_at(starting_stands: int) -> int:
+    """Stands lost at which a unit of starting size ``starting_stands`` becomes Spent: ``(3*starting_stands+4)//5`` =
+    ceil(3*starting_stands/5) (ACW-PD-9). Raises ParameterError if ``starting_stands < 1``."""
+    if starting_stands < 1:
+        raise _bad("starting_stands", starting_stands, "a starting stand count >= 1")
+    return (3 * starting_stands + 4) // 5
 
 
-def health_state(s0: int, lost: int) -> Health:
-    """Health of a unit that started with ``s0`` stands and has lost ``lost`` (ACW-PD-9).
+def health_state(starting_stands: int, lost: int) -> Health:
+    """Health of a unit that started with ``starting_stands`` stands and has lost ``lost`` (ACW-PD-9).
 
-    Fresh below ``worn_at(s0)`` losses, Worn below ``spent_at(s0)``, Spent while stands remain,
-    Broken when ``lost >= s0`` (no stands left). Broken by a failed Morale Test or a melee loss
+    Fresh below ``worn_at(starting_stands)`` losses, Worn below ``spent_at(starting_stands)``, Spent while stands remain,
+    Broken when ``lost >= starting_stands`` (no stands left). Broken by a failed Morale Test or a melee loss
     by 5+ is a state flag of the engine, not a function of the counts.
-    Raises ParameterError if ``s0 < 1`` or ``lost < 0``.
+    Raises ParameterError if ``starting_stands < 1`` or ``lost < 0``.
     """
-    if s0 < 1:
-        raise _bad("s0", s0, "a starting stand count >= 1")
+    if starting_stands < 1:
+        raise _bad("starting_stands", starting_stands, "a starting stand count >= 1")
     if lost < 0:
         raise _bad("lost", lost, "a stands-lost count >= 0")
-    if lost >= s0:
+    if lost >= starting_stands:
         return Health.BROKEN
-    if lost >= (3 * s0 + 4) // 5:
+    if lost >= (3 * starting_stands + 4) // 5:
         return Health.SPENT
-    if lost >= (s0 + 2) // 3:
+    if lost >= (starting_stands + 2) // 3:
         return Health.WORN
     return Health.FRESH
 

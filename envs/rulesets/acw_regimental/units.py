@@ -46,22 +46,22 @@ class Unit:
     Attributes (all JSON-serialisable): ``side`` (0 Union, 1 Confederate), ``slot`` (index in
     its side's padded slot list), ``name``, ``kind``/``weapon``/``experience``/``formation``
     (enum values as ``str``), ``traits`` (tuple of str, e.g. ``"rebel_yell"``), ``fp`` (the
-    footprint), ``s0`` (starting stands, including a detached stand), ``stands`` (stands in
+    footprint), ``starting_stands`` (including a detached stand), ``stands`` (stands in
     the body now), ``lost`` (stands lost so far, ACW-PD-9), ``hits`` (persistent hit counter,
     I-5), ``disordered``, ``smoke`` (player-turn index the Smoke Marker was placed, -1 = none,
     ACW-PD-32), ``smoke_own`` (placed by its own Phase 3 fire), ``engaged`` (enemy slots in
     contact, ACW-PD-23 step 7), ``refused`` / ``refused_n`` (refused flank "left"/"right" and
     stands, RULE-04-5.3), per-phase flags ``activated``, ``moved`` (allowance inches used),
-    ``charged``, ``fired``, ``cc`` (counter-charged), ``momentum_lost``, ``downhill``,
+    ``charged``, ``fired``, ``counter_charged``, ``momentum_lost``, ``downhill``,
     ``zone`` (contact zone of its charge), ``road_used``, ``limbered_now``, ``pivot_only``,
     ``out_of_smoke``, ``fought``, ``lost_turn`` (stands lost this player-turn), and the screen
     links ``parent`` / ``screen`` (slots, -1 = none), ``is_screen``, ``alive``, ``broken``.
     """
 
     __slots__ = ("side", "slot", "name", "kind", "weapon", "experience", "traits", "formation",
-                 "fp", "s0", "stands", "lost", "hits", "disordered", "smoke", "smoke_own",
+                 "fp", "starting_stands", "stands", "lost", "hits", "disordered", "smoke", "smoke_own",
                  "engaged", "refused", "refused_n", "activated", "moved", "charged", "fired",
-                 "cc", "momentum_lost", "downhill", "zone", "road_used", "limbered_now",
+                 "counter_charged", "momentum_lost", "downhill", "zone", "road_used", "limbered_now",
                  "pivot_only", "out_of_smoke", "fought", "lost_turn", "parent", "screen",
                  "is_screen", "alive", "broken")
 
@@ -82,7 +82,7 @@ class Unit:
         u.traits = self.traits
         u.formation = self.formation
         u.fp = self.fp
-        u.s0 = self.s0
+        u.starting_stands = self.starting_stands
         u.stands = self.stands
         u.lost = self.lost
         u.hits = self.hits
@@ -96,7 +96,7 @@ class Unit:
         u.moved = self.moved
         u.charged = self.charged
         u.fired = self.fired
-        u.cc = self.cc
+        u.counter_charged = self.counter_charged
         u.momentum_lost = self.momentum_lost
         u.downhill = self.downhill
         u.zone = self.zone
@@ -119,7 +119,7 @@ class Unit:
         """Fresh / Worn / Spent / Broken from stands lost (ACW-PD-9)."""
         if self.broken or not self.alive:
             return Health.BROKEN
-        return health_state(self.s0, min(self.lost, self.s0))
+        return health_state(self.starting_stands, min(self.lost, self.starting_stands))
 
     @property
     def formed(self) -> bool:
@@ -175,7 +175,7 @@ def clear_turn_flags(unit: Unit) -> None:
     unit.moved = 0.0
     unit.charged = False
     unit.fired = False
-    unit.cc = False
+    unit.counter_charged = False
     unit.momentum_lost = False
     unit.downhill = False
     unit.zone = ""
@@ -199,7 +199,7 @@ def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience
     u.formation = formation
     w, d = footprint_size(kind, formation, stands)
     u.fp = Footprint(float(x), float(y), math.radians(facing_deg), w, d)
-    u.s0 = stands
+    u.starting_stands = stands
     u.stands = stands
     u.lost = 0
     u.hits = 0
@@ -219,7 +219,7 @@ def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience
 
 
 # enum lookups without Enum.__call__ in the hot path
-KIND = {k.value: k for k in UnitKind}
-FORM = {f.value: f for f in Formation}
-WEAP = {w.value: w for w in Weapon}
-EXPE = {e.value: e for e in Experience}
+UNIT_KIND_BY_VALUE = {k.value: k for k in UnitKind}
+FORMATION_BY_VALUE = {f.value: f for f in Formation}
+WEAPON_BY_VALUE = {w.value: w for w in Weapon}
+EXPERIENCE_BY_VALUE = {e.value: e for e in Experience}

@@ -20,10 +20,10 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from .. import tables
-from ..actions import ACWDecision
+from ..actions import ACWDecision, Verb
 from ..movement import circ, partly_in_arc, plan_path
 from ..paths import _fp_list, path_fn, path_speed
-from ..units import FORM, KIND, footprint_size, new_unit
+from ..units import FORMATION_BY_VALUE, UNIT_KIND_BY_VALUE, footprint_size, new_unit
 from .charge import declare_charge
 from .context import ACWContext
 from .move import Move, passage_of_lines
@@ -207,7 +207,7 @@ def legal_primitives(state: Any, act: Activation) -> list[int]:
                 out.append(prim["face:" + arg])
     if act.primitives == 0 and not screen and not unit.disordered and unit.moved <= 0 and \
             not unit.charged and state.pips[unit.side] >= 1 and \
-            tables.can_charge(KIND[unit.kind], FORM[unit.formation]):
+            tables.can_charge(UNIT_KIND_BY_VALUE[unit.kind], FORMATION_BY_VALUE[unit.formation]):
         reach = charge_reach(state, unit)
         cx, cy = fp.centre()
         near = 0.5 * math.hypot(fp.width, fp.depth) + reach
@@ -406,7 +406,8 @@ def charge_reach(state: Any, unit: Any) -> float:
 def why_no_charge(state: Any, unit: Any, enemy: Any):
     """``None`` if ``unit`` may declare a charge on ``enemy`` (ACW-PD-23 step 1), else
     ``(rule ids, reason)``."""
-    if not tables.can_charge(KIND[unit.kind], FORM[unit.formation]) or unit.is_screen:
+    if not tables.can_charge(UNIT_KIND_BY_VALUE[unit.kind],
+                             FORMATION_BY_VALUE[unit.formation]) or unit.is_screen:
         return ("ACW-PD-23", "ACW-PD-19"), \
             f"a {unit.kind} unit in {unit.formation} cannot charge"
     if unit.disordered:
@@ -563,24 +564,23 @@ def _apply(state: Any, act: Activation, action: int) -> Step:
         charge = declare_charge(state, unit, enemy)
         act.ended = True
         return Push(charge)
-    label = state.game.actions.labels[action]
-    kind, _, arg = label.partition(":")
-    if kind != "skirmish" and unit.refused:
+    verb, arg = ids.primitive[action]
+    if verb is not Verb.SKIRMISH and unit.refused:
         state.log("refuse_end", ("I-27", "ACW-PD-33"),
                   f"{unit.label()} moves: its refused {unit.refused} flank re-forms", side,
                   unit=unit.slot)
         unit.refused, unit.refused_n = "", 0
-    if kind in ("advance", "retire", "sidestep"):
-        return Push(_start_linear(state, act, unit, kind, arg))
-    if kind == "wheel":
+    if verb is Verb.ADVANCE or verb is Verb.RETIRE or verb is Verb.SIDESTEP:
+        return Push(_start_linear(state, act, unit, verb.value, arg))
+    if verb is Verb.WHEEL:
         return Push(_start_wheel(state, act, unit, arg))
-    if kind == "face":
+    if verb is Verb.FACE:
         cost = facing_cost(state, act, unit)
         new_fp = turned_footprint(unit, "face_" + arg, "centre")
         return Push(_start_static(state, act, unit, new_fp, cost,
                                   queries.allowance(state, unit, act.on_road), f"face {arg}",
                                   ("ACW-PD-21",)))
-    if kind == "formation":
+    if verb is Verb.FORMATION:
         return Push(_start_formation(state, act, unit, arg))
     # skirmish
     act.skirmish_done = True
@@ -706,7 +706,7 @@ def _detach(state: Any, unit: Any) -> None:
     stand = new_unit(unit.side, slot, f"{unit.name} skirmishers", unit.kind, unit.weapon,
                      unit.experience, 1, "skirmish", 0.0, 0.0, 0.0, (), is_screen=True)
     stand.fp = fp
-    stand.s0 = 1
+    stand.starting_stands = 1
     stand.parent = unit.slot
     stand.activated = True
     unit.screen = slot

@@ -33,19 +33,20 @@ from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossin
                                 footprint_distance, overlaps)
 from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
-from envs.core.reactions import ReactionWindow
+from envs.core.reactions import Reaction, ReactionWindow
 
 from .. import combat, effects, queries, tables
-from ..actions import ACWDecision
+from ..actions import DECLINE_LABEL, ACWDecision
 from ..arcs import zone_of
 from ..paths import _fp_list, path_fn
-from ..reactions import can_fire_reaction
+from ..reactions import B1Reaction, can_fire_reaction
 from ..reactions.closing_volley import CLOSING_VOLLEY, volley_possible
-from ..reactions.counter_charge import COUNTER_CHARGES, why_no_counter_charge
+from ..reactions.counter_charge import (COUNTER_CHARGE_LABELS, COUNTER_CHARGES,
+                                        why_no_counter_charge)
 from ..reactions.evade import CHARGE_EVADES
 from ..reactions.refuse_flank import CHARGE_REFUSALS, EmergencyDrill
 from ..reactions.refusals import why_reaction_illegal
-from ..units import EXPE, Unit
+from ..units import EXPERIENCE_BY_VALUE, Unit
 from .context import ACWContext
 from .volley import Volley
 
@@ -117,8 +118,7 @@ class Charge(Frame):
     Fields: ``zone`` — the target's edge to contact (``front``/``left``/``right``/``rear``);
     ``origin`` — the charger's footprint ``[x, y, heading, width, depth]`` at declaration (the
     contact spot is searched from it); ``step``; ``b1_reaction`` — the Window B1 reaction that
-    shapes the rest of the charge (``""``, ``"evade"``, ``"refuse_flank"`` or
-    ``"counter_charge"``); ``path`` / ``path_length`` / ``moved`` — the straight path spec of
+    shapes the rest of the charge (a :class:`..reactions.B1Reaction`); ``path`` / ``path_length`` / ``moved`` — the straight path spec of
     :func:`..paths.path_fn`, its usable length and how far along it the charger is (inches);
     ``reaches`` — whether the path ends in contact within the charge distance; ``redirected``
     — the charge now goes for a screen's parent (RULE-04-4.4); ``started_inside_mark`` — the
@@ -133,7 +133,7 @@ class Charge(Frame):
     zone: str
     origin: list[float]
     step: ChargeStep = ChargeStep.DECLARED
-    b1_reaction: str = ""
+    b1_reaction: B1Reaction = B1Reaction.NONE
     path: list | None = None
     path_length: float = 0.0
     moved: float = 0.0
@@ -181,7 +181,7 @@ class Charge(Frame):
 
     def on_child_done(self, state: Any, child: Any) -> None:
         if type(child) is WindowB2:
-            if child.chosen == CLOSING_VOLLEY.label:
+            if child.took(CLOSING_VOLLEY):
                 self.step = ChargeStep.VOLLEY_TAKEN
                 self.volley_lost, self.volley_disordered = 0, False
         elif type(child) is EmergencyDrill:  # a Window B1 refusal without a reserved pip
@@ -201,7 +201,7 @@ class Charge(Frame):
         if target is None or not target.alive:
             self.step = ChargeStep.END
             return None
-        if self.b1_reaction == "counter_charge":
+        if self.b1_reaction is B1Reaction.COUNTER_CHARGE:
             return self._contact(state, charger, target)
         if self.path is None:
             dest = charge_destination(state, charger, target, self.zone, self._origin())
@@ -298,7 +298,7 @@ class Charge(Frame):
     def _discipline_check(self, state: Any, charger: Any, target: Any) -> Step:
         side = state.active
         roll = self.check_roll
-        needed = tables.discipline_target(EXPE[charger.experience])
+        needed = tables.discipline_target(EXPERIENCE_BY_VALUE[charger.experience])
         passed = combat.check_passes(roll, needed)
         state.log("charge_check", ("RULE-04-2.4", "I-19"),
                   f"{charger.label()} Charge Discipline Check {roll} vs {needed}+ "
@@ -374,7 +374,7 @@ class Charge(Frame):
             charger.engaged.append(target.slot)
         if charger.slot not in target.engaged:
             target.engaged.append(charger.slot)
-        counter = ("RULE-04-6.5",) if self.b1_reaction == "counter_charge" else ()
+        counter = ("RULE-04-6.5",) if self.b1_reaction is B1Reaction.COUNTER_CHARGE else ()
         state.log("contact", ("ACW-PD-23", "I-14") + counter,
                   f"{charger.label()} contacts {target.label()} ({self.zone}); engaged until "
                   f"Phase 4", side, unit=charger.slot, target=target.slot, zone=self.zone)
@@ -403,7 +403,7 @@ class _ChargeWindow(ReactionWindow):
     below it on the stack (:meth:`charge`), which its reactions reshape."""
 
     decision: ClassVar[str] = ACWDecision.REACTION
-    decline_label: ClassVar[str] = "react:decline"
+    decline_label: ClassVar[str] = DECLINE_LABEL
     what: ClassVar[str] = ""
 
     charger: int = -1
@@ -411,6 +411,11 @@ class _ChargeWindow(ReactionWindow):
     def units(self, state: Any) -> tuple[Any, Any]:
         """``(defender, charger)``."""
         return state.units[self.side][self.subject], state.units[1 - self.side][self.charger]
+
+    def took(self, reaction: Reaction) -> bool:
+        """Whether the defender chose ``reaction`` in this window (``False`` while it is open or
+        after a decline)."""
+        return self.chosen == reaction.label
 
     def charge(self, state: Any) -> Charge:
         """The charge this window is about (the frame below it while it is open)."""
@@ -446,7 +451,7 @@ class WindowB1(_ChargeWindow):
     def why_illegal(self, state: Any, action: int) -> Illegality | None:
         defender, charger = self.units(state)
         label = state.game.actions.labels[action]
-        if label in ("react:counter_charge_2", "react:counter_charge_3"):
+        if label in COUNTER_CHARGE_LABELS:
             why = why_no_counter_charge(state, charger, defender) or (("I-10",), "not available")
         elif label == CLOSING_VOLLEY.label:
             why = can_fire_reaction(defender) or \
@@ -487,7 +492,7 @@ class WindowB2(_ChargeWindow):
         label = state.game.actions.labels[action]
         if label == CLOSING_VOLLEY.label:
             return None
-        if label in ("react:counter_charge_2", "react:counter_charge_3"):
+        if label in COUNTER_CHARGE_LABELS:
             return Illegality(("RULE-04-6.4", "I-10"),
                               "Counter-Charge is declared at the charge declaration")
         return Illegality(("RULE-04-1.4", "I-10"),

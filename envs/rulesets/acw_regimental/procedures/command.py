@@ -13,7 +13,7 @@ from envs.core.protocol import Illegality
 
 from .. import combat, tables
 from ..actions import ACWDecision
-from ..units import EXPE
+from ..units import EXPERIENCE_BY_VALUE
 from .context import SIDE_NAMES, ACWContext
 from .. import queries
 
@@ -79,7 +79,7 @@ class CommandPhase(Frame):
             roll = self.dice[0]
             threat = queries.rally_threat(state, unit)
             modifier = tables.rally_modifier(unit.health, threat)
-            target = tables.discipline_target(EXPE[unit.experience])
+            target = tables.discipline_target(EXPERIENCE_BY_VALUE[unit.experience])
             passed = combat.check_passes(roll, target, modifier)
             state.log("rally", ("ACW-PD-15",), f"{unit.label()} Rally Check {roll}{modifier:+d} "
                       f"vs {target}+: {'passed, Disorder removed' if passed else 'failed'}",

@@ -13,7 +13,7 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 
 from .. import combat, tables
 from ..tables import Health
-from ..units import EXPE
+from ..units import EXPERIENCE_BY_VALUE
 from ..units import clear_turn_flags
 from .melee import retreat
 from .. import effects
@@ -52,7 +52,7 @@ class EndPhase(Frame):
                         continue
                     test = unit.lost_turn > 0
                     if not test and state.game.morale_cascade:
-                        for broken_side, broken_slot in state.broke_pt:
+                        for broken_side, broken_slot in state.broken_this_player_turn:
                             broken = state.units[broken_side][broken_slot]
                             if broken_side == side and broken is not None and \
                                     not distance_exceeds(broken.fp, unit.fp, 6.0):
@@ -75,7 +75,7 @@ class EndPhase(Frame):
         side, slot = self.tests[self.index]
         unit = state.units[side][slot]
         roll = self.dice[0]
-        target = tables.discipline_target(EXPE[unit.experience])
+        target = tables.discipline_target(EXPERIENCE_BY_VALUE[unit.experience])
         health = unit.health
         modifier = tables.morale_modifier(health, state.game.terrain.heavy_cover(unit.fp))
         passed = combat.check_passes(roll, target, modifier)
@@ -109,7 +109,7 @@ def end_of_player_turn(state: Any) -> None:
         for unit in side:
             if unit is None or not unit.alive:
                 continue
-            if unit.smoke >= 0 and (unit.smoke < state.pt or
+            if unit.smoke >= 0 and (unit.smoke < state.player_turn or
                                  (not own_blocks and unit.smoke_own and unit.side == active)):
                 unit.smoke = -1
                 unit.smoke_own = False

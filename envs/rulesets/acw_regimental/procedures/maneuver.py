@@ -20,7 +20,8 @@ __all__ = ["ManeuverPhase"]
 @dataclass(slots=True)
 class ManeuverPhase(Frame):
     """Phase 2 of the active side: activate units one at a time, or end the phase
-    (ACW-PD-12). Each activation runs in an :class:`.activation.Activation` pushed on top of this one."""
+    (ACW-PD-12). Each activation runs in an :class:`.activation.Activation` pushed on top of
+    this one."""
 
     kind = "acw.maneuver_phase"
     auto_apply_forced = True
@@ -59,7 +60,7 @@ class ManeuverPhase(Frame):
         unit = state.units[side][slot]
         unit.activated = True
         state.reacted = []
-        state.consumed = []
+        state.spent_triggers = []
         road = (unit.formation in ("road_column", "limbered") or unit.is_screen) and \
             state.game.terrain.on_road(unit.fp.centre())
         state.log("activate", ("ACW-PD-12",), f"{unit.label()} is activated", side, unit=slot)

@@ -114,7 +114,7 @@ def resolve_melee(state: Any, dslot: int, atts: list[int], dice: list[int]) -> N
     def_terms = ", ".join(f"{k} {v:+d}" for k, v in
                           combat.melee_modifier_breakdown(defending, attacking.stands))
     names = "+".join(unit.label() for unit in attackers)
-    state.log("melee", ("ACW-PD-26",) + (("RULE-04-6.5",) if defender.cc else ()) +
+    state.log("melee", ("ACW-PD-26",) + (("RULE-04-6.5",) if defender.counter_charged else ()) +
               (("RULE-04-5.4",) if attacking.flank_or_rear else ()),
               f"melee {names} vs {defender.label()}: {att_roll}{att_mod:+d}={att_total} "
               f"[{att_terms}] against {def_roll}{def_mod:+d}={def_total} [{def_terms}]", active,
@@ -131,7 +131,8 @@ def resolve_melee(state: Any, dslot: int, atts: list[int], dice: list[int]) -> N
                 unit.hits = hits
                 effects.lose_stands(state, unit, stands_lost, ("ACW-PD-26", "I-5"), "melee tie hit")
             effects.disorder(state, unit, ("ACW-PD-26",), "melee tie")
-        recoil = tables.COUNTER_CHARGE_TIE_RECOIL if defender.cc else tables.MELEE_TIE_RECOIL
+        recoil = (tables.COUNTER_CHARGE_TIE_RECOIL if defender.counter_charged
+                  else tables.MELEE_TIE_RECOIL)
         what = "1 hit each, all Disordered; the charger recoils" if len(attackers) == 1 else\
             f"1 hit per side (on {best_attacker.label()} and {defender.label()}), all " \
             f"Disordered; every "\
@@ -139,7 +140,7 @@ def resolve_melee(state: Any, dslot: int, atts: list[int], dice: list[int]) -> N
         state.log("melee_tie", ("ACW-PD-26",), f"tie: {what} {recoil:.0f}\"", active)
         for unit in attackers:
             retreat(state, unit, recoil, defender, count_block=False)
-        if defender.cc and defender.alive:
+        if defender.counter_charged and defender.alive:
             retreat(state, defender, recoil, best_attacker, count_block=False, fought=attackers)
         effects.disengage(state, attackers, defender)
         return

@@ -175,7 +175,7 @@ def next_trigger(state: Any, unit: Any, along, start: float, length: float, stat
         lower_bound = math.sqrt(d2) - cr - dr - 1e-6
         distance0 = None
         for trigger in triggers_for(defender, unit):
-            if f"{defender.slot}:{trigger}" in state.consumed:
+            if (defender.slot, trigger) in state.spent_triggers:
                 continue
             lim = trigger_range(trigger, state.game)
             if lower_bound - span > lim + 0.01:

@@ -12,7 +12,7 @@ from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
 
 from .. import combat, tables
-from ..units import EXPE
+from ..units import EXPERIENCE_BY_VALUE
 from .. import effects
 
 __all__ = ["PassageOfLinesTests"]
@@ -55,7 +55,7 @@ class PassageOfLinesTests(Frame):
         self.roll = child.values[0]
 
     def _resolve(self, state: Any, tester: Any, roll: int) -> None:
-        needed = tables.discipline_target(EXPE[tester.experience])
+        needed = tables.discipline_target(EXPERIENCE_BY_VALUE[tester.experience])
         passed = combat.check_passes(roll, needed)
         state.log("passage_test", RULES, f"{tester.label()} Passage of Lines test {roll} vs "
                   f"{needed}+: {'passed' if passed else 'failed'}", tester.side,

@@ -12,7 +12,7 @@ from envs.core.protocol import Illegality
 
 from .. import tables
 from ..actions import ACWDecision
-from ..units import WEAP
+from ..units import WEAPON_BY_VALUE
 from .context import ACWContext
 from .volley import FireMode, Volley
 from .. import queries
@@ -59,7 +59,8 @@ class RangedCombatPhase(Frame):
             return Illegality(("ACW-PD-25b",), "no enemy unit in that slot")
         if enemy.engaged:
             return Illegality(("ACW-PD-25b", "ACW-PD-17"), "units in contact may not be fired at")
-        if tables.range_band(WEAP[unit.weapon], footprint_distance(unit.fp, enemy.fp)) is None:
+        if tables.range_band(WEAPON_BY_VALUE[unit.weapon],
+                             footprint_distance(unit.fp, enemy.fp)) is None:
             return Illegality(("ACW-PD-25",), "out of range")
         if queries.firing_stands(state, unit, enemy.fp, 1) == 0:
             return Illegality(("ACW-PD-25b", "ACW-PD-16"), "not in the arc of any firing stand")

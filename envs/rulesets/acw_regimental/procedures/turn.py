@@ -88,10 +88,10 @@ class PlayerTurnCycle(Frame):
         # active side, the game turn and the player-turn count, which every query reads)
         if state.game.objectives_score == "after_enemy_turn":
             bank_objectives(state, sides=(1 - side,))
-        order = AlternatingTurns(2, state.first, side, state.turn, state.pt)
+        order = AlternatingTurns(2, state.first, side, state.turn, state.player_turn)
         game_turn_closed = order.end_player_turn()
-        state.pt = order.player_turn
-        state.broke_pt = []
+        state.player_turn = order.player_turn
+        state.broken_this_player_turn = []
         if game_turn_closed:
             if state.game.objectives_score == "each_turn":
                 bank_objectives(state)

@@ -21,7 +21,7 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 from .. import combat, tables
 from ..arcs import zone_of
 from ..tables import Band, Cover
-from ..units import FORM, KIND, WEAP
+from ..units import FORMATION_BY_VALUE, UNIT_KIND_BY_VALUE, WEAPON_BY_VALUE
 from .. import effects, queries
 
 __all__ = ["FireMode", "Volley", "VolleyStep"]
@@ -106,9 +106,9 @@ class Volley(Frame):
         mode = self.mode
         phase3 = mode is FireMode.PHASE3
         stands = queries.firing_stands(state, firer, target.fp)
-        per_stand = tables.dice_per_stand(KIND[firer.kind])
+        per_stand = tables.dice_per_stand(UNIT_KIND_BY_VALUE[firer.kind])
         dist = footprint_distance(firer.fp, target.fp)
-        weapon = WEAP[firer.weapon]
+        weapon = WEAPON_BY_VALUE[firer.weapon]
         if mode is FireMode.CLOSING:
             band = Band.SHORT
             dist_for = min(dist, tables.SHORT_RANGE)
@@ -166,7 +166,7 @@ class Volley(Frame):
                   hits=hits)
         cover = state.game.terrain.cover(target.fp, firer.fp.centre()) if target.alive \
             else Cover.NONE
-        formation = FORM[target.formation] if target.formation in FORM else tables.Formation.LINE
+        formation = FORMATION_BY_VALUE.get(target.formation, tables.Formation.LINE)
         save = tables.save_needed(cover, formation, artillery_short=(
             firer.kind == "artillery" and self.band == "short"))
         self.save_needed = save
@@ -196,7 +196,8 @@ class Volley(Frame):
             lost = effects.lose_stands(state, target, stands_lost, ("RULE-04-2.3", "I-5"), "fire")
             band = Band(self.band) if self.band else None
             if target.alive and combat.volley_disorders(
-                    self.hit_dice, reaction=reaction, band=band, weapon=WEAP[firer.weapon],
+                    self.hit_dice, reaction=reaction, band=band,
+                    weapon=WEAPON_BY_VALUE[firer.weapon],
                     phase3_six_all_ranges=state.game.phase3_six_all):
                 canister = firer.weapon == "napoleon" and band is Band.SHORT
                 rules = ("RULE-04-2.3", "I-12") if canister else \

@@ -20,7 +20,7 @@ from envs.core.procedure import register
 from envs.core.protocol import Illegality
 from envs.core.reactions import ReactionWindow
 
-from ..actions import ACWDecision
+from ..actions import DECLINE_LABEL, ACWDecision
 from ..reactions.evade import EVADES
 from ..reactions.opportunity_fire import OpportunityFire, WaitShort
 from ..reactions.refuse_flank import REFUSALS
@@ -50,7 +50,7 @@ class WindowA(ReactionWindow):
 
     kind = "acw.window_a"
     decision = ACWDecision.REACTION
-    decline_label = "react:decline"
+    decline_label = DECLINE_LABEL
     skip_when_only_decline = True
     reactions = {r.label: r for r in _OPPORTUNITY + EVADES + REFUSALS}
 
@@ -79,15 +79,15 @@ class WindowA(ReactionWindow):
                   defender.side, defender=defender.slot, mover=mover.slot, trigger=self.trigger)
 
     def on_skip(self, state: Any) -> None:
-        state.consumed.append(f"{self.subject}:{self.trigger}")
+        state.spent_triggers.append((self.subject, self.trigger))
 
     def on_decline(self, state: Any) -> None:
         defender = state.units[self.side][self.subject]
         opportunity = self.trigger.startswith("opp")
         if opportunity:  # both Opportunity Fire points are spent (I-18)
-            state.consumed += [f"{defender.slot}:opp_medium", f"{defender.slot}:opp_short"]
+            state.spent_triggers += [(defender.slot, "opp_medium"), (defender.slot, "opp_short")]
         else:
-            state.consumed.append(f"{defender.slot}:{self.trigger}")
+            state.spent_triggers.append((defender.slot, self.trigger))
         state.log("react_decline", ("RULE-04-1.2", "I-18") if opportunity else
                   ("RULE-04-1.2",), f"{defender.label()} declines ({self.trigger})", self.side,
                   unit=defender.slot)

@@ -10,6 +10,7 @@ B1) and :mod:`.counter_charge` (RULE-04-6.x, Window B1).
 
 from __future__ import annotations
 
+import enum
 from math import cos as _cos
 from math import inf as _INF
 from math import sin as _sin
@@ -26,6 +27,16 @@ from ..units import Unit
 
 #: Window A trigger kinds (ACW-PD-24).
 TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
+
+
+class B1Reaction(str, enum.Enum):
+    """The Window B1 reaction that shapes the rest of a charge (RULE-04-1.2, I-10): none, an
+    Evade (RULE-04-4.x), a refused flank (RULE-04-5.x) or a Counter-Charge (RULE-04-6.x)."""
+
+    NONE = ""
+    EVADE = "evade"
+    REFUSE_FLANK = "refuse_flank"
+    COUNTER_CHARGE = "counter_charge"
 
 
 def can_fire_reaction(defender: Unit) -> tuple[tuple[str, ...], str] | None:

@@ -22,8 +22,9 @@ from typing import Any
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
+from ..actions import reaction_label
 from ..movement import partly_in_arc
-from . import can_fire_reaction
+from . import B1Reaction, can_fire_reaction
 from .. import queries
 
 __all__ = ["CLOSING_VOLLEY", "ClosingVolley", "volley_possible"]
@@ -34,7 +35,7 @@ def volley_possible(state: Any, charge: Any, charger: Any, defender: Any) -> boo
     no Window B1 reaction shaped the charge, the defender has not reacted, may make reaction
     fire, and has the charger (where it stands as it starts toward the mark) partly in its
     forward arc and in the arc of a firing stand."""
-    if charge.b1_reaction:
+    if charge.b1_reaction is not B1Reaction.NONE:
         return False
     if defender.slot in state.reacted:
         return False
@@ -48,7 +49,7 @@ def volley_possible(state: Any, charge: Any, charger: Any, defender: Any) -> boo
 class ClosingVolley(Reaction):
     """Fire one volley at the charger halted at the mark (RULE-04-2.3)."""
 
-    label = "react:closing_volley"
+    label = reaction_label("closing_volley")
     rules = ("RULE-04-2.1", "RULE-04-2.2", "RULE-04-1.3")
 
     def why_not(self, state: Any, window: Any) -> Illegality | None:

@@ -14,7 +14,7 @@ How it works, top to bottom:
 * **Effect** (RULE-04-6.4, 6.5; :meth:`CounterCharge.resolve`): the unit surges 2" or 3"
   straight ahead (stopping at the charger or the table edge), the charger loses its Charging
   Momentum and its downhill bonus, and the charge goes straight to front contact (no Window B2).
-* **In the melee** (RULE-04-6.5, ACW-PD-26): the unit is marked ``Unit.cc``; its side fights as
+* **In the melee** (RULE-04-6.5, ACW-PD-26): the unit is marked ``Unit.counter_charged``; its side fights as
   one that charged for Rebel Yell and cavalry shock, and it does not get the defender's
   favourable-ground modifier (:func:`..queries.melee_side`).
 """
@@ -29,9 +29,10 @@ from envs.core.reactions import Cost, Reaction
 
 from .. import tables
 from ..arcs import zone_of
-from . import counter_charge_eligible
+from ..actions import reaction_label
+from . import B1Reaction, counter_charge_eligible
 
-__all__ = ["COUNTER_CHARGES", "CounterCharge", "RESERVED_PIP", "counter_charge_cost",
+__all__ = ["COUNTER_CHARGES", "COUNTER_CHARGE_LABELS", "CounterCharge", "RESERVED_PIP", "counter_charge_cost",
            "why_no_counter_charge"]
 
 #: what a Counter-Charge spends by the seed (RULE-04-6.3, I-2)
@@ -85,7 +86,7 @@ class CounterCharge(Reaction):
 
     def __init__(self, inches: int):
         self.inches = float(inches)
-        self.label = f"react:counter_charge_{inches}"
+        self.label = reaction_label(f"counter_charge_{inches}")
 
     def why_not(self, state: Any, window: Any) -> Illegality | None:
         defender, charger = window.units(state)
@@ -111,15 +112,18 @@ class CounterCharge(Reaction):
                               0.005)
         surge = self.inches if stop is None else max(0.0, stop - 0.005)
         defender.fp = start.advanced(surge)
-        defender.cc = True
+        defender.counter_charged = True
         charger.momentum_lost = True
         charger.downhill = False
         state.log("move", ("RULE-04-6.4",), f"{defender.label()} surges {surge:.2f}\"", side,
                   unit=defender.slot, dist=round(surge, 3))
         charge = window.charge(state)
-        charge.b1_reaction = "counter_charge"  # straight to contact, no Window B2 (RULE-04-6.5)
+        # straight to contact, no Window B2 (RULE-04-6.5)
+        charge.b1_reaction = B1Reaction.COUNTER_CHARGE
         charge.zone = "front"
         return ()
 
 
 COUNTER_CHARGES = (CounterCharge(2), CounterCharge(3))
+#: the labels of the Counter-Charge surges (2 or 3 inches, RULE-04-6.4)
+COUNTER_CHARGE_LABELS = frozenset(reaction.label for reaction in COUNTER_CHARGES)

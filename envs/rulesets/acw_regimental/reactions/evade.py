@@ -14,7 +14,8 @@ from typing import Any
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
-from . import can_evade
+from ..actions import reaction_label
+from . import B1Reaction, can_evade
 from .. import effects, queries
 
 __all__ = ["CHARGE_EVADES", "ChargeEvade", "EVADES", "Evade"]
@@ -27,7 +28,7 @@ class Evade(Reaction):
 
     def __init__(self, inches: int):
         self.inches = float(inches)
-        self.label = f"react:evade_{inches}"
+        self.label = reaction_label(f"evade_{inches}")
 
     def why_not(self, state: Any, window: Any) -> Illegality | None:
         defender, _ = window.units(state)
@@ -55,14 +56,14 @@ class ChargeEvade(Evade):
         side = screen.side
         charge = window.charge(state)
         state.reacted.append(screen.slot)
-        charge.b1_reaction = "evade"
+        charge.b1_reaction = B1Reaction.EVADE
         parent_slot = screen.parent
         effects.evade(state, screen, self.inches)
         parent = state.units[side][parent_slot] if parent_slot >= 0 else None
         if parent is not None and parent.alive:
             charge.target = parent.slot
             charge.zone = queries.contact_zone(state, charger, parent)
-            charge.b1_reaction = ""
+            charge.b1_reaction = B1Reaction.NONE
             charge.redirected = True
             state.log("redirect", ("RULE-04-4.4", "I-21"),
                       f"{charger.label()}'s charge carries on toward {parent.label()}",

@@ -17,7 +17,8 @@ from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
 from .. import tables
-from ..units import WEAP
+from ..actions import reaction_label
+from ..units import WEAPON_BY_VALUE
 from . import can_fire_reaction
 from .. import queries
 
@@ -34,7 +35,7 @@ def _why_no_opportunity_fire(state: Any, window: Any) -> Illegality | None:
     if queries.firing_stands(state, defender, mover.fp, 1) == 0:
         return Illegality(("RULE-04-3.1", "ACW-PD-16"), "the mover is not in the arc of any "
                                                        "firing stand")
-    if tables.range_band(WEAP[defender.weapon], footprint_distance(defender.fp, mover.fp)) \
+    if tables.range_band(WEAPON_BY_VALUE[defender.weapon], footprint_distance(defender.fp, mover.fp)) \
             is None:
         return Illegality(("RULE-04-3.1", "ACW-PD-25"), "the mover is out of range")
     return None
@@ -44,7 +45,7 @@ class OpportunityFire(Reaction):
     """Fire one volley at the mover now (RULE-04-3.3: the seed's bracket numbers, no
     Enfilade); the mover then carries on along its path."""
 
-    label = "react:opportunity_fire"
+    label = reaction_label("opportunity_fire")
     rules = ("RULE-04-3.1", "RULE-04-3.3", "RULE-04-1.3", "I-3")
 
     def why_not(self, state: Any, window: Any) -> Illegality | None:
@@ -64,7 +65,7 @@ class WaitShort(Reaction):
     """Hold the fire for the Short-range trigger point (I-18): only at the Medium point, with
     the mover still beyond Short range; the Medium trigger is spent, the Short one is not."""
 
-    label = "react:wait_short"
+    label = reaction_label("wait_short")
     rules = ("I-18", "ACW-PD-24")
 
     def why_not(self, state: Any, window: Any) -> Illegality | None:
@@ -79,7 +80,7 @@ class WaitShort(Reaction):
 
     def resolve(self, state: Any, window: Any) -> tuple:
         defender, _ = window.units(state)
-        state.consumed.append(f"{defender.slot}:opp_medium")
+        state.spent_triggers.append((defender.slot, "opp_medium"))
         state.log("react_wait", self.rules, f"{defender.label()} holds its fire for the "
                   f"Short-range point", defender.side, unit=defender.slot)
         return ()

@@ -22,7 +22,8 @@ from envs.core.reactions import Reaction
 
 from .. import tables
 from ..arcs import zone_of
-from . import can_refuse
+from ..actions import reaction_label
+from . import B1Reaction, can_refuse
 from .. import effects, queries
 
 __all__ = ["CHARGE_REFUSALS", "ChargeRefusal", "EmergencyDrill", "REFUSALS", "RefuseFlank"]
@@ -37,7 +38,7 @@ class RefuseFlank(Reaction):
 
     def __init__(self, stands: int):
         self.stands = stands
-        self.label = f"react:refuse_{stands}"
+        self.label = reaction_label(f"refuse_{stands}")
 
     def why_not(self, state: Any, window: Any) -> Illegality | None:
         defender, _ = window.units(state)
@@ -115,7 +116,7 @@ class ChargeRefusal(RefuseFlank):
         side = defender.side
         charge = window.charge(state)
         state.reacted.append(defender.slot)
-        charge.b1_reaction = "refuse_flank"
+        charge.b1_reaction = B1Reaction.REFUSE_FLANK
         flank = zone_of(defender.fp, charger.fp.centre())
         state.log("react", self.rules, f"{defender.label()} declares Refuse the Flank ({flank}, "
                   f"{self.stands} stand(s)) against the charge", side, unit=defender.slot,
