@@ -7,17 +7,20 @@ state (``_handoff``: the predicate the current activation decision's legal list 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import Footprint, footprint_distance, interiors_overlap, overlaps
 
 from . import tables
 from .units import Unit
 
+if TYPE_CHECKING:
+    from .state import ACWState
+
 __all__ = ["blocked_fn", "make_blocked_fn"]
 
 
-def blocked_fn(state: Any, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
+def blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
                 friends_block: bool = True):
     """The clipping predicate of :func:`make_blocked_fn`, reused when nothing it reads
     has changed: the one the current activation decision's legal list was built with
@@ -42,7 +45,7 @@ def blocked_fn(state: Any, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
     return fn
 
 
-def make_blocked_fn(state: Any, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
+def make_blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
                      friends_block: bool = True):
     """Clipping predicate for a normal move (ACW-PD-21.7, PD-29): table edge, within the
     no-approach zone of an enemy (2", 1" for skirmishers; never closer than at the start),

@@ -16,6 +16,7 @@ Coordinates are table inches (x right, y up the table toward the Confederate edg
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from envs.core.drawing import Circle, Drawing, Polygon, Polyline, Text
 from envs.core.geometry import Footprint
@@ -27,6 +28,9 @@ from .paths import path_fn
 from .procedures.charge import Charge
 from .procedures.move import Move
 from .units import Unit
+
+if TYPE_CHECKING:
+    from .state import ACWState
 
 SIDE_FILL = ("#3b64b3", "#9a9a9a")     # Union blue, Confederate grey
 SIDE_STROKE = ("#142f66", "#3d3d3d")
@@ -131,17 +135,17 @@ def _path_points(spec, t0: float, path_length: float) -> tuple[tuple[float, floa
 WINDOW_A_TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")
 
 
-def _move_frame(state) -> Move | None:
+def _move_frame(state: ACWState) -> Move | None:
     """The nearest :class:`.procedures.move.Move` on the stack."""
     return next((f for f in reversed(state.stack) if type(f) is Move), None)
 
 
-def _charge_frame(state) -> Charge | None:
+def _charge_frame(state: ACWState) -> Charge | None:
     """The nearest :class:`.procedures.charge.Charge` on the stack."""
     return next((f for f in reversed(state.stack) if type(f) is Charge), None)
 
 
-def _window(state) -> dict | None:
+def _window(state: ACWState) -> dict | None:
     """The open reaction window as a plain dict (``kind`` A / B1 / B2, ``trig``, defender
     ``d``, mover ``m`` and the move or charge frame giving the path), or None. Read from the
     waiting decision's typed context (:func:`.observer.decision_units`): the unit asked and
@@ -161,7 +165,7 @@ def _window(state) -> dict | None:
     return None
 
 
-def _trigger_shapes(state, window: dict) -> list:
+def _trigger_shapes(state: ACWState, window: dict) -> list:
     d: Unit | None = window["d"]
     m: Unit | None = window["m"]
     if d is None or m is None:
@@ -223,7 +227,7 @@ def _trigger_shapes(state, window: dict) -> list:
     return out
 
 
-def caption(state) -> str:
+def caption(state: ACWState) -> str:
     """One line: turn, player-turn, phase, Staff Pips and who decides what."""
     g = state.game
     p = state.current_player()
@@ -235,7 +239,7 @@ def caption(state) -> str:
             f"{state.phase} · Staff Pips U{state.pips[0]}/C{state.pips[1]} · {who}")
 
 
-def drawing(state) -> Drawing:
+def drawing(state: ACWState) -> Drawing:
     """The whole table of ``state`` (no hidden information in ACW) as a
     :class:`~envs.core.drawing.Drawing` in inches."""
     g = state.game

@@ -5,12 +5,15 @@ and the Emergency Drill Check (RULE-04-5.2, 5.3), and melee disengagement (ACW-P
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import Footprint, first_crossing, footprint_distance, overlaps
 
 from . import combat
 from .units import Unit
+
+if TYPE_CHECKING:
+    from .state import ACWState
 
 __all__ = ["apply_refuse", "disengage", "disorder", "drill_check", "evade", "lose_stands",
            "place", "rejoin", "remove", "smoke"]
@@ -24,7 +27,7 @@ def place(unit: Unit, fp: Footprint) -> None:
     unit.fp = fp
 
 
-def disorder(state: Any, unit: Unit, rules: tuple[str, ...], why: str) -> bool:
+def disorder(state: ACWState, unit: Unit, rules: tuple[str, ...], why: str) -> bool:
     if not unit.alive or unit.disordered:
         return False
     unit.disordered = True
@@ -33,7 +36,7 @@ def disorder(state: Any, unit: Unit, rules: tuple[str, ...], why: str) -> bool:
     return True
 
 
-def lose_stands(state: Any, unit: Unit, count: int, rules: tuple[str, ...], why: str) -> int:
+def lose_stands(state: ACWState, unit: Unit, count: int, rules: tuple[str, ...], why: str) -> int:
     """Remove ``count`` stands from ``unit`` (ACW-PD-25 step 4, PD-9); breaks it when none are left.
     Returns the number actually removed."""
     if count <= 0 or not unit.alive:
@@ -60,7 +63,7 @@ def lose_stands(state: Any, unit: Unit, count: int, rules: tuple[str, ...], why:
     return count
 
 
-def remove(state: Any, unit: Unit, rules: tuple[str, ...], why: str) -> None:
+def remove(state: ACWState, unit: Unit, rules: tuple[str, ...], why: str) -> None:
     """A unit is Broken / destroyed and removed from play (ACW-PD-28)."""
     if not unit.alive:
         return
@@ -83,7 +86,7 @@ def remove(state: Any, unit: Unit, rules: tuple[str, ...], why: str) -> None:
             parent.screen = -1
 
 
-def rejoin(state: Any, stand: Unit, rules: tuple[str, ...], why: str) -> None:
+def rejoin(state: ACWState, stand: Unit, rules: tuple[str, ...], why: str) -> None:
     """A detached stand rejoins its parent (ACW-PD-30, RULE-04-4.3)."""
     parent = state.units[stand.side][stand.parent]
     stand.alive = False
@@ -96,14 +99,14 @@ def rejoin(state: Any, stand: Unit, rules: tuple[str, ...], why: str) -> None:
                   f"{parent.stands} stands", stand.side, unit=stand.slot, parent=parent.slot)
 
 
-def smoke(state: Any, unit: Unit, own: bool) -> None:
+def smoke(state: ACWState, unit: Unit, own: bool) -> None:
     unit.smoke = state.player_turn
     unit.smoke_own = own
     state.log("smoke", ("RULE-04-2.6", "RULE-04-3.4", "ACW-PD-32", "I-15"),
               f"Smoke Marker placed on {unit.label()} (counts as fired)", unit.side, unit=unit.slot)
 
 
-def drill_check(state: Any, defender: Unit, flank: str, stands: int, roll: int) -> bool:
+def drill_check(state: ACWState, defender: Unit, flank: str, stands: int, roll: int) -> bool:
     """Emergency Drill Check ``roll`` of ``defender`` refusing ``stands`` stands of its
     ``flank`` (RULE-04-5.2, I-19): 4+ refuses it, else the defender is Disordered and
     frozen."""
@@ -119,7 +122,7 @@ def drill_check(state: Any, defender: Unit, flank: str, stands: int, roll: int) 
     return passed
 
 
-def apply_refuse(state: Any, defender: Unit, side: str, stands: int, pip: bool) -> None:
+def apply_refuse(state: ACWState, defender: Unit, side: str, stands: int, pip: bool) -> None:
     defender.refused, defender.refused_n = side, stands
     state.log("refuse", ("RULE-04-5.2", "RULE-04-5.3", "ACW-PD-33"),
               f"{defender.label()} refuses its {side} flank: outer {stands} stand(s) wheel "
@@ -127,7 +130,7 @@ def apply_refuse(state: Any, defender: Unit, side: str, stands: int, pip: bool) 
               unit=defender.slot, flank=side, stands=stands, pip=pip)
 
 
-def evade(state: Any, defender: Unit, dist: float) -> None:
+def evade(state: ACWState, defender: Unit, dist: float) -> None:
     """Screen Evade: withdraw straight back 4-6", through friends, rejoin the parent if
     reached (RULE-04-4.3, I-20, ACW-PD-30)."""
     side = defender.side
@@ -160,7 +163,7 @@ def evade(state: Any, defender: Unit, dist: float) -> None:
               unit=defender.slot, dist=round(withdrawn, 3))
 
 
-def disengage(state: Any, attackers: list[Unit], defender: Unit) -> None:
+def disengage(state: ACWState, attackers: list[Unit], defender: Unit) -> None:
     for unit in attackers:
         if defender.slot in unit.engaged:
             unit.engaged.remove(defender.slot)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.drawing import Drawing
+from envs.core.procedure import Frame
 from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
@@ -17,6 +18,8 @@ from .drawing import drawing as draw_table
 from .movement import Terrain
 from .observer import build_layout, observation, observation_string
 from .params import SCENARIO_DIR, ACWParams, load_scenario, scenario_unit_weapon
+from .procedures import PlayerTurnCycle, TurnStep
+from .procedures.turn import end_game
 from .state import ACWState
 from .units import Unit, new_unit
 from .words import describe_action
@@ -118,6 +121,21 @@ class ACWGame(Game):
 
     def new_initial_state(self) -> ACWState:
         return ACWState(self)
+
+    def opening_frames(self, roll_off: bool) -> list[Frame]:
+        """The stack a new game starts with: the player-turn cycle (ACW-PD-12) at the roll-off
+        for the first move (ACW-PD-11) when ``roll_off``, at Phase 2 for a scenario that starts
+        there, else at Phase 1."""
+        if self.spec.start.phase == 2:
+            return [PlayerTurnCycle(TurnStep.P2)]
+        if roll_off:
+            return [PlayerTurnCycle(TurnStep.ROLL_OFF)]
+        return [PlayerTurnCycle()]
+
+    def end_game(self, state: ACWState, why: str, winner: int | None = None) -> None:
+        """End ``state``'s game now, scored on victory points (ACW-PD-36; the decision cap of
+        the driver in :mod:`.state` ends games through it)."""
+        end_game(state, why, winner)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> ACWState:
         return ACWState.from_dict(self, dict(data))

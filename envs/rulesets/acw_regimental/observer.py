@@ -8,6 +8,7 @@ seats and the same position seen from the other seat gives the same vector.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +17,9 @@ from envs.core.observer import ObservationLayout, Piece
 
 from .actions import DECISION_TYPES
 from .arcs import zone_of
+
+if TYPE_CHECKING:
+    from .state import ACWState
 
 KINDS = ("infantry", "cavalry", "artillery")
 FORMS = ("line", "assault_column", "road_column", "mounted_line", "unlimbered", "limbered",
@@ -37,7 +41,7 @@ UNIT_FEATURES = (
 NF = len(UNIT_FEATURES)
 
 
-def build_layout(game) -> ObservationLayout:
+def build_layout(game: Any) -> ObservationLayout:
     m = game.max_units_per_side
     feats = ", ".join(UNIT_FEATURES)
     return ObservationLayout([
@@ -58,7 +62,7 @@ def build_layout(game) -> ObservationLayout:
     ])
 
 
-def _context(state):
+def _context(state: ACWState):
     """(asked (side, slot) | None, trigger (side, slot) | None, kind | None)."""
     if not state.stack or state.done:
         return None, None, None
@@ -68,7 +72,8 @@ def _context(state):
     return ctx.asked, ctx.trigger, ctx.what
 
 
-def decision_units(state) -> tuple[tuple[int, int] | None, tuple[int, int] | None, str | None]:
+def decision_units(state: ACWState
+                   ) -> tuple[tuple[int, int] | None, tuple[int, int] | None, str | None]:
     """The waiting decision's context as the observer reads it, for views of the table
     (drawing, actions in words): ``(asked, trigger, what)`` with ``asked`` the ``(side, slot)``
     of the unit asked or acting, ``trigger`` the ``(side, slot)`` of the unit that triggered it
@@ -158,7 +163,7 @@ def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> 
     return row
 
 
-def observation(game, state, side: int) -> np.ndarray:
+def observation(game: Any, state: ACWState, side: int) -> np.ndarray:
     """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1).
 
     Filled in place in a zeroed float32 array: each live unit's row is one slice copy of its
@@ -198,7 +203,7 @@ def observation(game, state, side: int) -> np.ndarray:
     return v
 
 
-def observation_string(game, state, side: int) -> str:
+def observation_string(game: Any, state: ACWState, side: int) -> str:
     """Human-readable twin of :func:`observation` (everything is public in this ruleset)."""
     lines = [f"turn {state.turn}/{game.turns} phase {state.phase} active "
              f"{game.side_names[state.active]} decision {state.decision_type().value} "

@@ -7,7 +7,7 @@ that tests need not call the state's private methods. None of them changes the s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.protocol import Illegality
 
@@ -18,6 +18,10 @@ from . import queries
 from .reactions import counter_charge
 from .reactions.refusals import why_reaction_illegal
 
+if TYPE_CHECKING:
+    from .state import ACWState
+    from .units import Unit
+
 
 def _illegality(reason: Any) -> Illegality | None:
     if not reason:
@@ -26,7 +30,7 @@ def _illegality(reason: Any) -> Illegality | None:
     return Illegality(tuple(rules), str(text))
 
 
-def why_no_reaction(state: Any, trigger: str, defender: Any, label: str) -> Illegality | None:
+def why_no_reaction(state: ACWState, trigger: str, defender: Unit, label: str) -> Illegality | None:
     """Why ``defender`` may not take the reaction ``label`` (``"react:closing_volley"``, ...)
     against ``trigger`` (``"b2"``, ``"opp_medium"``, ``"opp_short"``, ``"refuse"``, ...), or
     ``None`` when it may (RULE-04-1.2, RULE-04-1.4 and the reaction's own rules).
@@ -37,20 +41,20 @@ def why_no_reaction(state: Any, trigger: str, defender: Any, label: str) -> Ille
     return _illegality(why_reaction_illegal(state, defender, state.game.actions.id(label)))
 
 
-def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> Illegality | None:
+def why_no_counter_charge(state: ACWState, charger: Unit, defender: Unit) -> Illegality | None:
     """Why ``defender`` may not Counter-Charge ``charger``'s charge, or ``None`` when it may
     (RULE-04-6.1..6.3, ACW-PD-34, I-2)."""
     return _illegality(counter_charge.why_no_counter_charge(state, charger, defender))
 
 
-def melee_side(state: Any, units: list[Any], enemies: list[Any], *, defending: bool) -> Any:
+def melee_side(state: ACWState, units: list[Any], enemies: list[Any], *, defending: bool) -> Any:
     """The ``combat.MeleeSide`` that ``units`` would fight ``enemies`` with in the Opposed
     Melee Roll (ACW-PD-26): modifiers, stands and the flank-or-rear flag, from the current
     positions and flags."""
     return queries.melee_side(state, units, enemies, is_def=defending)
 
 
-def reference_legal_actions(state: Any) -> list[int] | None:
+def reference_legal_actions(state: ACWState) -> list[int] | None:
     """At an activation decision (ACW-PD-21), the legal primitive ids found the slow way, label
     by label through the rule checks that ``why_illegal`` reports, sorted; ``None`` at any other
     node. ``state.legal_actions()`` must equal it (the fast list is an optimisation)."""
@@ -60,7 +64,7 @@ def reference_legal_actions(state: Any) -> list[int] | None:
     return sorted(reference_legal_primitives(state, frame))
 
 
-def melee_terms(state: Any) -> tuple[dict[str, int], dict[str, int]]:
+def melee_terms(state: ACWState) -> tuple[dict[str, int], dict[str, int]]:
     """At the chance node of an Opposed Melee Roll (ACW-PD-26), the non-zero modifier terms
     the roll will use, ``({term: value} of the attacking side, {term: value} of the
     defender)`` (``combat.melee_modifier_breakdown`` of the two :func:`melee_side`; terms such

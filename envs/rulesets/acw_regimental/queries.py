@@ -7,7 +7,7 @@ of an Opposed Melee Roll (ACW-PD-26). Each takes the state first."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import Footprint, distance_exceeds, footprint_distance, polygon_contains
 from envs.core.geometry import point_segment_distance as psd
@@ -19,6 +19,9 @@ from .tables import Cover, Health
 from .units import (EXPERIENCE_BY_VALUE, FORMATION_BY_VALUE, UNIT_KIND_BY_VALUE, WEAPON_BY_VALUE,
                     Unit, footprint_size)
 
+if TYPE_CHECKING:
+    from .state import ACWState
+
 __all__ = ["allowance", "can_fire_p3", "contact_zone", "enfilade", "fire_targets",
            "firing_stands", "los", "melee_best", "melee_side", "objective_vp", "rally_threat",
            "victory_points"]
@@ -26,7 +29,7 @@ __all__ = ["allowance", "can_fire_p3", "contact_zone", "enfilade", "fire_targets
 _ALW_MEMO: dict[tuple, float] = {}  # allowance by (kind, formation, screen, road, disordered)
 
 
-def allowance(state: Any, unit: Unit, road: bool = False) -> float:
+def allowance(state: ACWState, unit: Unit, road: bool = False) -> float:
     """Movement allowance in inches now (ACW-PD-19, PD-31)."""
     # memo (exact): the allowance is a pure function of these fields and the static
     # ACW-PD-19 table; an invalid pair is not stored, so it raises every time
@@ -37,7 +40,7 @@ def allowance(state: Any, unit: Unit, road: bool = False) -> float:
     return v
 
 
-def _allowance_uncached(state: Any, unit: Unit, road: bool) -> float:
+def _allowance_uncached(state: ACWState, unit: Unit, road: bool) -> float:
     if unit.is_screen:
         return tables.movement_allowance(UNIT_KIND_BY_VALUE[unit.kind], tables.Formation.SKIRMISH,
                                     skirmish=unit.kind == "infantry",
@@ -50,7 +53,7 @@ def _allowance_uncached(state: Any, unit: Unit, road: bool) -> float:
                                      on_road=road, disordered=unit.disordered)
 
 
-def los(state: Any, first: Footprint, second: Footprint, skip: tuple = ()) -> bool:
+def los(state: ACWState, first: Footprint, second: Footprint, skip: tuple = ()) -> bool:
     """Line of sight between two footprints' centres (ACW-PD-17): terrain, and any other
     formed unit's footprint in between (``skip``: units not to count, e.g. a mover at its
     old position)."""
@@ -89,7 +92,7 @@ def los(state: Any, first: Footprint, second: Footprint, skip: tuple = ()) -> bo
     return True
 
 
-def firing_stands(state: Any, unit: Unit, target: Footprint, limit: int = 1 << 30) -> int:
+def firing_stands(state: ACWState, unit: Unit, target: Footprint, limit: int = 1 << 30) -> int:
     """Stands of ``unit`` with some part of ``target`` in their own forward arc (ACW-PD-16,
     PD-6); refused stands use their rotated arcs (ACW-PD-33). The count stops at
     ``limit`` (``limit=1``: whether any stand can fire)."""
@@ -141,7 +144,7 @@ def firing_stands(state: Any, unit: Unit, target: Footprint, limit: int = 1 << 3
     return count
 
 
-def contact_zone(state: Any, charger: Unit, target: Unit) -> str:
+def contact_zone(state: ACWState, charger: Unit, target: Unit) -> str:
     """Zone of ``target`` holding the charger's centre; a refused flank counts as front
     (ACW-PD-23 step 2, RULE-04-5.4)."""
     z = zone_of(target.fp, charger.fp.centre())
@@ -150,7 +153,7 @@ def contact_zone(state: Any, charger: Unit, target: Unit) -> str:
     return z
 
 
-def enfilade(state: Any, firer: Unit, target: Unit) -> bool:
+def enfilade(state: ACWState, firer: Unit, target: Unit) -> bool:
     """Fire from the target's flank or rear zone, not a refused flank (ACW-PD-18,
     RULE-04-5.4)."""
     z = zone_of(target.fp, firer.fp.centre())
@@ -161,7 +164,7 @@ def enfilade(state: Any, firer: Unit, target: Unit) -> bool:
     return True
 
 
-def victory_points(state: Any) -> list[int]:
+def victory_points(state: ACWState) -> list[int]:
     """VP per side (ACW-PD-36): 1 per enemy stand lost, +2 per enemy unit Broken, and the
     objectives: the scenario's ``objective_vp`` (3 by default) per objective held (good
     order within 3", no enemy in good order within 3") at the end, or, with scoring
@@ -179,7 +182,7 @@ def victory_points(state: Any) -> list[int]:
     return [vp[0] + obj[0], vp[1] + obj[1]]
 
 
-def objective_vp(state: Any) -> list[int]:
+def objective_vp(state: ACWState) -> list[int]:
     """VP of the objectives each side holds now (ACW-PD-36)."""
     vp = [0, 0]
     for objective in state.game.objectives:
@@ -209,7 +212,7 @@ def objective_vp(state: Any) -> list[int]:
     return vp
 
 
-def rally_threat(state: Any, unit: Unit) -> bool:
+def rally_threat(state: ACWState, unit: Unit) -> bool:
     """A good-order formed enemy within 6" with ``unit`` partly in its forward arc
     (ACW-PD-15 Rally Check modifier)."""
     ufp = unit.fp
@@ -224,7 +227,7 @@ def rally_threat(state: Any, unit: Unit) -> bool:
     return False
 
 
-def can_fire_p3(state: Any, unit: Unit):
+def can_fire_p3(state: ACWState, unit: Unit):
     """Why ``unit`` may not fire in its Phase 3, or None (ACW-PD-25b, PD-22, RULE-04-3.4)."""
     if unit.engaged:
         return ("ACW-PD-25b",), "the unit is engaged"
@@ -245,7 +248,7 @@ def can_fire_p3(state: Any, unit: Unit):
     return None
 
 
-def fire_targets(state: Any, unit: Unit) -> list[Unit]:
+def fire_targets(state: ACWState, unit: Unit) -> list[Unit]:
     """Enemy units ``unit`` may fire at: not engaged, in range of its weapon, in the arc of
     at least one firing stand and in sight (ACW-PD-25, ACW-PD-16, ACW-PD-17)."""
     out = []
@@ -287,7 +290,7 @@ def melee_best(units: list[Unit]) -> Unit:
                                      -u.lost, u.stands))
 
 
-def melee_side(state: Any, units: list[Unit], enemies: list[Unit],
+def melee_side(state: ACWState, units: list[Unit], enemies: list[Unit],
                is_def: bool) -> combat.MeleeSide:
     """One side of the Opposed Melee Roll (ACW-PD-26). Several friends against one enemy
     fight as one side: the best unit's own modifiers (experience, health, Disorder, traits,

@@ -12,23 +12,27 @@ exact front-edge position and facing. Failing ACW tests attach it to their repor
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.protocol import CHANCE, TERMINAL
 from envs.core.sketch import TextGrid, heading_arrow
+
+if TYPE_CHECKING:
+    from .state import ACWState
+    from .units import Unit
 
 #: terrain and marker characters, in drawing order (later ones draw over earlier ones)
 TERRAIN_CHARS = {"woods": ":", "road": ".", "crest": "~", "fence": "+", "wall": "#",
                  "objective": "*"}
 
 
-def unit_letter(unit: Any) -> str:
+def unit_letter(unit: Unit) -> str:
     """``A``, ``B``, ... for Union slots 0, 1, ...; ``a``, ``b``, ... for Confederate slots."""
     letter = chr(ord("A") + unit.slot % 26)
     return letter if unit.side == 0 else letter.lower()
 
 
-def render_sketch(state: Any, *, crop: bool = True, margin: float = 3.0,
+def render_sketch(state: ACWState, *, crop: bool = True, margin: float = 3.0,
                   cell_width: float = 1.0, cell_depth: float = 2.0) -> str:
     """A multi-line text picture of ``state``'s table (see the module docstring).
 

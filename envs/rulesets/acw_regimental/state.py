@@ -19,10 +19,9 @@ from typing import Any
 
 from envs.core.procedure import ChanceNode, Done, Frame, Push, Wait, record_from_dict
 from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
+from envs.core.reactions import Cost
 
 from .actions import ACWDecision
-from .procedures import PlayerTurnCycle, TurnStep
-from .procedures.turn import end_game
 from .units import Unit
 
 D_CHANCE = ACWDecision.CHANCE
@@ -31,7 +30,7 @@ D_TERM = ACWDecision.TERMINAL
 SIDE = ("Union", "Confederate")
 
 
-def _int_bounds(game) -> dict[str, tuple[int, int | None]]:
+def _int_bounds(game: Any) -> dict[str, tuple[int, int | None]]:
     """The range of each integer field of a saved state of ``game`` (inclusive; None: no
     upper bound): a game ends after its last turn, so ``turn`` reaches ``turns + 1``."""
     return {"first": (0, 1), "active": (0, 1), "turn": (1, game.turns + 1),
@@ -49,7 +48,7 @@ def _is_count_pair(v: Any) -> bool:
     return _is_int_list(v) and len(v) == 2 and min(v) >= 0
 
 
-def _check_fields(game, data: dict[str, Any]) -> None:
+def _check_fields(game: Any, data: dict[str, Any]) -> None:
     """Refuse a saved state whose fields have the wrong type, shape or range (an infinity or
     ``1.5`` where a turn belongs, ``true`` where a side belongs, a turn past the game's end,
     a finished game without a winner), before any of it is used.
@@ -109,6 +108,7 @@ def _check_fields(game, data: dict[str, Any]) -> None:
 class ACWState(State):
     """Dynamic state of one ACW regimental game (see the module docstring)."""
 
+
     # transient caches, never copied by ``clone`` nor serialised (class-level defaults):
     # ``_pending_legal``: the legal list ``_advance`` computed for the waiting frame;
     # ``_lact_pred``: ``(unit, footprint, predicate)``, the clipping predicate the activation's
@@ -123,7 +123,7 @@ class ACWState(State):
     # ------------------------------------------------------------------------------------------
     # construction, copy, serialisation
     # ------------------------------------------------------------------------------------------
-    def __init__(self, game, init: bool = True):
+    def __init__(self, game: Any, init: bool = True):
         super().__init__(game)
         if not init:
             return
@@ -152,12 +152,11 @@ class ACWState(State):
         self.spent_triggers: list[tuple[int, str]] = []
         self.broken_this_player_turn: list[list[int]] = []
         self.objective_vp_banked = [0, 0]  # scoring "each_turn" (scenario [scoring])
-        self.stack: list[Frame] = [PlayerTurnCycle()]
         if st.phase == 2:
             self.pips[self.active] = st.pips
-            self.stack = [PlayerTurnCycle(TurnStep.P2)]
-        elif roll_off:
-            self.stack = [PlayerTurnCycle(TurnStep.ROLL_OFF)]
+        # the player-turn cycle, started where the scenario starts (the game builds it: the
+        # procedures sit above this module)
+        self.stack: list[Frame] = game.opening_frames(roll_off)
         self.cur = (TERMINAL, D_TERM)
         first = ("a roll-off decides who moves first" if roll_off
                  else f"{SIDE[self.active]} moves first")
@@ -206,7 +205,7 @@ class ACWState(State):
                 "cur": [self.cur[0], str(self.cur[1].value)]}
 
     @classmethod
-    def from_dict(cls, game, data: dict[str, Any]) -> "ACWState":
+    def from_dict(cls, game: Any, data: dict[str, Any]) -> "ACWState":
         s = cls(game, init=False)
         _check_fields(game, data)
         s.units = [[Unit.from_dict(u) if u is not None else None for u in side]
@@ -262,7 +261,7 @@ class ACWState(State):
         if self.decisions_taken >= self.game.max_decisions and not self.done:
             self.log("decision_cap", ("ACW-PD-35",),
                      f"decision cap {self.game.max_decisions} reached: game scored on VP")
-            end_game(self, "decision cap")
+            self.game.end_game(self, "decision cap")
         self._advance()
 
     def _why_illegal(self, action: int) -> Illegality:
@@ -327,10 +326,10 @@ class ACWState(State):
             stack.extend(step.then)
 
     # -- reaction costs (envs.core.reactions): a reserved Staff Pip (RULE-04-6.3, I-2) -------
-    def can_pay(self, side: int, cost) -> bool:
+    def can_pay(self, side: int, cost: Cost) -> bool:
         return cost.resource == "reserved_pip" and self.reserved[side] >= cost.amount
 
-    def pay(self, side: int, cost) -> None:
+    def pay(self, side: int, cost: Cost) -> None:
         self.reserved[side] -= cost.amount
 
     # ------------------------------------------------------------------------------------------

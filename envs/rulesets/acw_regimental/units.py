@@ -67,6 +67,45 @@ class Unit:
 
     FIELDS = __slots__
 
+    side: int
+    slot: int
+    name: str
+    kind: str
+    weapon: str
+    experience: str
+    traits: tuple[str, ...]
+    formation: str
+    fp: Footprint
+    starting_stands: int
+    stands: int
+    lost: int
+    hits: int
+    disordered: bool
+    smoke: int
+    smoke_own: bool
+    engaged: list[int]
+    refused: str
+    refused_n: int
+    activated: bool
+    moved: float
+    charged: bool
+    fired: bool
+    counter_charged: bool
+    momentum_lost: bool
+    downhill: bool
+    zone: str
+    road_used: bool
+    limbered_now: bool
+    pivot_only: bool
+    out_of_smoke: bool
+    fought: bool
+    lost_turn: int
+    parent: int
+    screen: int
+    is_screen: bool
+    alive: bool
+    broken: bool
+
     def copy(self) -> "Unit":
         """An independent copy (the ``engaged`` list is copied; every other field is an
         immutable value or the immutable footprint, shared). Written out field by field: a

@@ -5,9 +5,14 @@ for the rules each label applies."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from envs.core.protocol import CHANCE, TERMINAL
 
 from .observer import decision_units
+
+if TYPE_CHECKING:
+    from .state import ACWState
 
 PRIMITIVE_WORDS = {
     "advance:third": "advance a third of the remaining allowance",
@@ -38,7 +43,7 @@ def _name(units, slot: int) -> str:
     return u.name if u is not None else f"slot {slot}"
 
 
-def describe_action(state, action: int) -> str:
+def describe_action(state: ACWState, action: int) -> str:
     """``action`` (a decision id) in words at ``state``; the label itself at chance and terminal
     nodes or where the context is missing."""
     g = state.game

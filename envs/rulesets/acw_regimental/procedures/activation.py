@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import Footprint, distance_exceeds, footprint_distance
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
@@ -29,6 +29,10 @@ from .context import ACWContext
 from .move import Move, passage_of_lines
 from .. import blocking, effects, queries
 from .charge import charge_blocker, charge_destination
+
+if TYPE_CHECKING:
+    from ..state import ACWState
+    from ..units import Unit
 
 __all__ = ["MAX_PRIMITIVES", "Activation", "legal_primitives", "reference_legal_primitives",
            "why_no_charge", "why_primitive_illegal"]
@@ -71,23 +75,23 @@ class Activation(Frame):
     distance: float = 0.0
     ended: bool = False
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         unit = state.units[state.active][self.unit]
         if unit is None or not unit.alive or unit.engaged or self.ended:
             return Done()
         return Wait(state.active, ACWDecision.MANEUVER)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ACWState) -> list[int]:
         return sorted(legal_primitives(state, self))
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         why = _why_activation_illegal(state, self, action)
         return Illegality(tuple(why[0]), why[1]) if why is not None else None
 
-    def apply(self, state: Any, action: int) -> Step:
+    def apply(self, state: ACWState, action: int) -> Step:
         return _apply(state, self, action)
 
-    def on_child_done(self, state: Any, child: Any) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         if type(child) is not Move:
             return
         if child.unit_lost:
@@ -105,11 +109,11 @@ class Activation(Frame):
                       f"{unit.label()} moves out of its smoke (may fire at -1)", state.active,
                       unit=unit.slot)
 
-    def context(self, state: Any, viewer: int) -> ACWContext:
+    def context(self, state: ACWState, viewer: int) -> ACWContext:
         return ACWContext(self.kind, state.active, ACWDecision.MANEUVER,
                           (state.active, self.unit), None, "activation")
 
-    def budget(self, state: Any, unit: Any) -> float:
+    def budget(self, state: ACWState, unit: Unit) -> float:
         """Inches of movement left (the unused share of the allowance, ACW-PD-19)."""
         return self.allowance_left * queries.allowance(state, unit, self.on_road)
 
@@ -117,7 +121,7 @@ class Activation(Frame):
 # ---------------------------------------------------------------------------------------------
 # the legal list
 # ---------------------------------------------------------------------------------------------
-def legal_primitives(state: Any, act: Activation) -> list[int]:
+def legal_primitives(state: ACWState, act: Activation) -> list[int]:
     """Legal primitive and charge ids of the activating unit, unsorted (the exact shortcuts
     below give the same list as :func:`reference_legal_primitives`)."""
     ids = state.game.ids
@@ -221,7 +225,7 @@ def legal_primitives(state: Any, act: Activation) -> list[int]:
     return out
 
 
-def reference_legal_primitives(state: Any, act: Activation) -> list[int]:
+def reference_legal_primitives(state: ACWState, act: Activation) -> list[int]:
     """The legal list the slow way: every primitive label through
     :func:`why_primitive_illegal`, every enemy through :func:`why_no_charge` (unsorted)."""
     ids = state.game.ids
@@ -240,7 +244,7 @@ def reference_legal_primitives(state: Any, act: Activation) -> list[int]:
     return out
 
 
-def _why_activation_illegal(state: Any, act: Activation, action: int):
+def _why_activation_illegal(state: ACWState, act: Activation, action: int):
     ids = state.game.ids
     unit = state.units[state.active][act.unit]
     if act.primitives >= MAX_PRIMITIVES:
@@ -259,7 +263,7 @@ def _why_activation_illegal(state: Any, act: Activation, action: int):
     return None
 
 
-def why_primitive_illegal(state: Any, act: Activation, unit: Any, label: str,
+def why_primitive_illegal(state: ACWState, act: Activation, unit: Unit, label: str,
                           memo: dict | None = None):
     """``None`` if the primitive ``label`` (``"advance:third"``, ``"wheel:left"``, ...) is
     legal for ``unit`` now, else ``(rule ids, reason)`` (ACW-PD-19, PD-21, PD-29, PD-30).
@@ -354,7 +358,7 @@ def why_primitive_illegal(state: Any, act: Activation, unit: Any, label: str,
     return ("ACW-PD-21",), "unknown primitive"
 
 
-def why_skirmish_illegal(state: Any, act: Activation, unit: Any, arg: str):
+def why_skirmish_illegal(state: ACWState, act: Activation, unit: Unit, arg: str):
     """``None`` if ``unit`` may ``detach`` a skirmish stand or ``rejoin`` one now, else
     ``(rule ids, reason)`` (ACW-PD-30)."""
     if act.skirmish_done:
@@ -397,13 +401,13 @@ def why_skirmish_illegal(state: Any, act: Activation, unit: Any, arg: str):
     return None
 
 
-def charge_reach(state: Any, unit: Any) -> float:
+def charge_reach(state: ACWState, unit: Unit) -> float:
     """The charge distance of ``unit`` (ACW-PD-23; 12" for cavalry with the game option)."""
     return 12.0 if (state.game.cavalry_charge_12 and unit.kind == "cavalry") \
         else tables.CHARGE_DISTANCE
 
 
-def why_no_charge(state: Any, unit: Any, enemy: Any):
+def why_no_charge(state: ACWState, unit: Unit, enemy: Unit):
     """``None`` if ``unit`` may declare a charge on ``enemy`` (ACW-PD-23 step 1), else
     ``(rule ids, reason)``."""
     if not tables.can_charge(UNIT_KIND_BY_VALUE[unit.kind],
@@ -445,7 +449,7 @@ def why_no_charge(state: Any, unit: Any, enemy: Any):
 # ---------------------------------------------------------------------------------------------
 # footprints the primitives would give
 # ---------------------------------------------------------------------------------------------
-def turned_footprint(unit: Any, arg: str, about: str) -> Footprint:
+def turned_footprint(unit: Unit, arg: str, about: str) -> Footprint:
     """``unit``'s footprint after the wheel ``arg`` (about its ``centre`` or its column
     ``head``) or the facing ``face_left`` / ``face_right`` / ``face_about``."""
     fp = unit.fp
@@ -459,11 +463,11 @@ def turned_footprint(unit: Any, arg: str, about: str) -> Footprint:
     return fp.faced(angle)
 
 
-def _turn_is_clear(state: Any, unit: Any, arg: str, about: str) -> bool:
+def _turn_is_clear(state: ACWState, unit: Unit, arg: str, about: str) -> bool:
     return not blocking.blocked_fn(state, unit, unit.fp)(turned_footprint(unit, arg, about))
 
 
-def formation_target(unit: Any, arg: str) -> str | None:
+def formation_target(unit: Unit, arg: str) -> str | None:
     """The formation the primitive ``formation:<arg>`` gives ``unit``, or ``None``."""
     if unit.kind == "infantry":
         return arg if arg in ("line", "assault_column", "road_column") else None
@@ -472,12 +476,12 @@ def formation_target(unit: Any, arg: str) -> str | None:
     return {"limber": "limbered", "unlimber": "unlimbered"}.get(arg)
 
 
-def formation_change_share(unit: Any) -> float:
+def formation_change_share(unit: Unit) -> float:
     """Formation change costs half the allowance, the whole for Green (ACW-PD-21.5)."""
     return 1.0 if unit.experience == "green" else 0.5
 
 
-def facing_cost(state: Any, act: Activation, unit: Any) -> float:
+def facing_cost(state: ACWState, act: Activation, unit: Unit) -> float:
     """Inches of allowance a facing change costs (ACW-PD-21)."""
     if unit.is_screen:
         return 0.0
@@ -486,7 +490,7 @@ def facing_cost(state: Any, act: Activation, unit: Any) -> float:
     return 0.5 * queries.allowance(state, unit, act.on_road)
 
 
-def reformed_footprint(state: Any, unit: Any, target: str, blocked=None) -> Footprint | None:
+def reformed_footprint(state: ACWState, unit: Unit, target: str, blocked=None) -> Footprint | None:
     """Footprint after re-forming on the centre, keeping the facing (ACW-PD-21.5), or
     ``None`` when blocked. ``blocked``: the caller's clipping predicate, if it has it."""
     width, depth = footprint_size(unit.kind, target, unit.stands)
@@ -498,7 +502,7 @@ def reformed_footprint(state: Any, unit: Any, target: str, blocked=None) -> Foot
     return new_fp
 
 
-def free_slot(state: Any, side: int) -> int:
+def free_slot(state: ACWState, side: int) -> int:
     """The first empty unit slot of ``side``, or -1."""
     for slot, occupant in enumerate(state.units[side]):
         if occupant is None:
@@ -506,7 +510,7 @@ def free_slot(state: Any, side: int) -> int:
     return -1
 
 
-def detached_footprint(state: Any, unit: Any) -> Footprint | None:
+def detached_footprint(state: ACWState, unit: Unit) -> Footprint | None:
     """Where a stand detached by ``unit`` is placed (ACW-PD-30): facing as ``unit``, 2", 1" or
     1/4" ahead of its front edge, the first of these spots that is on the table and not
     within 1" (the skirmishers' no-approach distance, ACW-PD-21.7) of an enemy; ``None``
@@ -534,7 +538,7 @@ def detached_footprint(state: Any, unit: Any) -> Footprint | None:
     return None
 
 
-def passable_advances(state: Any, unit: Any, budget: float) -> list[str]:
+def passable_advances(state: ACWState, unit: Unit, budget: float) -> list[str]:
     """The advance distances (``third``, ``two_thirds``, ``all`` of ``budget``) that stay
     legal for a unit blocked at once by a friend: a Passage of Lines within that distance
     ends entirely clear on the far side after paying 3" (ACW-PD-29)."""
@@ -552,7 +556,7 @@ def passable_advances(state: Any, unit: Any, budget: float) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # applying a primitive
 # ---------------------------------------------------------------------------------------------
-def _apply(state: Any, act: Activation, action: int) -> Step:
+def _apply(state: ACWState, act: Activation, action: int) -> Step:
     ids = state.game.ids
     side = state.active
     unit = state.units[side][act.unit]
@@ -594,7 +598,7 @@ def _apply(state: Any, act: Activation, action: int) -> Step:
     return None
 
 
-def _finish(state: Any, unit: Any) -> Done:
+def _finish(state: ACWState, unit: Unit) -> Done:
     side = state.active
     if unit is not None and unit.alive and unit.is_screen and unit.parent >= 0:
         parent = state.units[side][unit.parent]
@@ -606,7 +610,7 @@ def _finish(state: Any, unit: Any) -> Done:
     return Done()
 
 
-def _start_linear(state: Any, act: Activation, unit: Any, kind: str, arg: str) -> Move:
+def _start_linear(state: ACWState, act: Activation, unit: Unit, kind: str, arg: str) -> Move:
     if act.on_road and not _stays_on_road(state, act, unit, kind, arg):
         # ACW-PD-19: the road rate needs the entire move on the road; a path leaving it
         # ends the road rate for the activation (inches used so far re-priced)
@@ -632,7 +636,7 @@ def _start_linear(state: Any, act: Activation, unit: Any, kind: str, arg: str) -
                        kind + ":" + arg if arg else kind, ("ACW-PD-21",))
 
 
-def _stays_on_road(state: Any, act: Activation, unit: Any, kind: str, arg: str) -> bool:
+def _stays_on_road(state: ACWState, act: Activation, unit: Unit, kind: str, arg: str) -> bool:
     """Whether the centre stays on a road along the longest path this primitive could
     take at the road rate (ACW-PD-19), sampled every 0.5"."""
     budget = act.budget(state, unit)
@@ -651,7 +655,7 @@ def _stays_on_road(state: Any, act: Activation, unit: Any, kind: str, arg: str) 
                for i in range(samples + 1))
 
 
-def _start_wheel(state: Any, act: Activation, unit: Any, arg: str) -> Move:
+def _start_wheel(state: ACWState, act: Activation, unit: Unit, arg: str) -> Move:
     form = unit.formation
     allowance = queries.allowance(state, unit, act.on_road)
     if unit.is_screen or form == "unlimbered":
@@ -676,7 +680,7 @@ def _start_wheel(state: Any, act: Activation, unit: Any, arg: str) -> Move:
                        f"wheel {arg}", ("ACW-PD-21",))
 
 
-def _start_formation(state: Any, act: Activation, unit: Any, arg: str) -> Move:
+def _start_formation(state: ACWState, act: Activation, unit: Unit, arg: str) -> Move:
     target = formation_target(unit, arg)
     new_fp = reformed_footprint(state, unit, target)
     old = unit.formation
@@ -699,7 +703,7 @@ def _start_formation(state: Any, act: Activation, unit: Any, arg: str) -> Move:
                          ("ACW-PD-21", "ACW-PD-24"))
 
 
-def _detach(state: Any, unit: Any) -> None:
+def _detach(state: ACWState, unit: Unit) -> None:
     """Detach one stand of ``unit`` as a skirmish screen ahead of it (ACW-PD-30)."""
     slot = free_slot(state, unit.side)
     fp = detached_footprint(state, unit)
@@ -717,7 +721,7 @@ def _detach(state: Any, unit: Any) -> None:
               unit.side, unit=unit.slot, screen=slot)
 
 
-def _start_static(state: Any, act: Activation, unit: Any, new_fp: Footprint, cost: float,
+def _start_static(state: ACWState, act: Activation, unit: Unit, new_fp: Footprint, cost: float,
                   allowance: float, what: str, rules) -> Move:
     """An instantaneous re-orientation / re-formation, then the Window A check at the new
     footprint (ACW-PD-24)."""
@@ -737,7 +741,7 @@ def _start_static(state: Any, act: Activation, unit: Any, new_fp: Footprint, cos
     return Move(unit.slot, path, 0.0, 0.0, 1.0, unit.disordered, what, static=True)
 
 
-def _start_move(state: Any, unit: Any, path: list, max_length: float, budget: float,
+def _start_move(state: ACWState, unit: Unit, path: list, max_length: float, budget: float,
                 rate: float, allowance: float, what: str, rules) -> Move:
     along = path_fn(path, unit.fp)  # the callers build path[1] from unit.fp
     blocked = blocking.blocked_fn(state, unit, unit.fp)

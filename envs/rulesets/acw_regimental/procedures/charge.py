@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import enum
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from envs.core.frames import RollDice
 from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossing,
@@ -50,6 +50,9 @@ from ..units import EXPERIENCE_BY_VALUE, Unit
 from .context import ACWContext
 from .volley import Volley
 
+if TYPE_CHECKING:
+    from ..state import ACWState
+
 __all__ = ["Charge", "ChargeStep", "WindowB1", "WindowB2", "declare_charge"]
 
 # contact beside a friend (ACW-PD-23 step 7, ACW-PD-26): a charger slid along the contacted edge
@@ -71,7 +74,7 @@ class ChargeStep(str, enum.Enum):
     END = "end"
 
 
-def declare_charge(state: Any, charger: Any, target: Any) -> "Charge":
+def declare_charge(state: ACWState, charger: Unit, target: Unit) -> "Charge":
     """Declare ``charger``'s charge on ``target`` (ACW-PD-23 steps 1-3, RULE-04-1.2): spend one
     Staff Pip, note downhill, log ``charge``; return the :class:`Charge` to push."""
     side = state.active
@@ -149,14 +152,14 @@ class Charge(Frame):
         """End the charge where the charger stands."""
         self.step = ChargeStep.END
 
-    def units(self, state: Any) -> tuple[Any, Any]:
+    def units(self, state: ACWState) -> tuple[Any, Any]:
         """``(charger, target)``; the target is ``None`` once the charge has lost it."""
         side = state.active
         target = state.units[1 - side][self.target] if self.target >= 0 else None
         return state.units[side][self.charger], target
 
     # -- the frame ------------------------------------------------------------------------
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         charger, target = self.units(state)
         if charger is None or not charger.alive:
             return Done()
@@ -179,7 +182,7 @@ class Charge(Frame):
             return self._discipline_check(state, charger, target)
         return Done()
 
-    def on_child_done(self, state: Any, child: Any) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         if type(child) is WindowB2:
             if child.took(CLOSING_VOLLEY):
                 self.step = ChargeStep.VOLLEY_TAKEN
@@ -194,7 +197,7 @@ class Charge(Frame):
             self.volley_lost, self.volley_disordered = child.lost, child.disordered
 
     # -- the steps ------------------------------------------------------------------------
-    def _move(self, state: Any, charger: Any, target: Any) -> Step:
+    def _move(self, state: ACWState, charger: Unit, target: Unit) -> Step:
         """Move toward contact; overrun screens in the way; Window B2 at the 4.0" mark
         (ACW-PD-23 steps 4-5, RULE-04-4.4, I-11, I-21)."""
         side = state.active
@@ -281,7 +284,7 @@ class Charge(Frame):
                                      started_inside_mark=self.started_inside_mark))
         return self._contact(state, charger, target)
 
-    def _after_volley(self, state: Any, charger: Any, target: Any) -> Step:
+    def _after_volley(self, state: ACWState, charger: Unit, target: Unit) -> Step:
         """RULE-04-2.4 / 2.5: a shaken charger checks its discipline, else it charges home."""
         if not charger.alive:
             self.step = ChargeStep.END
@@ -295,7 +298,7 @@ class Charge(Frame):
                   f"home", side, unit=charger.slot)
         return self._contact(state, charger, target)
 
-    def _discipline_check(self, state: Any, charger: Any, target: Any) -> Step:
+    def _discipline_check(self, state: ACWState, charger: Unit, target: Unit) -> Step:
         side = state.active
         roll = self.check_roll
         needed = tables.discipline_target(EXPERIENCE_BY_VALUE[charger.experience])
@@ -312,7 +315,7 @@ class Charge(Frame):
         self.step = ChargeStep.END
         return None
 
-    def _stall(self, state: Any, charger: Any, target: Any) -> None:
+    def _stall(self, state: ACWState, charger: Unit, target: Unit) -> None:
         """Failed Charge Discipline Check: halt 2.0" from the defender (or stay, I-11),
         Disordered, no more this turn (RULE-04-2.5)."""
         side = charger.side
@@ -337,7 +340,7 @@ class Charge(Frame):
                   f"can do nothing more this turn", side, unit=charger.slot, dist=round(dist, 3),
                   stands=charger.stands)
 
-    def _no_room(self, state: Any, charger: Any, target: Any) -> Step:
+    def _no_room(self, state: ACWState, charger: Unit, target: Unit) -> Step:
         """The contacted edge filled up after declaration (a reaction moved or turned the
         target): the charger halts where it stands, not in contact (ACW-PD-23 step 7)."""
         self.step = ChargeStep.END
@@ -346,7 +349,7 @@ class Charge(Frame):
                   f"halts", charger.side, unit=charger.slot, target=target.slot, zone=self.zone)
         return None
 
-    def _contact(self, state: Any, charger: Any, target: Any) -> Step:
+    def _contact(self, state: ACWState, charger: Unit, target: Unit) -> Step:
         """Contact (ACW-PD-23 step 7): flush on the contacted edge, both engaged."""
         side = state.active
         self.step = ChargeStep.END
@@ -385,7 +388,7 @@ class Charge(Frame):
         return Footprint(x, y, heading, width, depth)
 
 
-def _overrun(state: Any, charger: Any, screen: Any) -> None:
+def _overrun(state: ACWState, charger: Unit, screen: Unit) -> None:
     """A screen in the charger's way is destroyed (RULE-04-4.4, I-21, ACW-PD-30)."""
     state.log("overrun", ("RULE-04-4.4", "I-21", "ACW-PD-30"),
               f"{screen.label()} is overrun by {charger.label()} and destroyed", screen.side,
@@ -408,7 +411,7 @@ class _ChargeWindow(ReactionWindow):
 
     charger: int = -1
 
-    def units(self, state: Any) -> tuple[Any, Any]:
+    def units(self, state: ACWState) -> tuple[Any, Any]:
         """``(defender, charger)``."""
         return state.units[self.side][self.subject], state.units[1 - self.side][self.charger]
 
@@ -417,11 +420,11 @@ class _ChargeWindow(ReactionWindow):
         after a decline)."""
         return self.chosen == reaction.label
 
-    def charge(self, state: Any) -> Charge:
+    def charge(self, state: ACWState) -> Charge:
         """The charge this window is about (the frame below it while it is open)."""
         return state.stack[-2]
 
-    def context(self, state: Any, viewer: int) -> ACWContext:
+    def context(self, state: ACWState, viewer: int) -> ACWContext:
         return ACWContext(self.kind, self.side, self.decision, (self.side, self.subject),
                           (1 - self.side, self.charger), self.what)
 
@@ -437,18 +440,18 @@ class WindowB1(_ChargeWindow):
     skip_when_only_decline = True
     reactions = {r.label: r for r in CHARGE_EVADES + CHARGE_REFUSALS + COUNTER_CHARGES}
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: ACWState) -> None:
         defender, charger = self.units(state)
         state.log("window_b1", ("RULE-04-1.2", "I-10", "ACW-PD-23"),
                   f"Window B1: {defender.label()} may react to the charge declaration",
                   defender.side, defender=defender.slot, charger=charger.slot)
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: ACWState) -> None:
         defender, _ = self.units(state)
         state.log("react_decline", ("RULE-04-1.2",), f"{defender.label()} does not react in B1",
                   defender.side, unit=defender.slot)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         defender, charger = self.units(state)
         label = state.game.actions.labels[action]
         if label in COUNTER_CHARGE_LABELS:
@@ -474,7 +477,7 @@ class WindowB2(_ChargeWindow):
 
     started_inside_mark: bool = False
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: ACWState) -> None:
         defender, charger = self.units(state)
         state.log("window_b2", ("RULE-04-1.2", "RULE-04-2.1", "RULE-04-2.3", "I-10",
                                 "I-11" if self.started_inside_mark else "I-25"),
@@ -483,12 +486,12 @@ class WindowB2(_ChargeWindow):
                   f" from {defender.label()}'s front edge", defender.side, charger=charger.slot,
                   defender=defender.slot)
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: ACWState) -> None:
         defender, _ = self.units(state)
         state.log("react_decline", ("RULE-04-2.1",), f"{defender.label()} holds its fire",
                   defender.side, unit=defender.slot)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         label = state.game.actions.labels[action]
         if label == CLOSING_VOLLEY.label:
             return None
@@ -502,7 +505,7 @@ class WindowB2(_ChargeWindow):
 # ---------------------------------------------------------------------------------------------
 # where a charge makes contact, and its path (ACW-PD-23 steps 1, 4, 7)
 # ---------------------------------------------------------------------------------------------
-def contact_footprint(state: Any, charger: Unit, target: Unit, zone: str) -> Footprint:
+def contact_footprint(state: ACWState, charger: Unit, target: Unit, zone: str) -> Footprint:
     """Charger footprint flush and centred on the contacted edge (ACW-PD-23 step 7)."""
     t = target.fp
     fx, fy = t.forward()
@@ -522,14 +525,14 @@ def contact_footprint(state: Any, charger: Unit, target: Unit, zone: str) -> Foo
     return Footprint(px, py, h, charger.fp.width, charger.fp.depth)
 
 
-def charge_others(state: Any, charger: Unit, target: Unit) -> list[Unit]:
+def charge_others(state: ACWState, charger: Unit, target: Unit) -> list[Unit]:
     """Units a charge may neither pass through nor end on: every live formed unit but the
     charger and its target (screens are overrun, RULE-04-4.4)."""
     return [other for side in state.units for other in side if other is not None and other.alive
             and other is not charger and other is not target and not other.is_screen]
 
 
-def charge_blocker(state: Any, charger: Unit, target: Unit, dest: Footprint,
+def charge_blocker(state: ACWState, charger: Unit, target: Unit, dest: Footprint,
                     origin: Footprint | None = None,
                     others: list[Unit] | None = None) -> Unit | None:
     """The first unit the straight charge path from ``origin`` (default: where the charger
@@ -549,7 +552,7 @@ def charge_blocker(state: Any, charger: Unit, target: Unit, dest: Footprint,
     return None
 
 
-def charge_destination(state: Any, charger: Unit, target: Unit, zone: str,
+def charge_destination(state: ACWState, charger: Unit, target: Unit, zone: str,
                  origin: Footprint | None = None) -> Footprint | None:
     """Where the charger ends its charge: flush on the ``zone`` edge of ``target`` (ACW-PD-23
     step 7), or None when that edge has no room. The one helper of legality
@@ -609,7 +612,7 @@ def charge_destination(state: Any, charger: Unit, target: Unit, zone: str,
     return fallback
 
 
-def charge_path(state: Any, charger: Unit, dest: Footprint,
+def charge_path(state: ACWState, charger: Unit, dest: Footprint,
                  origin: Footprint | None = None) -> tuple[list, float]:
     """A straight path to ``dest`` keeping ``dest``'s heading (the charger turns to face the
     contacted edge at declaration, then moves straight, ACW-PD-23 step 4); it starts where

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
@@ -16,6 +16,9 @@ from ..actions import ACWDecision
 from ..units import EXPERIENCE_BY_VALUE
 from .context import SIDE_NAMES, ACWContext
 from .. import queries
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["CommandPhase", "CommandStep"]
 
@@ -42,7 +45,7 @@ class CommandPhase(Frame):
     unit: int = 0
     dice: list[int] | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         side = state.active
         step = self.step
         if step is CommandStep.START:
@@ -91,7 +94,7 @@ class CommandPhase(Frame):
             return None
         return Wait(side, ACWDecision.COMMAND)  # RESERVE
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ACWState) -> list[int]:
         ids = state.game.ids
         if self.step is CommandStep.RALLY:
             pay = [ids.rally_pay] if state.pips[state.active] >= 1 else []
@@ -99,7 +102,7 @@ class CommandPhase(Frame):
         most = min(tables.MAX_RESERVED, state.pips[state.active])
         return sorted(ids.reserve[: most + 1])
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         ids = state.game.ids
         if action == ids.rally_pay:
             return Illegality(("ACW-PD-15", "ACW-PD-14"),
@@ -109,7 +112,7 @@ class CommandPhase(Frame):
                                               f"more than the pips held")
         return None
 
-    def apply(self, state: Any, action: int) -> Step:
+    def apply(self, state: ACWState, action: int) -> Step:
         ids = state.game.ids
         side = state.active
         if self.step is CommandStep.RALLY:
@@ -133,10 +136,10 @@ class CommandPhase(Frame):
                   pips=state.pips[side])
         return Done()
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         self.dice = child.values
 
-    def context(self, state: Any, viewer: int) -> ACWContext:
+    def context(self, state: ACWState, viewer: int) -> ACWContext:
         side = state.active
         if self.step is CommandStep.RALLY:
             return ACWContext(self.kind, side, ACWDecision.COMMAND, (side, self.unit), None,

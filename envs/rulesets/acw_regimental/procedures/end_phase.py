@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.geometry import distance_exceeds
@@ -17,6 +17,9 @@ from ..units import EXPERIENCE_BY_VALUE
 from ..units import clear_turn_flags
 from .melee import retreat
 from .. import effects
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["EndPhase", "EndStep"]
 
@@ -41,7 +44,7 @@ class EndPhase(Frame):
     index: int = 0
     dice: list[int] | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         active = state.active
         step = self.step
         if step is EndStep.START:
@@ -93,7 +96,7 @@ class EndPhase(Frame):
                 retreat(state, unit, tables.MORALE_FALLBACK, unit, count_block=False)
         return None
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         if isinstance(child, RollDice):
             self.dice = child.values
 
@@ -101,7 +104,7 @@ class EndPhase(Frame):
 # ---------------------------------------------------------------------------------------------
 # the close of a player-turn (ACW-PD-12, PD-32)
 # ---------------------------------------------------------------------------------------------
-def end_of_player_turn(state: Any) -> None:
+def end_of_player_turn(state: ACWState) -> None:
     """Smoke expiry (ACW-PD-32) and per-turn flags (ACW-PD-12 step c)."""
     active = state.active
     own_blocks = state.game.own_fire_blocks_reactions

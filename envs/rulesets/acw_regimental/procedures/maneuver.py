@@ -4,7 +4,7 @@ one at a time, or ends the phase."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
@@ -12,6 +12,9 @@ from envs.core.protocol import Illegality
 from ..actions import ACWDecision
 from .activation import Activation
 from .context import SIDE_NAMES
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["ManeuverPhase"]
 
@@ -26,17 +29,17 @@ class ManeuverPhase(Frame):
     kind = "acw.maneuver_phase"
     auto_apply_forced = True
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         return Wait(state.active, ACWDecision.MANEUVER)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ACWState) -> list[int]:
         ids = state.game.ids
         out = [ids.activate[unit.slot] for unit in state.alive(state.active)
                if not unit.activated and not unit.engaged]
         out.append(ids.end_phase)
         return sorted(out)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         ids = state.game.ids
         if action in ids.activate:
             slot = ids.activate.index(action)
@@ -50,7 +53,7 @@ class ManeuverPhase(Frame):
                 return Illegality(("ACW-PD-23",), f"{unit.label()} is engaged until Phase 4")
         return None
 
-    def apply(self, state: Any, action: int) -> Step:
+    def apply(self, state: ACWState, action: int) -> Step:
         ids = state.game.ids
         side = state.active
         if action == ids.end_phase:
@@ -66,5 +69,5 @@ class ManeuverPhase(Frame):
         state.log("activate", ("ACW-PD-12",), f"{unit.label()} is activated", side, unit=slot)
         return Push(Activation(slot, on_road=bool(road)))
 
-    def context(self, state: Any, viewer: int) -> None:
+    def context(self, state: ACWState, viewer: int) -> None:
         return None

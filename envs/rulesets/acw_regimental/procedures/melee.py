@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
@@ -15,6 +15,9 @@ from .. import combat, effects, queries, tables
 from ..units import Unit
 from .passage_of_lines import PassageOfLinesTests
 from .winner_advance import WinnerAdvance
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["MeleePhase", "MeleeStep"]
 
@@ -38,7 +41,7 @@ class MeleePhase(Frame):
     index: int = 0
     dice: list[int] | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         side = state.active
         step = self.step
         if step is MeleeStep.BUILD:
@@ -75,7 +78,7 @@ class MeleePhase(Frame):
         self.step = MeleeStep.NEXT
         return None
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         if isinstance(child, RollDice):
             self.dice = child.values
 
@@ -83,7 +86,7 @@ class MeleePhase(Frame):
 # ---------------------------------------------------------------------------------------------
 # one Opposed Melee Roll and the retreats it causes (ACW-PD-26, PD-27, PD-29)
 # ---------------------------------------------------------------------------------------------
-def resolve_melee(state: Any, dslot: int, atts: list[int], dice: list[int]) -> None:
+def resolve_melee(state: ACWState, dslot: int, atts: list[int], dice: list[int]) -> None:
     """One Opposed Melee Roll (ACW-PD-26) of the attackers ``atts`` (slots of the active
     side) in contact with the defender ``dslot``; ``dice``: the attacker's and the
     defender's d6.
@@ -175,7 +178,7 @@ def resolve_melee(state: Any, dslot: int, atts: list[int], dice: list[int]) -> N
                           from_winner=not several, fought=winners)
 
 
-def retreat(state: Any, unit: Unit, dist: float, away_from: Unit, count_block: bool,
+def retreat(state: ACWState, unit: Unit, dist: float, away_from: Unit, count_block: bool,
              from_winner: bool = False, fought: list[Unit] | tuple = ()) -> None:
     """Retreat keeping facing: straight away from the winner after a lost melee, else
     straight back (ACW-PD-26, PD-27). Blocked by an enemy -> 1 more stand lost and stop; off

@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import Footprint, first_crossing, footprint_distance, interiors_overlap
 from envs.core.procedure import Done, Frame, Push, Step, register
@@ -33,6 +33,10 @@ from ..reactions import (can_evade, can_fire_reaction, can_refuse, trigger_clear
 from .passage_of_lines import PassageOfLinesTests
 from .window_a import OFFERS, WindowA
 from .. import blocking, effects, queries
+
+if TYPE_CHECKING:
+    from ..state import ACWState
+    from ..units import Unit
 
 __all__ = ["Move", "MoveStep", "next_trigger", "passage_of_lines"]
 
@@ -79,7 +83,7 @@ class Move(Frame):
     cost: float = 0.0
     unit_lost: bool = False
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         side = state.active
         unit = state.units[side][self.unit]
         if unit is None or not unit.alive:
@@ -131,7 +135,7 @@ class Move(Frame):
         return Done()
 
 
-def next_trigger(state: Any, unit: Any, along, start: float, length: float, static: bool,
+def next_trigger(state: ACWState, unit: Unit, along, start: float, length: float, static: bool,
                  checked: bool, path: list):
     """Earliest Window A trigger point on the rest of the path (ACW-PD-24): ``(t, [(defender
     slot, trigger, at_path_start), ...])`` or ``None``. ``along``: the path function,
@@ -226,7 +230,7 @@ def next_trigger(state: Any, unit: Any, along, start: float, length: float, stat
     return best, out
 
 
-def triggers_for(defender: Any, mover: Any) -> list[str]:
+def triggers_for(defender: Unit, mover: Unit) -> list[str]:
     """The Window A triggers ``defender`` may hold against ``mover`` (ACW-PD-24)."""
     out = []
     if can_fire_reaction(defender) is None and defender.kind != "cavalry" and \
@@ -240,7 +244,7 @@ def triggers_for(defender: Any, mover: Any) -> list[str]:
     return out
 
 
-def passage_of_lines(state: Any, unit: Any, along, max_length: float, budget: float,
+def passage_of_lines(state: ACWState, unit: Unit, along, max_length: float, budget: float,
                      rate: float, length: float, cost: float, dry: bool = False
                      ) -> tuple[float, float, list[int]]:
     """Voluntary Passage of Lines (ACW-PD-29): an advance stopped by a friendly formed unit

@@ -6,7 +6,7 @@ Disorders it and every friend it passed through."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
@@ -14,6 +14,10 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 from .. import combat, tables
 from ..units import EXPERIENCE_BY_VALUE
 from .. import effects
+
+if TYPE_CHECKING:
+    from ..state import ACWState
+    from ..units import Unit
 
 __all__ = ["PassageOfLinesTests"]
 
@@ -36,7 +40,7 @@ class PassageOfLinesTests(Frame):
     index: int = 0
     roll: int | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         units = state.units[self.side]
         if self.roll is not None:
             self._resolve(state, units[self.testers[self.index]], self.roll)
@@ -51,10 +55,10 @@ class PassageOfLinesTests(Frame):
                                  tester.side))
         return Done()
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         self.roll = child.values[0]
 
-    def _resolve(self, state: Any, tester: Any, roll: int) -> None:
+    def _resolve(self, state: ACWState, tester: Unit, roll: int) -> None:
         needed = tables.discipline_target(EXPERIENCE_BY_VALUE[tester.experience])
         passed = combat.check_passes(roll, needed)
         state.log("passage_test", RULES, f"{tester.label()} Passage of Lines test {roll} vs "

@@ -4,7 +4,7 @@ fire."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import footprint_distance
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
@@ -16,6 +16,9 @@ from ..units import WEAPON_BY_VALUE
 from .context import ACWContext
 from .volley import FireMode, Volley
 from .. import queries
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["RangedCombatPhase"]
 
@@ -32,7 +35,7 @@ class RangedCombatPhase(Frame):
     unit: int | None = None
     targets: list[int] | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         side = state.active
         for unit in state.units[side][self.next_slot:]:
             if unit is None or not unit.alive:
@@ -45,11 +48,11 @@ class RangedCombatPhase(Frame):
                     return Wait(side, ACWDecision.FIRE)
         return Done()
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ACWState) -> list[int]:
         ids = state.game.ids
         return sorted([ids.fire[k] for k in self.targets] + [ids.hold_fire])
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         ids = state.game.ids
         if action not in ids.fire:
             return None
@@ -66,7 +69,7 @@ class RangedCombatPhase(Frame):
             return Illegality(("ACW-PD-25b", "ACW-PD-16"), "not in the arc of any firing stand")
         return Illegality(("ACW-PD-17",), "no line of sight")
 
-    def apply(self, state: Any, action: int) -> Step:
+    def apply(self, state: ACWState, action: int) -> Step:
         ids = state.game.ids
         side = state.active
         unit = state.units[side][self.unit]
@@ -78,7 +81,7 @@ class RangedCombatPhase(Frame):
         target = ids.fire.index(action)
         return Push(Volley(side, unit.slot, target, FireMode.PHASE3))
 
-    def context(self, state: Any, viewer: int) -> ACWContext | None:
+    def context(self, state: ACWState, viewer: int) -> ACWContext | None:
         if self.unit is None:
             return None
         side = state.active

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.activation import AlternatingTurns
 from envs.core.frames import RollDice
@@ -22,6 +22,9 @@ from .end_phase import EndPhase
 from .maneuver import ManeuverPhase
 from .melee import MeleePhase
 from .ranged_combat import RangedCombatPhase
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["PlayerTurnCycle", "TurnStep"]
 
@@ -46,7 +49,7 @@ class PlayerTurnCycle(Frame):
     kind = "acw.player_turn_cycle"
     step: TurnStep = TurnStep.P1
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         step = self.step
         side = state.active
         if step is TurnStep.ROLL_OFF:  # answered in on_child_done
@@ -106,7 +109,7 @@ class PlayerTurnCycle(Frame):
         self.step = TurnStep.P1
         return None
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         """A phase has finished; the next one starts on the next run. After the roll-off
         (ACW-PD-11) the higher roller moves first; a tie rolls again."""
         if self.step is TurnStep.ROLL_OFF and isinstance(child, RollDice):
@@ -126,7 +129,7 @@ class PlayerTurnCycle(Frame):
 # ---------------------------------------------------------------------------------------------
 # the end of the game (ACW-PD-35, PD-36)
 # ---------------------------------------------------------------------------------------------
-def army_break(state: Any) -> bool:
+def army_break(state: ACWState) -> bool:
     """ACW-PD-36: a side that has lost at least half its starting units breaks."""
     broke = []
     for side in (0, 1):
@@ -148,7 +151,7 @@ def army_break(state: Any) -> bool:
     return True
 
 
-def bank_objectives(state: Any, sides: tuple[int, ...] = (0, 1)) -> None:
+def bank_objectives(state: ACWState, sides: tuple[int, ...] = (0, 1)) -> None:
     """Scenario scoring ``each_turn`` (``sides`` both, at the end of a game turn) or
     ``after_enemy_turn`` (``sides`` the side that did not move, at the end of a player-turn):
     each side of ``sides`` banks the VP of the objectives it holds now (ACW-PD-36 holding
@@ -167,7 +170,7 @@ def bank_objectives(state: Any, sides: tuple[int, ...] = (0, 1)) -> None:
               banked=list(state.objective_vp_banked))
 
 
-def end_game(state: Any, why: str, winner: int | None = None) -> None:
+def end_game(state: ACWState, why: str, winner: int | None = None) -> None:
     vp = queries.victory_points(state)
     if winner is None:
         winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else -1

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.geometry import footprint_distance
@@ -23,6 +23,10 @@ from ..arcs import zone_of
 from ..tables import Band, Cover
 from ..units import FORMATION_BY_VALUE, UNIT_KIND_BY_VALUE, WEAPON_BY_VALUE
 from .. import effects, queries
+
+if TYPE_CHECKING:
+    from ..state import ACWState
+    from ..units import Unit
 
 __all__ = ["FireMode", "Volley", "VolleyStep"]
 
@@ -81,10 +85,10 @@ class Volley(Frame):
     lost: int = 0
     disordered: bool = False
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         self.rolled = child.values
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         firer = state.units[self.firer_side][self.firer]
         target = state.units[1 - self.firer_side][self.target]
         step = self.step
@@ -100,7 +104,7 @@ class Volley(Frame):
             return None
         return self._apply(state, firer, target)
 
-    def _start(self, state: Any, firer: Any, target: Any) -> Step:
+    def _start(self, state: ACWState, firer: Unit, target: Unit) -> Step:
         if firer is None or target is None or not firer.alive or not target.alive:
             return Done()
         mode = self.mode
@@ -156,7 +160,7 @@ class Volley(Frame):
         self.step = VolleyStep.HITS
         return Push(RollDice(count, f"{firer.label()} fire", rules, firer.side))
 
-    def _hits(self, state: Any, firer: Any, target: Any) -> Step:
+    def _hits(self, state: ACWState, firer: Unit, target: Unit) -> Step:
         dice = self.rolled
         self.hit_dice = dice
         hits = combat.count_hits(dice, self.needed)
@@ -181,7 +185,7 @@ class Volley(Frame):
         self.saved = 0
         return None
 
-    def _apply(self, state: Any, firer: Any, target: Any) -> Step:
+    def _apply(self, state: ACWState, firer: Unit, target: Unit) -> Step:
         unsaved = self.hits - self.saved
         lost = 0
         disordered = False

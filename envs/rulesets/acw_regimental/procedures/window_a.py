@@ -13,7 +13,7 @@ once, I-18), and a unit reacts to one mover once (RULE-04-1.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.geometry import footprint_distance
 from envs.core.procedure import register
@@ -26,6 +26,9 @@ from ..reactions.opportunity_fire import OpportunityFire, WaitShort
 from ..reactions.refuse_flank import REFUSALS
 from ..reactions.refusals import why_reaction_illegal
 from .context import ACWContext
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["OFFERS", "TRIGGER_RULE", "WindowA"]
 
@@ -57,7 +60,7 @@ class WindowA(ReactionWindow):
     mover: int = -1
     at_path_start: bool = False
 
-    def units(self, state: Any) -> tuple[Any, Any]:
+    def units(self, state: ACWState) -> tuple[Any, Any]:
         """``(defender, mover)``, or ``(None, None)`` when either is gone or the defender has
         already reacted to this mover (RULE-04-1.4)."""
         defender = state.units[self.side][self.subject]
@@ -67,7 +70,7 @@ class WindowA(ReactionWindow):
             return None, None
         return defender, mover
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: ACWState) -> None:
         defender = state.units[self.side][self.subject]
         mover = state.units[1 - self.side][self.mover]
         rules = ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[self.trigger])
@@ -78,10 +81,10 @@ class WindowA(ReactionWindow):
                   f"{defender.label()} ({footprint_distance(defender.fp, mover.fp):.2f}\")",
                   defender.side, defender=defender.slot, mover=mover.slot, trigger=self.trigger)
 
-    def on_skip(self, state: Any) -> None:
+    def on_skip(self, state: ACWState) -> None:
         state.spent_triggers.append((self.subject, self.trigger))
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: ACWState) -> None:
         defender = state.units[self.side][self.subject]
         opportunity = self.trigger.startswith("opp")
         if opportunity:  # both Opportunity Fire points are spent (I-18)
@@ -92,11 +95,11 @@ class WindowA(ReactionWindow):
                   ("RULE-04-1.2",), f"{defender.label()} declines ({self.trigger})", self.side,
                   unit=defender.slot)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         # the refusal texts shared with Window B1 (reactions.refusals)
         why = why_reaction_illegal(state, state.units[self.side][self.subject], action)
         return Illegality(tuple(why[0]), why[1]) if why is not None else None
 
-    def context(self, state: Any, viewer: int) -> ACWContext:
+    def context(self, state: ACWState, viewer: int) -> ACWContext:
         return ACWContext(self.kind, self.side, self.decision, (self.side, self.subject),
                           (1 - self.side, self.mover), self.trigger)

@@ -4,7 +4,7 @@ straight ahead into the ground given up, or hold."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.geometry import first_crossing
 from envs.core.procedure import Done, Frame, Step, Wait, register
@@ -13,6 +13,9 @@ from .. import tables
 from ..actions import ACWDecision
 from .context import ACWContext
 from .. import blocking, effects
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["WinnerAdvance"]
 
@@ -30,7 +33,7 @@ class WinnerAdvance(Frame):
     enemy: int
     inches: float = 0.0
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         unit = state.units[state.active][self.unit]
         if unit is None or not unit.alive:
             return Done()
@@ -44,11 +47,11 @@ class WinnerAdvance(Frame):
         self.inches = inches
         return Wait(state.active, ACWDecision.MANEUVER)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ACWState) -> list[int]:
         ids = state.game.ids
         return sorted([ids.melee_advance, ids.melee_hold])
 
-    def apply(self, state: Any, action: int) -> Done:
+    def apply(self, state: ACWState, action: int) -> Done:
         unit = state.units[state.active][self.unit]
         if action == state.game.ids.melee_advance:
             effects.place(unit, unit.fp.advanced(self.inches))
@@ -60,7 +63,7 @@ class WinnerAdvance(Frame):
                       f"melee", unit.side, unit=unit.slot)
         return Done()
 
-    def context(self, state: Any, viewer: int) -> ACWContext:
+    def context(self, state: ACWState, viewer: int) -> ACWContext:
         side = state.active
         return ACWContext(self.kind, side, ACWDecision.MANEUVER, (side, self.unit),
                           (1 - side, self.enemy), "melee_advance")

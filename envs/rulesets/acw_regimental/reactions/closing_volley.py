@@ -17,7 +17,7 @@ How it works, top to bottom:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
@@ -27,10 +27,14 @@ from ..movement import partly_in_arc
 from . import B1Reaction, can_fire_reaction
 from .. import queries
 
+if TYPE_CHECKING:
+    from ..state import ACWState
+    from ..units import Unit
+
 __all__ = ["CLOSING_VOLLEY", "ClosingVolley", "volley_possible"]
 
 
-def volley_possible(state: Any, charge: Any, charger: Any, defender: Any) -> bool:
+def volley_possible(state: ACWState, charge: Any, charger: Unit, defender: Unit) -> bool:
     """Whether Window B2 opens for ``defender`` against ``charger`` (RULE-04-2.1, 2.2, I-10):
     no Window B1 reaction shaped the charge, the defender has not reacted, may make reaction
     fire, and has the charger (where it stands as it starts toward the mark) partly in its
@@ -52,7 +56,7 @@ class ClosingVolley(Reaction):
     label = reaction_label("closing_volley")
     rules = ("RULE-04-2.1", "RULE-04-2.2", "RULE-04-1.3")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         # the window opens only when the volley is possible (volley_possible); these checks
         # do not depend on where the charger halted
         defender, _ = window.units(state)
@@ -62,7 +66,7 @@ class ClosingVolley(Reaction):
         why = can_fire_reaction(defender)
         return Illegality(*why) if why is not None else None
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, charger = window.units(state)
         state.reacted.append(defender.slot)
         state.log("react", self.rules, f"{defender.label()} fires a Closing Volley at "

@@ -21,7 +21,7 @@ How it works, top to bottom:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.geometry import distance_exceeds, first_crossing, footprint_distance
 from envs.core.protocol import Illegality
@@ -31,6 +31,10 @@ from .. import tables
 from ..arcs import zone_of
 from ..actions import reaction_label
 from . import B1Reaction, counter_charge_eligible
+
+if TYPE_CHECKING:
+    from ..state import ACWState
+    from ..units import Unit
 
 __all__ = ["COUNTER_CHARGES", "COUNTER_CHARGE_LABELS", "CounterCharge", "RESERVED_PIP", "counter_charge_cost",
            "why_no_counter_charge"]
@@ -50,7 +54,7 @@ def counter_charge_cost(game: Any) -> Cost:
     return c
 
 
-def why_no_pip(state: Any, side: int) -> tuple | None:
+def why_no_pip(state: ACWState, side: int) -> tuple | None:
     """Why ``side`` cannot pay for a Counter-Charge now (``(rule ids, reason)``), or None."""
     n = counter_charge_cost(state.game).amount
     if state.reserved[side] < n:
@@ -59,7 +63,7 @@ def why_no_pip(state: Any, side: int) -> tuple | None:
     return None
 
 
-def why_no_counter_charge(state: Any, charger: Any, defender: Any) -> tuple | None:
+def why_no_counter_charge(state: ACWState, charger: Unit, defender: Unit) -> tuple | None:
     """Why ``defender`` may not Counter-Charge ``charger`` (``(rule ids, reason)``), or None
     (RULE-04-6.1 .. 6.3, ACW-PD-34, I-2)."""
     why = counter_charge_eligible(defender)
@@ -88,15 +92,15 @@ class CounterCharge(Reaction):
         self.inches = float(inches)
         self.label = reaction_label(f"counter_charge_{inches}")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         defender, charger = window.units(state)
         why = why_no_counter_charge(state, charger, defender)
         return Illegality(*why) if why is not None else None
 
-    def cost(self, state: Any, window: Any) -> Cost:
+    def cost(self, state: ACWState, window: Any) -> Cost:
         return counter_charge_cost(state.game)
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, charger = window.units(state)
         side = defender.side
         state.reacted.append(defender.slot)

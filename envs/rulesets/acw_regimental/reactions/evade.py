@@ -9,7 +9,7 @@ line, or halts when there is none (RULE-04-4.4, I-21).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
@@ -17,6 +17,9 @@ from envs.core.reactions import Reaction
 from ..actions import reaction_label
 from . import B1Reaction, can_evade
 from .. import effects, queries
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["CHARGE_EVADES", "ChargeEvade", "EVADES", "Evade"]
 
@@ -30,14 +33,14 @@ class Evade(Reaction):
         self.inches = float(inches)
         self.label = reaction_label(f"evade_{inches}")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         defender, _ = window.units(state)
         if defender is None:
             return Illegality(("RULE-04-1.2",), "no defending unit is asked")
         why = can_evade(defender)
         return Illegality(*why) if why is not None else None
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, _ = window.units(state)
         state.reacted.append(defender.slot)
         effects.evade(state, defender, self.inches)
@@ -51,7 +54,7 @@ class ChargeEvade(Evade):
     """Evade a charge declared against the screen (Window B1, RULE-04-4.4, I-21): the charge
     is redirected to the screen's parent, or finds no target and halts."""
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         screen, charger = window.units(state)
         side = screen.side
         charge = window.charge(state)

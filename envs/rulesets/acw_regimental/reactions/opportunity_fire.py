@@ -10,7 +10,7 @@ to 12", :func:`..reactions.trigger_range`); the volley still needs the mover in 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.geometry import footprint_distance
 from envs.core.protocol import Illegality
@@ -22,10 +22,13 @@ from ..units import WEAPON_BY_VALUE
 from . import can_fire_reaction
 from .. import queries
 
+if TYPE_CHECKING:
+    from ..state import ACWState
+
 __all__ = ["OpportunityFire", "WaitShort"]
 
 
-def _why_no_opportunity_fire(state: Any, window: Any) -> Illegality | None:
+def _why_no_opportunity_fire(state: ACWState, window: Any) -> Illegality | None:
     defender, mover = window.units(state)
     if defender is None:
         return Illegality(("RULE-04-1.2",), "no defending unit is asked")
@@ -48,10 +51,10 @@ class OpportunityFire(Reaction):
     label = reaction_label("opportunity_fire")
     rules = ("RULE-04-3.1", "RULE-04-3.3", "RULE-04-1.3", "I-3")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         return _why_no_opportunity_fire(state, window)
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, mover = window.units(state)
         state.reacted.append(defender.slot)
         state.log("react", self.rules, f"{defender.label()} declares Opportunity Fire at "
@@ -68,7 +71,7 @@ class WaitShort(Reaction):
     label = reaction_label("wait_short")
     rules = ("I-18", "ACW-PD-24")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         why = _why_no_opportunity_fire(state, window)
         if why is not None:
             return why
@@ -78,7 +81,7 @@ class WaitShort(Reaction):
             return Illegality(("I-18",), "only at the Medium trigger point and beyond 6\"")
         return None
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, _ = window.units(state)
         state.spent_triggers.append((defender.slot, "opp_medium"))
         state.log("react_wait", self.rules, f"{defender.label()} holds its fire for the "

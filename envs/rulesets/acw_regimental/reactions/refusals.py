@@ -4,16 +4,19 @@ reaction's own rules): the refusal texts that Window A and Window B1 give for a 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..units import Unit
 from . import can_evade, can_fire_reaction, can_refuse, counter_charge_eligible
 from .counter_charge import why_no_pip
 
+if TYPE_CHECKING:
+    from ..state import ACWState
+
 __all__ = ["why_reaction_illegal"]
 
 
-def why_reaction_illegal(state: Any, defender: Unit | None, action: int
+def why_reaction_illegal(state: ACWState, defender: Unit | None, action: int
                          ) -> tuple[tuple[str, ...], str] | None:
     """Why ``defender`` may not take the reaction ``action`` (a ``react:*`` id) in the window
     now asking it, as ``(rule ids, reason)``, or ``None`` when there is nothing against it

@@ -12,7 +12,7 @@ contacted as front (RULE-04-5.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.frames import RollDice
 from envs.core.geometry import footprint_distance
@@ -25,6 +25,9 @@ from ..arcs import zone_of
 from ..actions import reaction_label
 from . import B1Reaction, can_refuse
 from .. import effects, queries
+
+if TYPE_CHECKING:
+    from ..state import ACWState
 
 __all__ = ["CHARGE_REFUSALS", "ChargeRefusal", "EmergencyDrill", "REFUSALS", "RefuseFlank"]
 
@@ -40,14 +43,14 @@ class RefuseFlank(Reaction):
         self.stands = stands
         self.label = reaction_label(f"refuse_{stands}")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         defender, _ = window.units(state)
         if defender is None:
             return Illegality(("RULE-04-1.2",), "no defending unit is asked")
         why = can_refuse(defender)
         return Illegality(*why) if why is not None else None
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, mover = window.units(state)
         side = defender.side
         state.reacted.append(defender.slot)
@@ -77,7 +80,7 @@ class EmergencyDrill(Frame):
     roll: int | None = None
     passed: bool | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ACWState) -> Step:
         unit = state.units[self.side][self.unit]
         if self.roll is None:
             return Push(RollDice(1, f"{unit.label()} Emergency Drill Check", DRILL_RULES,
@@ -85,7 +88,7 @@ class EmergencyDrill(Frame):
         self.passed = effects.drill_check(state, unit, self.flank, self.stands, self.roll)
         return Done()
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: ACWState, child: Frame) -> None:
         self.roll = child.values[0]
 
 
@@ -97,7 +100,7 @@ class ChargeRefusal(RefuseFlank):
 
     rules = ("RULE-04-5.1", "RULE-04-1.3", "I-10")
 
-    def why_not(self, state: Any, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
         defender, charger = window.units(state)
         flank = zone_of(defender.fp, charger.fp.centre())
         if flank not in ("left", "right"):
@@ -111,7 +114,7 @@ class ChargeRefusal(RefuseFlank):
             return Illegality(("RULE-04-5.1", "I-23"), "the charger is beyond 12\"")
         return None
 
-    def resolve(self, state: Any, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: Any) -> tuple:
         defender, charger = window.units(state)
         side = defender.side
         charge = window.charge(state)
