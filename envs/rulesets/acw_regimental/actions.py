@@ -107,22 +107,22 @@ class Ids:
     def __init__(self, max_units: int):
         self.labels = build_labels(max_units)
         self.cat = ActionCatalogue(self.labels)
-        ix = self.cat.id
-        self.rally_pay = ix("rally:pay_pip")
-        self.rally_roll = ix("rally:roll")
-        self.reserve = [ix(f"reserve:{i}") for i in range(3)]
-        self.activate = [ix(f"activate:u{k}") for k in range(max_units)]
-        self.end_phase = ix("end_phase")
-        self.prim = {p: ix(p) for p in PRIMITIVES}
+        label_id = self.cat.id
+        self.rally_pay = label_id("rally:pay_pip")
+        self.rally_roll = label_id("rally:roll")
+        self.reserve = [label_id(f"reserve:{i}") for i in range(3)]
+        self.activate = [label_id(f"activate:u{k}") for k in range(max_units)]
+        self.end_phase = label_id("end_phase")
+        self.prim = {p: label_id(p) for p in PRIMITIVES}
         #: the typed primitive of each primitive id
-        self.primitive = {ix(p): Primitive.from_label(p) for p in PRIMITIVES}
-        self.charge = [ix(f"charge:e{k}") for k in range(max_units)]
-        self.end_activation = ix("end_activation")
-        self.react = {r.split(":")[1]: ix(r) for r in REACTIONS}
-        self.fire = [ix(f"fire:e{k}") for k in range(max_units)]
-        self.hold_fire = ix("hold_fire")
-        self.melee_advance = ix("melee:advance")
-        self.melee_hold = ix("melee:hold")
+        self.primitive = {label_id(p): Primitive.from_label(p) for p in PRIMITIVES}
+        self.charge = [label_id(f"charge:e{k}") for k in range(max_units)]
+        self.end_activation = label_id("end_activation")
+        self.react = {r.split(":")[1]: label_id(r) for r in REACTIONS}
+        self.fire = [label_id(f"fire:e{k}") for k in range(max_units)]
+        self.hold_fire = label_id("hold_fire")
+        self.melee_advance = label_id("melee:advance")
+        self.melee_hold = label_id("melee:hold")
 
 
 CHANCE_CATALOGUE = ActionCatalogue([f"d6={i}" for i in range(1, 7)])

@@ -14,15 +14,15 @@ _cos = math.cos
 _sin = math.sin
 
 
-def in_forward_arc(fp: Footprint, p: Vec) -> bool:
+def in_forward_arc(fp: Footprint, point: Vec) -> bool:
     """Whether table point ``p`` lies in ``fp``'s forward arc (ACW-PD-16, I-9).
 
     In the unit frame: ``ly >= 0`` and ``|lx| <= W/2 + ly``, i.e. the region ahead of the
     front edge bounded by the 45-degree rays from the two front corners. Closed region
     (boundary points count, within :data:`EPS`).
     """
-    dx = p[0] - fp.x
-    dy = p[1] - fp.y
+    dx = point[0] - fp.x
+    dy = point[1] - fp.y
     h = fp.heading
     c = _cos(h)
     s = _sin(h)
@@ -33,7 +33,7 @@ def in_forward_arc(fp: Footprint, p: Vec) -> bool:
     return abs(lx) <= 0.5 * fp.width + ly + EPS
 
 
-def zone_of(fp: Footprint, p: Vec) -> str:
+def zone_of(fp: Footprint, point: Vec) -> str:
     """Which of ``fp``'s zones holds table point ``p`` (ACW-PD-16).
 
     Returns:
@@ -41,8 +41,8 @@ def zone_of(fp: Footprint, p: Vec) -> str:
         ``"left"`` (``lx < 0``) or ``"right"`` (``lx >= 0``) for the flank zones. The four
         values partition the plane. Pass a unit's centre to classify the whole unit.
     """
-    dx = p[0] - fp.x
-    dy = p[1] - fp.y
+    dx = point[0] - fp.x
+    dy = point[1] - fp.y
     h = fp.heading
     c = _cos(h)
     s = _sin(h)

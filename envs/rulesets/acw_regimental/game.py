@@ -51,38 +51,38 @@ class ACWGame(Game):
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):
-        p = validate_params(ACWParams, params)
-        self.params = p.model_dump()
-        self.max_units_per_side = p.max_units_per_side
-        self.pips_fixed = p.pips_fixed
-        self.turns = p.turns
-        self.own_fire_blocks_reactions = p.own_fire_blocks_reactions
-        self.phase3_six_all = p.phase3_six_disorders_all_ranges
-        self.cavalry_charge_12 = p.cavalry_charge_12
-        self.morale_cascade = p.morale_cascade
-        self.shaped_reward = p.shaped_reward
-        self.max_decisions = p.max_decisions
-        self.counter_charge_cost = p.counter_charge_cost
-        self.opportunity_fire_trigger = p.opportunity_fire_trigger
-        self.max_game_length = p.max_decisions
-        name, spec = load_scenario(scenario, p.max_units_per_side, turns=p.turns)
+        parameters = validate_params(ACWParams, params)
+        self.params = parameters.model_dump()
+        self.max_units_per_side = parameters.max_units_per_side
+        self.pips_fixed = parameters.pips_fixed
+        self.turns = parameters.turns
+        self.own_fire_blocks_reactions = parameters.own_fire_blocks_reactions
+        self.phase3_six_all = parameters.phase3_six_disorders_all_ranges
+        self.cavalry_charge_12 = parameters.cavalry_charge_12
+        self.morale_cascade = parameters.morale_cascade
+        self.shaped_reward = parameters.shaped_reward
+        self.max_decisions = parameters.max_decisions
+        self.counter_charge_cost = parameters.counter_charge_cost
+        self.opportunity_fire_trigger = parameters.opportunity_fire_trigger
+        self.max_game_length = parameters.max_decisions
+        name, spec = load_scenario(scenario, parameters.max_units_per_side, turns=parameters.turns)
         self.scenario_name = name
         self.spec = spec
         self.first_side = spec.first_side
         self.num_players = 2
         self.side_names = ("Union", "Confederate")
-        self.ids = Ids(p.max_units_per_side)
+        self.ids = Ids(parameters.max_units_per_side)
         self.actions = self.ids.cat
         self.chance = CHANCE_CATALOGUE
         self.decision_types = DECISION_TYPES
-        tr = spec.terrain
+        terrain = spec.terrain
         self.terrain = Terrain(
             spec.table.width, spec.table.depth,
-            [a.points() for a in tr.woods] + [a.points() for a in tr.rough],
-            [s for ln in tr.crests for s in _segments(ln.points)],
-            [s for ln in tr.fences for s in _segments(ln.points)],
-            [s for ln in tr.walls for s in _segments(ln.points)],
-            [s for ln in tr.roads for s in _segments(ln.points)])
+            [a.points() for a in terrain.woods] + [a.points() for a in terrain.rough],
+            [s for ln in terrain.crests for s in _segments(ln.points)],
+            [s for ln in terrain.fences for s in _segments(ln.points)],
+            [s for ln in terrain.walls for s in _segments(ln.points)],
+            [s for ln in terrain.roads for s in _segments(ln.points)])
         self.objectives = [(o.x, o.y) for o in spec.objectives]
         self.objective_vp = spec.scoring.objective_vp
         self.objectives_score = spec.scoring.objectives_score
@@ -90,32 +90,33 @@ class ACWGame(Game):
         units: list[Unit] = []
         slots = [0, 0]
         by_name: dict[tuple[int, str], Unit] = {}
-        for us in spec.units:
-            if us.detached_from is not None:
+        for entry in spec.units:
+            if entry.detached_from is not None:
                 continue
-            u = new_unit(us.side, slots[us.side], us.name, us.kind, scenario_unit_weapon(us),
-                         us.experience, us.stands, us.formation, us.x, us.y, us.facing_deg,
-                         tuple(us.traits))
-            u.disordered = us.disordered
-            u.hits = us.hits
-            slots[us.side] += 1
-            units.append(u)
-            by_name[(us.side, us.name)] = u
-        for us in spec.units:
-            if us.detached_from is None:
+            unit = new_unit(entry.side, slots[entry.side], entry.name, entry.kind,
+                            scenario_unit_weapon(entry), entry.experience, entry.stands,
+                            entry.formation, entry.x, entry.y, entry.facing_deg,
+                            tuple(entry.traits))
+            unit.disordered = entry.disordered
+            unit.hits = entry.hits
+            slots[entry.side] += 1
+            units.append(unit)
+            by_name[(entry.side, entry.name)] = unit
+        for entry in spec.units:
+            if entry.detached_from is None:
                 continue
-            parent = by_name[(us.side, us.detached_from)]
-            u = new_unit(us.side, slots[us.side], us.name, us.kind, scenario_unit_weapon(us),
-                         us.experience, 1, "skirmish", us.x, us.y, us.facing_deg, (),
-                         is_screen=True)
-            u.parent = parent.slot
-            u.disordered = us.disordered  # a scenario may start a screen Disordered
-            parent.screen = u.slot
+            parent = by_name[(entry.side, entry.detached_from)]
+            unit = new_unit(entry.side, slots[entry.side], entry.name, entry.kind,
+                            scenario_unit_weapon(entry), entry.experience, 1, "skirmish",
+                            entry.x, entry.y, entry.facing_deg, (), is_screen=True)
+            unit.parent = parent.slot
+            unit.disordered = entry.disordered  # a scenario may start a screen Disordered
+            parent.screen = unit.slot
             parent.starting_stands += 1  # the detached stand counts in the parent's S0 (ACW-PD-30)
-            slots[us.side] += 1
-            units.append(u)
+            slots[entry.side] += 1
+            units.append(unit)
         self.initial_units = units
-        self.units_at_start = [sum(1 for u in units if u.side == s and not u.is_screen)
+        self.units_at_start = [sum(1 for unit in units if unit.side == s and not unit.is_screen)
                                for s in (0, 1)]
         self.layout = build_layout(self)
 
@@ -127,7 +128,7 @@ class ACWGame(Game):
         for the first move (ACW-PD-11) when ``roll_off``, at Phase 2 for a scenario that starts
         there, else at Phase 1."""
         if self.spec.start.phase == 2:
-            return [PlayerTurnCycle(TurnStep.P2)]
+            return [PlayerTurnCycle(TurnStep.PHASE_2)]
         if roll_off:
             return [PlayerTurnCycle(TurnStep.ROLL_OFF)]
         return [PlayerTurnCycle()]

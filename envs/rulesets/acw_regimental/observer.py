@@ -42,19 +42,19 @@ NF = len(UNIT_FEATURES)
 
 
 def build_layout(game: Any) -> ObservationLayout:
-    m = game.max_units_per_side
+    slots = game.max_units_per_side
     feats = ", ".join(UNIT_FEATURES)
     return ObservationLayout([
-        Piece("own_units", (m, NF), f"own unit slots, per slot: {feats}"),
-        Piece("enemy_units", (m, NF), "enemy unit slots, same features"),
+        Piece("own_units", (slots, NF), f"own unit slots, per slot: {feats}"),
+        Piece("enemy_units", (slots, NF), "enemy unit slots, same features"),
         Piece("resources", (3,), "own pips/6, own reserved pips/2, enemy reserved pips/2"),
         Piece("phase", (5,), "one-hot phase 1..5 of the current player-turn (ACW-PD-12)"),
         Piece("turn", (1,), "game turn / turns"),
         Piece("active", (1,), "1 if the observing side is the active side"),
         Piece("decision", (len(DECISION_TYPES),), "one-hot decision type: "
               + ", ".join(DECISION_TYPES)),
-        Piece("ctx_unit", (2 * m,), "unit asked / acting now: own slots then enemy slots"),
-        Piece("ctx_trigger", (2 * m,), "unit that triggered the window: own then enemy slots"),
+        Piece("ctx_unit", (2 * slots,), "unit asked / acting now: own slots then enemy slots"),
+        Piece("ctx_trigger", (2 * slots,), "unit that triggered the window: own then enemy slots"),
         Piece("ctx_distance", (1,), "distance between the two (inches / 12)"),
         Piece("ctx_zone", (4,), "zone of the asked unit holding the trigger unit's centre: "
               + ", ".join(ZONES)),
@@ -171,36 +171,36 @@ def observation(game: Any, state: ACWState, side: int) -> np.ndarray:
     rounded from double to float32 as a conversion of the whole vector would); the pieces and
     their order are :func:`build_layout`'s."""
     lay = game.layout
-    at = lay.offsets
-    v = np.zeros(lay.size, dtype=np.float32)
-    m = game.max_units_per_side
+    offsets = lay.offsets
+    vector = np.zeros(lay.size, dtype=np.float32)
+    slots = game.max_units_per_side
     W, D = game.terrain.width, game.terrain.depth
-    for s, base in ((side, at["own_units"]), (1 - side, at["enemy_units"])):
-        for u in state.units[s]:
-            if u is not None and u.alive:
-                o = base + u.slot * NF
-                v[o:o + NF] = cached_unit_row(u, side, W, D)
-    o = at["resources"]
-    v[o:o + 3] = (state.pips[side] / 6.0, state.reserved[side] / 2.0,
+    for s, base in ((side, offsets["own_units"]), (1 - side, offsets["enemy_units"])):
+        for unit in state.units[s]:
+            if unit is not None and unit.alive:
+                offset = base + unit.slot * NF
+                vector[offset:offset + NF] = cached_unit_row(unit, side, W, D)
+    offset = offsets["resources"]
+    vector[offset:offset + 3] = (state.pips[side] / 6.0, state.reserved[side] / 2.0,
                   state.reserved[1 - side] / 2.0)
-    v[at["phase"] + state.phase - 1] = 1.0
-    v[at["turn"]] = min(state.turn, game.turns) / game.turns
-    v[at["active"]] = float(state.active == side)
-    v[at["decision"] + _DECISION[state.decision_type().value]] = 1.0
+    vector[offsets["phase"] + state.phase - 1] = 1.0
+    vector[offsets["turn"]] = min(state.turn, game.turns) / game.turns
+    vector[offsets["active"]] = float(state.active == side)
+    vector[offsets["decision"] + _DECISION[state.decision_type().value]] = 1.0
     asked, trig, kind = _context(state)
     if asked is not None:
-        v[at["ctx_unit"] + (0 if asked[0] == side else m) + asked[1]] = 1.0
+        vector[offsets["ctx_unit"] + (0 if asked[0] == side else slots) + asked[1]] = 1.0
     if trig is not None:
-        v[at["ctx_trigger"] + (0 if trig[0] == side else m) + trig[1]] = 1.0
+        vector[offsets["ctx_trigger"] + (0 if trig[0] == side else slots) + trig[1]] = 1.0
     if asked is not None and trig is not None:
-        a = state.units[asked[0]][asked[1]]
+        asked_unit = state.units[asked[0]][asked[1]]
         t = state.units[trig[0]][trig[1]]
-        if a is not None and t is not None and a.alive and t.alive:
-            v[at["ctx_distance"]] = footprint_distance(a.fp, t.fp) / 12.0
-            v[at["ctx_zone"] + _ZONE[zone_of(a.fp, t.fp.centre())]] = 1.0
+        if asked_unit is not None and t is not None and asked_unit.alive and t.alive:
+            vector[offsets["ctx_distance"]] = footprint_distance(asked_unit.fp, t.fp) / 12.0
+            vector[offsets["ctx_zone"] + _ZONE[zone_of(asked_unit.fp, t.fp.centre())]] = 1.0
     if kind is not None:
-        v[at["ctx_kind"] + _CTX_KIND[kind]] = 1.0
-    return v
+        vector[offsets["ctx_kind"] + _CTX_KIND[kind]] = 1.0
+    return vector
 
 
 def observation_string(game: Any, state: ACWState, side: int) -> str:
@@ -210,19 +210,19 @@ def observation_string(game: Any, state: ACWState, side: int) -> str:
              f"(seen by {game.side_names[side]})",
              f"pips {state.pips}, reserved {state.reserved}"]
     for s in (side, 1 - side):
-        for u in state.units[s]:
-            if u is None or not u.alive:
+        for unit in state.units[s]:
+            if unit is None or not unit.alive:
                 continue
-            flags = [f for f, on in (("Disordered", u.disordered), ("Smoke", u.smoke >= 0),
-                                     ("engaged", bool(u.engaged)), ("activated", u.activated))
+            flags = [f for f, on in (("Disordered", unit.disordered), ("Smoke", unit.smoke >= 0),
+                                     ("engaged", bool(unit.engaged)), ("activated", unit.activated))
                      if on]
-            if u.refused:
-                flags.append(f"refused {u.refused} x{u.refused_n}")
-            lines.append(f"{'own' if s == side else 'enemy'} {u.label()}: {u.kind} "
-                         f"{u.formation} {u.stands}/{u.starting_stands} stands "
-                         f"{u.health.value} hits {u.hits} "
-                         f"at ({u.fp.x:.1f}, {u.fp.y:.1f}) facing "
-                         f"{math.degrees(u.fp.heading):.0f}° {' '.join(flags)}")
+            if unit.refused:
+                flags.append(f"refused {unit.refused} x{unit.refused_n}")
+            lines.append(f"{'own' if s == side else 'enemy'} {unit.label()}: {unit.kind} "
+                         f"{unit.formation} {unit.stands}/{unit.starting_stands} stands "
+                         f"{unit.health.value} hits {unit.hits} "
+                         f"at ({unit.fp.x:.1f}, {unit.fp.y:.1f}) facing "
+                         f"{math.degrees(unit.fp.heading):.0f}° {' '.join(flags)}")
     asked, trig, kind = _context(state)
     if kind:
         lines.append(f"context: {kind} asked={asked} trigger={trig}")

@@ -33,13 +33,13 @@ def path_fn(spec: list, fp0: Footprint | None = None):
     # the list; copies of a state copy the list), and the path function is a pure function
     # of it, so the same list object gives the same function (the move frame asks for it
     # again at every Window A stop; the memo holds the list, so its id cannot be reused)
-    m = _PATH_MEMO
-    if m[0] is spec:
-        return m[1]
-    f = _path_fn(spec, fp0)
-    m[0] = spec
-    m[1] = f
-    return f
+    memo = _PATH_MEMO
+    if memo[0] is spec:
+        return memo[1]
+    function = _path_fn(spec, fp0)
+    memo[0] = spec
+    memo[1] = function
+    return function
 
 
 def _same_fp(fields: list[float], fp: Footprint) -> bool:
@@ -78,6 +78,6 @@ def path_speed(spec: list) -> float:
     if kind in ("adv", "side", "line"):
         return 1.0
     if kind == "wheel":
-        v = spec[1]
-        return 0.5 * math.hypot(v[3], v[4]) * abs(spec[2])
+        fields = spec[1]
+        return 0.5 * math.hypot(fields[3], fields[4]) * abs(spec[2])
     return 0.0

@@ -34,10 +34,10 @@ def allowance(state: ACWState, unit: Unit, road: bool = False) -> float:
     # memo (exact): the allowance is a pure function of these fields and the static
     # ACW-PD-19 table; an invalid pair is not stored, so it raises every time
     key = (unit.kind, unit.formation, unit.is_screen, road, unit.disordered)
-    v = _ALW_MEMO.get(key)
-    if v is None:
-        v = _ALW_MEMO[key] = _allowance_uncached(state, unit, road)
-    return v
+    value = _ALW_MEMO.get(key)
+    if value is None:
+        value = _ALW_MEMO[key] = _allowance_uncached(state, unit, road)
+    return value
 
 
 def _allowance_uncached(state: ACWState, unit: Unit, road: bool) -> float:
@@ -102,8 +102,8 @@ def firing_stands(state: ACWState, unit: Unit, target: Footprint, limit: int = 1
         return 0
     fp = unit.fp
     sw, sd = footprint_size(unit.kind, "line", 1)
-    n = unit.stands if unit.formation != "assault_column" else min(2, unit.stands)
-    W = sw * n
+    front_stands = unit.stands if unit.formation != "assault_column" else min(2, unit.stands)
+    W = sw * front_stands
     h = fp.heading
     c = math.cos(h)
     s = math.sin(h)
@@ -115,18 +115,18 @@ def firing_stands(state: ACWState, unit: Unit, target: Footprint, limit: int = 1
     # footprint_points, the same float operations)
     pts = footprint_points(target)
     ref = unit.refused if unit.formation == "line" else ""
-    k = unit.refused_n
+    refused = unit.refused_n
     count = 0
-    for i in range(n):
-        lx = -W / 2 + (i + 0.5) * sw
+    for index in range(front_stands):
+        lx = -W / 2 + (index + 0.5) * sw
         sx = x0 + rx * lx
         sy = y0 + ry * lx
-        if ref == "right" and i >= n - k:
-            px = W / 2 - k * sw
+        if ref == "right" and index >= front_stands - refused:
+            px = W / 2 - refused * sw
             sfp = Footprint(sx, sy, h, sw, sd).rotated_about((x0 + rx * px, y0 + ry * px),
                                                            -tables.REFUSE_ANGLE)
-        elif ref == "left" and i < k:
-            px = -W / 2 + k * sw
+        elif ref == "left" and index < refused:
+            px = -W / 2 + refused * sw
             sfp = Footprint(sx, sy, h, sw, sd).rotated_about((x0 + rx * px, y0 + ry * px),
                                                            tables.REFUSE_ANGLE)
         else:
@@ -147,19 +147,19 @@ def firing_stands(state: ACWState, unit: Unit, target: Footprint, limit: int = 1
 def contact_zone(state: ACWState, charger: Unit, target: Unit) -> str:
     """Zone of ``target`` holding the charger's centre; a refused flank counts as front
     (ACW-PD-23 step 2, RULE-04-5.4)."""
-    z = zone_of(target.fp, charger.fp.centre())
-    if z in ("left", "right") and target.refused == z:
+    zone = zone_of(target.fp, charger.fp.centre())
+    if zone in ("left", "right") and target.refused == zone:
         return "front"
-    return z
+    return zone
 
 
 def enfilade(state: ACWState, firer: Unit, target: Unit) -> bool:
     """Fire from the target's flank or rear zone, not a refused flank (ACW-PD-18,
     RULE-04-5.4)."""
-    z = zone_of(target.fp, firer.fp.centre())
-    if z == "front":
+    zone = zone_of(target.fp, firer.fp.centre())
+    if zone == "front":
         return False
-    if z in ("left", "right") and target.refused == z:
+    if zone in ("left", "right") and target.refused == zone:
         return False
     return True
 
@@ -169,22 +169,22 @@ def victory_points(state: ACWState) -> list[int]:
     objectives: the scenario's ``objective_vp`` (3 by default) per objective held (good
     order within 3", no enemy in good order within 3") at the end, or, with scoring
     ``each_turn``, the VP banked at the end of every game turn."""
-    vp = [0, 0]
+    points = [0, 0]
     for side in (0, 1):
         for unit in state.units[side]:
             if unit is None or unit.is_screen:
                 continue
-            vp[1 - side] += tables.VP_STAND * min(unit.lost, unit.starting_stands)
+            points[1 - side] += tables.VP_STAND * min(unit.lost, unit.starting_stands)
             if unit.broken:
-                vp[1 - side] += tables.VP_BROKEN
+                points[1 - side] += tables.VP_BROKEN
     obj = (state.objective_vp_banked if state.game.objectives_score != "end"
            else objective_vp(state))
-    return [vp[0] + obj[0], vp[1] + obj[1]]
+    return [points[0] + obj[0], points[1] + obj[1]]
 
 
 def objective_vp(state: ACWState) -> list[int]:
     """VP of the objectives each side holds now (ACW-PD-36)."""
-    vp = [0, 0]
+    points = [0, 0]
     for objective in state.game.objectives:
         near = [False, False]
         for side in (0, 1):
@@ -208,8 +208,8 @@ def objective_vp(state: ACWState) -> list[int]:
                     break  # one unit is enough
         for side in (0, 1):
             if near[side] and not near[1 - side]:
-                vp[side] += state.game.objective_vp
-    return vp
+                points[side] += state.game.objective_vp
+    return points
 
 
 def rally_threat(state: ACWState, unit: Unit) -> bool:
@@ -286,8 +286,8 @@ def fire_targets(state: ACWState, unit: Unit) -> list[Unit]:
 def melee_best(units: list[Unit]) -> Unit:
     """The unit whose modifiers a side of several friends uses (ACW-PD-26): Veteran first,
     then not Disordered, fewest stands lost, most stands; the first listed on a tie."""
-    return max(units, key=lambda u: (u.experience == "veteran", -int(u.disordered),
-                                     -u.lost, u.stands))
+    return max(units, key=lambda unit: (unit.experience == "veteran", -int(unit.disordered),
+                                        -unit.lost, unit.stands))
 
 
 def melee_side(state: ACWState, units: list[Unit], enemies: list[Unit],
@@ -306,10 +306,11 @@ def melee_side(state: ACWState, units: list[Unit], enemies: list[Unit],
     mom_lost = all(unit.momentum_lost for unit in units if unit.charged) if charged else False
     favourable = False
     if is_def and not counter_charged:
-        e0 = enemies[0]
-        favourable = (terr.on_crest(best.fp.centre()) and not terr.on_crest(e0.fp.centre()))\
-            or terr.behind_obstacle(best.fp, e0.fp.centre())\
-            or terr.cover(best.fp, e0.fp.centre()) is Cover.HEAVY
+        first_enemy = enemies[0]
+        favourable = (terr.on_crest(best.fp.centre())
+                      and not terr.on_crest(first_enemy.fp.centre()))\
+            or terr.behind_obstacle(best.fp, first_enemy.fp.centre())\
+            or terr.cover(best.fp, first_enemy.fp.centre()) is Cover.HEAVY
     enemy_inf_cover = any(e.kind == "infantry" and (
         terr.cover(e.fp, best.fp.centre()) is not Cover.NONE or
         terr.behind_obstacle(e.fp, best.fp.centre())) for e in enemies)

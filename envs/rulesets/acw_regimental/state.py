@@ -39,13 +39,13 @@ def _int_bounds(game: Any) -> dict[str, tuple[int, int | None]]:
             "winner": (-2, 1)}
 
 
-def _is_int_list(v: Any, kind: type = int) -> bool:
-    return isinstance(v, list) and all(type(x) is kind for x in v)
+def _is_int_list(value: Any, kind: type = int) -> bool:
+    return isinstance(value, list) and all(type(x) is kind for x in value)
 
 
-def _is_count_pair(v: Any) -> bool:
+def _is_count_pair(value: Any) -> bool:
     """A pair of integers >= 0 (pips, reserved pips, banked VP)."""
-    return _is_int_list(v) and len(v) == 2 and min(v) >= 0
+    return _is_int_list(value) and len(value) == 2 and min(value) >= 0
 
 
 def _check_fields(game: Any, data: dict[str, Any]) -> None:
@@ -57,25 +57,25 @@ def _check_fields(game: Any, data: dict[str, Any]) -> None:
         ValueError: naming the key, the value and what it must be.
     """
     units = data["units"]
-    m = game.max_units_per_side
+    slots = game.max_units_per_side
     if not isinstance(units, list) or len(units) != game.num_players or any(
-            not isinstance(side, list) or len(side) != m for side in units):
-        raise ValueError(f"'units' must be {game.num_players} lists of {m} unit slots each")
-    for k, (lo, hi) in _int_bounds(game).items():
-        v = data[k]
-        if type(v) is not int or v < lo or (hi is not None and v > hi):
-            rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-            raise ValueError(f"{k!r} must be an integer {rng}, got {v!r}")
+            not isinstance(side, list) or len(side) != slots for side in units):
+        raise ValueError(f"'units' must be {game.num_players} lists of {slots} unit slots each")
+    for key, (low, high) in _int_bounds(game).items():
+        value = data[key]
+        if type(value) is not int or value < low or (high is not None and value > high):
+            rng = f">= {low}" if high is None else f"in {low}..{high}"
+            raise ValueError(f"{key!r} must be an integer {rng}, got {value!r}")
     if type(data["done"]) is not bool:
         raise ValueError(f"'done' must be true or false, got {data['done']!r}")
-    for k in ("pips", "reserved"):
-        if not _is_count_pair(data[k]):
-            raise ValueError(f"{k!r} must be a pair of integers >= 0, got {data[k]!r}")
-    v = data["result"]
-    if not isinstance(v, list) or len(v) != 2 or any(
+    for key in ("pips", "reserved"):
+        if not _is_count_pair(data[key]):
+            raise ValueError(f"{key!r} must be a pair of integers >= 0, got {data[key]!r}")
+    value = data["result"]
+    if not isinstance(value, list) or len(value) != 2 or any(
             isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x)
-            for x in v):
-        raise ValueError(f"'result' must be a pair of finite numbers, got {v!r}")
+            for x in value):
+        raise ValueError(f"'result' must be a pair of finite numbers, got {value!r}")
     if (data["winner"] != -2) != data["done"]:
         raise ValueError(f"'done' is {data['done']!r} but 'winner' is {data['winner']!r} "
                          f"(-2 while the game runs, -1 a draw, 0 or 1 once it is done)")
@@ -127,22 +127,21 @@ class ACWState(State):
         super().__init__(game)
         if not init:
             return
-        g = game
-        m = g.max_units_per_side
-        self.units: list[list[Unit | None]] = [[None] * m, [None] * m]
-        for u in g.initial_units:
-            self.units[u.side][u.slot] = u.copy()
-        st = g.spec.start
-        roll_off = g.first_side == "roll_off" and st.active is None
+        slots = game.max_units_per_side
+        self.units: list[list[Unit | None]] = [[None] * slots, [None] * slots]
+        for unit in game.initial_units:
+            self.units[unit.side][unit.slot] = unit.copy()
+        start = game.spec.start
+        roll_off = game.first_side == "roll_off" and start.active is None
         # a roll-off (ACW-PD-11) decides the first side at the first chance nodes; until then
         # side 0 stands in for it (no decision is asked before the roll)
-        self.first = 0 if g.first_side == "roll_off" else g.first_side
-        self.active = st.active if st.active is not None else self.first
-        self.turn = st.turn
+        self.first = 0 if game.first_side == "roll_off" else game.first_side
+        self.active = start.active if start.active is not None else self.first
+        self.turn = start.turn
         self.player_turn = 0 if self.active == self.first else 1
-        self.phase = st.phase
+        self.phase = start.phase
         self.pips = [0, 0]
-        self.reserved = list(st.reserved)
+        self.reserved = list(start.reserved)
         self.decisions_taken = 0
         self.done = False
         self.result = [0.0, 0.0]
@@ -152,8 +151,8 @@ class ACWState(State):
         self.spent_triggers: list[tuple[int, str]] = []
         self.broken_this_player_turn: list[list[int]] = []
         self.objective_vp_banked = [0, 0]  # scoring "each_turn" (scenario [scoring])
-        if st.phase == 2:
-            self.pips[self.active] = st.pips
+        if start.phase == 2:
+            self.pips[self.active] = start.pips
         # the player-turn cycle, started where the scenario starts (the game builds it: the
         # procedures sit above this module)
         self.stack: list[Frame] = game.opening_frames(roll_off)
@@ -161,8 +160,8 @@ class ACWState(State):
         first = ("a roll-off decides who moves first" if roll_off
                  else f"{SIDE[self.active]} moves first")
         self.log("setup", ("ACW-PD-37", "ACW-PD-11"),
-                 f"scenario {g.scenario_name}: {first}, turn {self.turn}",
-                 None, scenario=g.scenario_name)
+                 f"scenario {game.scenario_name}: {first}, turn {self.turn}",
+                 None, scenario=game.scenario_name)
         self._advance()
 
     def clone(self) -> "ACWState":
@@ -238,14 +237,14 @@ class ACWState(State):
         return list(self.stack[-1].run(self).outcomes)
 
     def _legal_actions(self) -> list[int]:
-        pl = self._pending_legal
-        if pl is not None:
-            return list(pl)
+        pending = self._pending_legal
+        if pending is not None:
+            return list(pending)
         return self.stack[-1].legal_actions(self)
 
     def _apply_action(self, action: int) -> None:
         self._pending_legal = None
-        fr = self.stack[-1]
+        frame = self.stack[-1]
         if self.cur[0] != CHANCE:
             self.decisions_taken += 1
         # the clipping predicate of this decision's legal list serves its handler (nothing
@@ -253,7 +252,7 @@ class ACWState(State):
         self._handoff = self._lact_pred
         self._lact_pred = None
         try:
-            step = fr.apply(self, action)
+            step = frame.apply(self, action)
             if step is not None:
                 self._follow(step)
         finally:
@@ -289,20 +288,20 @@ class ACWState(State):
             if self._run_frame(stack[-1]):
                 return
 
-    def _run_frame(self, fr: Frame) -> bool:
+    def _run_frame(self, frame: Frame) -> bool:
         """Run a typed frame once and follow its step; ``True`` when it now waits."""
-        step = fr.run(self)
+        step = frame.run(self)
         kind = type(step)
         if kind is ChanceNode:
             self.cur = (CHANCE, D_CHANCE)
             return True
         if kind is Wait:
             self.cur = (step.player, step.decision)
-            if fr.auto_apply_forced and step.player >= 0:
-                legal = fr.legal_actions(self)
+            if frame.auto_apply_forced and step.player >= 0:
+                legal = frame.legal_actions(self)
                 if len(legal) == 1:  # a forced choice is applied silently (not in history)
                     self._lact_pred = None
-                    step = fr.apply(self, legal[0])
+                    step = frame.apply(self, legal[0])
                     if step is not None:
                         self._follow(step)
                     return False

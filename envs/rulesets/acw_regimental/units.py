@@ -111,46 +111,46 @@ class Unit:
         immutable value or the immutable footprint, shared). Written out field by field: a
         state's ``clone`` copies every unit, and a loop of ``setattr`` over the slots costs
         three times as much (``tests/acw/test_engine.py`` checks that every slot is copied)."""
-        u = _new_unit_object(Unit)
-        u.side = self.side
-        u.slot = self.slot
-        u.name = self.name
-        u.kind = self.kind
-        u.weapon = self.weapon
-        u.experience = self.experience
-        u.traits = self.traits
-        u.formation = self.formation
-        u.fp = self.fp
-        u.starting_stands = self.starting_stands
-        u.stands = self.stands
-        u.lost = self.lost
-        u.hits = self.hits
-        u.disordered = self.disordered
-        u.smoke = self.smoke
-        u.smoke_own = self.smoke_own
-        u.engaged = self.engaged[:]
-        u.refused = self.refused
-        u.refused_n = self.refused_n
-        u.activated = self.activated
-        u.moved = self.moved
-        u.charged = self.charged
-        u.fired = self.fired
-        u.counter_charged = self.counter_charged
-        u.momentum_lost = self.momentum_lost
-        u.downhill = self.downhill
-        u.zone = self.zone
-        u.road_used = self.road_used
-        u.limbered_now = self.limbered_now
-        u.pivot_only = self.pivot_only
-        u.out_of_smoke = self.out_of_smoke
-        u.fought = self.fought
-        u.lost_turn = self.lost_turn
-        u.parent = self.parent
-        u.screen = self.screen
-        u.is_screen = self.is_screen
-        u.alive = self.alive
-        u.broken = self.broken
-        return u
+        new = _new_unit_object(Unit)
+        new.side = self.side
+        new.slot = self.slot
+        new.name = self.name
+        new.kind = self.kind
+        new.weapon = self.weapon
+        new.experience = self.experience
+        new.traits = self.traits
+        new.formation = self.formation
+        new.fp = self.fp
+        new.starting_stands = self.starting_stands
+        new.stands = self.stands
+        new.lost = self.lost
+        new.hits = self.hits
+        new.disordered = self.disordered
+        new.smoke = self.smoke
+        new.smoke_own = self.smoke_own
+        new.engaged = self.engaged[:]
+        new.refused = self.refused
+        new.refused_n = self.refused_n
+        new.activated = self.activated
+        new.moved = self.moved
+        new.charged = self.charged
+        new.fired = self.fired
+        new.counter_charged = self.counter_charged
+        new.momentum_lost = self.momentum_lost
+        new.downhill = self.downhill
+        new.zone = self.zone
+        new.road_used = self.road_used
+        new.limbered_now = self.limbered_now
+        new.pivot_only = self.pivot_only
+        new.out_of_smoke = self.out_of_smoke
+        new.fought = self.fought
+        new.lost_turn = self.lost_turn
+        new.parent = self.parent
+        new.screen = self.screen
+        new.is_screen = self.is_screen
+        new.alive = self.alive
+        new.broken = self.broken
+        return new
 
     # -- derived ----------------------------------------------------------------------------
     @property
@@ -195,16 +195,16 @@ class Unit:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Unit":
-        u = cls.__new__(cls)
-        for f in cls.__slots__:
-            if f == "fp":
-                x, y, h, w, dd = data["fp"]
-                u.fp = Footprint(float(x), float(y), float(h), float(w), float(dd))
+        unit = cls.__new__(cls)
+        for field in cls.__slots__:
+            if field == "fp":
+                x, y, h, w, depth = data["fp"]
+                unit.fp = Footprint(float(x), float(y), float(h), float(w), float(depth))
             else:
-                setattr(u, f, data[f])
-        u.traits = tuple(data["traits"])
-        u.engaged = list(data["engaged"])
-        return u
+                setattr(unit, field, data[field])
+        unit.traits = tuple(data["traits"])
+        unit.engaged = list(data["engaged"])
+        return unit
 
 
 def clear_turn_flags(unit: Unit) -> None:
@@ -231,30 +231,30 @@ def new_unit(side: int, slot: int, name: str, kind: str, weapon: str, experience
              traits: tuple[str, ...] = (), is_screen: bool = False) -> Unit:
     """A fresh unit at front-edge centre ``(x, y)`` inches facing ``facing_deg`` degrees (CCW
     from the table's +x axis)."""
-    u = Unit.__new__(Unit)
-    u.side, u.slot, u.name = side, slot, name
-    u.kind, u.weapon, u.experience = kind, weapon, experience
-    u.traits = tuple(traits)
-    u.formation = formation
+    unit = Unit.__new__(Unit)
+    unit.side, unit.slot, unit.name = side, slot, name
+    unit.kind, unit.weapon, unit.experience = kind, weapon, experience
+    unit.traits = tuple(traits)
+    unit.formation = formation
     w, d = footprint_size(kind, formation, stands)
-    u.fp = Footprint(float(x), float(y), math.radians(facing_deg), w, d)
-    u.starting_stands = stands
-    u.stands = stands
-    u.lost = 0
-    u.hits = 0
-    u.disordered = False
-    u.smoke = -1
-    u.smoke_own = False
-    u.engaged = []
-    u.refused = ""
-    u.refused_n = 0
-    clear_turn_flags(u)
-    u.parent = -1
-    u.screen = -1
-    u.is_screen = is_screen
-    u.alive = True
-    u.broken = False
-    return u
+    unit.fp = Footprint(float(x), float(y), math.radians(facing_deg), w, d)
+    unit.starting_stands = stands
+    unit.stands = stands
+    unit.lost = 0
+    unit.hits = 0
+    unit.disordered = False
+    unit.smoke = -1
+    unit.smoke_own = False
+    unit.engaged = []
+    unit.refused = ""
+    unit.refused_n = 0
+    clear_turn_flags(unit)
+    unit.parent = -1
+    unit.screen = -1
+    unit.is_screen = is_screen
+    unit.alive = True
+    unit.broken = False
+    return unit
 
 
 # enum lookups without Enum.__call__ in the hot path

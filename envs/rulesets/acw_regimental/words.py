@@ -39,19 +39,19 @@ PRIMITIVE_WORDS = {
 
 
 def _name(units, slot: int) -> str:
-    u = units[slot] if 0 <= slot < len(units) else None
-    return u.name if u is not None else f"slot {slot}"
+    unit = units[slot] if 0 <= slot < len(units) else None
+    return unit.name if unit is not None else f"slot {slot}"
 
 
 def describe_action(state: ACWState, action: int) -> str:
     """``action`` (a decision id) in words at ``state``; the label itself at chance and terminal
     nodes or where the context is missing."""
-    g = state.game
-    label = g.actions.labels[action]
-    p = state.current_player()
-    if p in (CHANCE, TERMINAL):
+    game = state.game
+    label = game.actions.labels[action]
+    player = state.current_player()
+    if player in (CHANCE, TERMINAL):
         return label
-    own, enemy = state.units[p], state.units[1 - p]
+    own, enemy = state.units[player], state.units[1 - player]
     kind, _, arg = label.partition(":")
     asked, trig, _what = decision_units(state)
     # the unit acting (activation, fire) or asked to react, and the enemy that triggered it
@@ -91,8 +91,8 @@ def describe_action(state: ACWState, action: int) -> str:
         if arg.startswith("evade_"):
             return f"{d}: Evade {arg[-1]}\""
         if arg.startswith("refuse_"):
-            n = arg[-1]
-            return f"{d}: Refuse the Flank with {n} stand{'s' if n != '1' else ''}"
+            stands = arg[-1]
+            return f"{d}: Refuse the Flank with {stands} stand{'s' if stands != '1' else ''}"
         if arg.startswith("counter_charge_"):
             return f"{d}: Counter-Charge {m} (surge {arg[-1]}\")"
         if arg == "closing_volley":

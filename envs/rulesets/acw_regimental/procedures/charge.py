@@ -103,14 +103,14 @@ def first_within_front_edge(target_fp: Footprint, path, start: float, span: floa
                               span, 0.1, 0.002)
     if crossing is None:
         return None
-    lo, hi = max(0.0, crossing - 0.002), crossing
+    low, high = max(0.0, crossing - 0.002), crossing
     for _ in range(30):
-        mid = 0.5 * (lo + hi)
+        mid = 0.5 * (low + high)
         if distance_to_front_edge(target_fp, path(start + mid)) <= mark:
-            hi = mid
+            high = mid
         else:
-            lo = mid
-    return hi
+            low = mid
+    return high
 
 
 @register
@@ -582,26 +582,26 @@ def charge_destination(state: ACWState, charger: Unit, target: Unit, zone: str,
     (ox, oy), (cx, cy) = start.centre(), c0.centre()
     first = 1.0 if (ox - cx) * rx + (oy - cy) * ry >= 0.0 else -1.0
     fallback = None
-    for sg in (first, -first):
+    for sign in (first, -first):
         s, clear_before = 0.0, False
         while s + SLIDE_STEP <= lim + 1e-9:
             s += SLIDE_STEP
-            fp = c0.sidestepped(sg * s)
+            fp = c0.sidestepped(sign * s)
             if not free(fp):
                 clear_before = False
                 continue
             if not clear_before:
                 # first free step past a blocker: pull back to just clear of it
-                lo, hi = s - SLIDE_STEP, s
+                low, high = s - SLIDE_STEP, s
                 for _ in range(12):
-                    mid = 0.5 * (lo + hi)
-                    if free(c0.sidestepped(sg * mid)):
-                        hi = mid
+                    mid = 0.5 * (low + high)
+                    if free(c0.sidestepped(sign * mid)):
+                        high = mid
                     else:
-                        lo = mid
-                t = min(s, hi + SLIDE_GAP)
-                if free(c0.sidestepped(sg * t)):
-                    s, fp = t, c0.sidestepped(sg * t)
+                        low = mid
+                t = min(s, high + SLIDE_GAP)
+                if free(c0.sidestepped(sign * t)):
+                    s, fp = t, c0.sidestepped(sign * t)
                 clear_before = True
             if not terr.on_table(fp):
                 continue

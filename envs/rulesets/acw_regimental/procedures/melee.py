@@ -193,9 +193,9 @@ def retreat(state: ACWState, unit: Unit, dist: float, away_from: Unit, count_blo
     ux, uy = -ux, -uy
     if from_winner and away_from is not unit:
         (ax, ay), (bx, by) = away_from.fp.centre(), fp0.centre()
-        n = math.hypot(bx - ax, by - ay)
-        if n > 1e-9:
-            ux, uy = (bx - ax) / n, (by - ay) / n
+        count = math.hypot(bx - ax, by - ay)
+        if count > 1e-9:
+            ux, uy = (bx - ax) / count, (by - ay) / count
 
     def at(distance: float) -> Footprint:
         return fp0.shifted(ux * distance, uy * distance)

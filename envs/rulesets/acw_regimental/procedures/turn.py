@@ -31,11 +31,11 @@ __all__ = ["PlayerTurnCycle", "TurnStep"]
 
 class TurnStep(str, enum.Enum):
     ROLL_OFF = "roll_off"  #: before play: roll 1D6 a side for the first move (ACW-PD-11)
-    P1 = "p1"  #: start Phase 1, Command
-    P2 = "p2"  #: start Phase 2, Active Maneuver & Assault
-    P3 = "p3"  #: start Phase 3, Ranged Combat
-    P4 = "p4"  #: start Phase 4, Melee
-    P5 = "p5"  #: start Phase 5, End
+    PHASE_1 = "p1"  #: start Phase 1, Command
+    PHASE_2 = "p2"  #: start Phase 2, Active Maneuver & Assault
+    PHASE_3 = "p3"  #: start Phase 3, Ranged Combat
+    PHASE_4 = "p4"  #: start Phase 4, Melee
+    PHASE_5 = "p5"  #: start Phase 5, End
     END = "end"  #: close the player-turn
 
 
@@ -47,7 +47,7 @@ class PlayerTurnCycle(Frame):
     an army break (ACW-PD-36), checked after the second side's player-turn."""
 
     kind = "acw.player_turn_cycle"
-    step: TurnStep = TurnStep.P1
+    step: TurnStep = TurnStep.PHASE_1
 
     def run(self, state: ACWState) -> Step:
         step = self.step
@@ -55,32 +55,32 @@ class PlayerTurnCycle(Frame):
         if step is TurnStep.ROLL_OFF:  # answered in on_child_done
             return Push(RollDice(2, "roll-off for the first move (Union, Confederate)",
                                  ("ACW-PD-11",)))
-        if step is TurnStep.P1:
-            self.step = TurnStep.P2
+        if step is TurnStep.PHASE_1:
+            self.step = TurnStep.PHASE_2
             state.phase = 1
             return Push(CommandPhase())
-        if step is TurnStep.P2:
-            self.step = TurnStep.P3
+        if step is TurnStep.PHASE_2:
+            self.step = TurnStep.PHASE_3
             state.phase = 2
             state.log("phase", ("ACW-PD-12", "RULE-04-1.2"), f"turn {state.turn}: "
                       f"{SIDE_NAMES[side]} Phase 2, Active Maneuver & Assault", side, phase=2,
                       turn=state.turn)
             return Push(ManeuverPhase())
-        if step is TurnStep.P3:
-            self.step = TurnStep.P4
+        if step is TurnStep.PHASE_3:
+            self.step = TurnStep.PHASE_4
             state.phase = 3
             state.pips[side] = 0
             state.log("phase", ("ACW-PD-12", "ACW-PD-25b"), f"turn {state.turn}: "
                       f"{SIDE_NAMES[side]} Phase 3, Ranged Combat (unspent pips lost, "
                       f"ACW-PD-14)", side, phase=3, turn=state.turn)
             return Push(RangedCombatPhase())
-        if step is TurnStep.P4:
-            self.step = TurnStep.P5
+        if step is TurnStep.PHASE_4:
+            self.step = TurnStep.PHASE_5
             state.phase = 4
             state.log("phase", ("ACW-PD-12", "ACW-PD-26"), f"turn {state.turn}: "
                       f"{SIDE_NAMES[side]} Phase 4, Melee", side, phase=4, turn=state.turn)
             return Push(MeleePhase())
-        if step is TurnStep.P5:
+        if step is TurnStep.PHASE_5:
             self.step = TurnStep.END
             state.phase = 5
             state.log("phase", ("ACW-PD-12", "ACW-PD-27"), f"turn {state.turn}: "
@@ -106,7 +106,7 @@ class PlayerTurnCycle(Frame):
                 end_game(state, "turn limit")
                 return None
         state.active = order.active
-        self.step = TurnStep.P1
+        self.step = TurnStep.PHASE_1
         return None
 
     def on_child_done(self, state: ACWState, child: Frame) -> None:
@@ -123,7 +123,7 @@ class PlayerTurnCycle(Frame):
             state.log("roll_off", ("ACW-PD-11",), f"roll-off {union}-{confederate}: "
                       f"{SIDE_NAMES[first]} moves first", first, rolls=[union, confederate],
                       first=first)
-            self.step = TurnStep.P1
+            self.step = TurnStep.PHASE_1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,12 +171,12 @@ def bank_objectives(state: ACWState, sides: tuple[int, ...] = (0, 1)) -> None:
 
 
 def end_game(state: ACWState, why: str, winner: int | None = None) -> None:
-    vp = queries.victory_points(state)
+    points = queries.victory_points(state)
     if winner is None:
-        winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else -1
+        winner = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
     state.winner = winner
     if state.game.shaped_reward:
-        reward = max(-1.0, min(1.0, (vp[0] - vp[1]) / 20.0))
+        reward = max(-1.0, min(1.0, (points[0] - points[1]) / 20.0))
         if winner >= 0 and reward == 0.0:
             reward = 0.05 if winner == 0 else -0.05
         state.result = [reward, -reward]
@@ -186,5 +186,5 @@ def end_game(state: ACWState, why: str, winner: int | None = None) -> None:
     state.done = True
     state.cur = (TERMINAL, ACWDecision.TERMINAL)
     who = "draw" if winner < 0 else f"{SIDE_NAMES[winner]} win"
-    state.log("game_end", ("ACW-PD-36",), f"game over ({why}): {who}; VP Union {vp[0]}, "
-              f"Confederate {vp[1]}", None, vp=vp, winner=winner, why=why)
+    state.log("game_end", ("ACW-PD-36",), f"game over ({why}): {who}; VP Union {points[0]}, "
+              f"Confederate {points[1]}", None, vp=points, winner=winner, why=why)

@@ -47,19 +47,19 @@ _COSTS = {1: RESERVED_PIP}
 def counter_charge_cost(game: Any) -> Cost:
     """What a Counter-Charge spends in ``game``: ``game.counter_charge_cost`` reserved Staff
     Pips (the ``counter_charge_cost`` parameter, default 1; RULE-04-6.3, I-2)."""
-    n = getattr(game, "counter_charge_cost", 1)
-    c = _COSTS.get(n)
+    pips = getattr(game, "counter_charge_cost", 1)
+    c = _COSTS.get(pips)
     if c is None:
-        c = _COSTS[n] = Cost("reserved_pip", n, ("RULE-04-6.3", "I-2"))
+        c = _COSTS[pips] = Cost("reserved_pip", pips, ("RULE-04-6.3", "I-2"))
     return c
 
 
 def why_no_pip(state: ACWState, side: int) -> tuple | None:
     """Why ``side`` cannot pay for a Counter-Charge now (``(rule ids, reason)``), or None."""
-    n = counter_charge_cost(state.game).amount
-    if state.reserved[side] < n:
-        return (("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip" if n == 1
-                else f"Counter-Charge needs {n} reserved Staff Pips")
+    pips = counter_charge_cost(state.game).amount
+    if state.reserved[side] < pips:
+        return (("RULE-04-6.3", "I-2"), "Counter-Charge needs a reserved Staff Pip" if pips == 1
+                else f"Counter-Charge needs {pips} reserved Staff Pips")
     return None
 
 
@@ -104,8 +104,8 @@ class CounterCharge(Reaction):
         defender, charger = window.units(state)
         side = defender.side
         state.reacted.append(defender.slot)
-        n = counter_charge_cost(state.game).amount
-        paid = "reserved pip spent" if n == 1 else f"{n} reserved pips spent"
+        pips = counter_charge_cost(state.game).amount
+        paid = "reserved pip spent" if pips == 1 else f"{pips} reserved pips spent"
         state.log("react", self.rules, f"{defender.label()} counter-charges ({paid}), surging "
                   f"up to {self.inches:.0f}\"", side, unit=defender.slot,
                   reaction="counter_charge", surge=self.inches)
