@@ -116,6 +116,10 @@ class Ids:
         self.prim = {p: label_id(p) for p in PRIMITIVES}
         #: the typed primitive of each primitive id
         self.primitive = {label_id(p): Primitive.from_label(p) for p in PRIMITIVES}
+        #: primitive ids by verb and argument (``primitive_ids[Verb.WHEEL]["left"]``)
+        self.primitive_ids: dict[Verb, dict[str, int]] = {verb: {} for verb in Verb}
+        for action, (verb, argument) in self.primitive.items():
+            self.primitive_ids[verb][argument] = action
         self.charge = [label_id(f"charge:e{k}") for k in range(max_units)]
         self.end_activation = label_id("end_activation")
         self.react = {r.split(":")[1]: label_id(r) for r in REACTIONS}

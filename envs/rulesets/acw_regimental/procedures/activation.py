@@ -125,7 +125,8 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
     """Legal primitive and charge ids of the activating unit, unsorted (the exact shortcuts
     below give the same list as :func:`reference_legal_primitives`)."""
     ids = state.game.ids
-    prim = ids.prim
+    by_verb = ids.primitive_ids
+    wheel_ids = by_verb[Verb.WHEEL]
     unit = state.units[state.active][act.unit]
     out = [ids.end_activation]
     if act.primitives >= MAX_PRIMITIVES:
@@ -149,7 +150,7 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
         for arg in FORMATION_ARGS[unit.kind]:
             target = formation_target(unit, arg)
             if target != form and reformed_footprint(state, unit, target, blocked) is not None:
-                out.append(prim["formation:" + arg])
+                out.append(by_verb[Verb.FORMATION][arg])
     if not act.skirmish_done:
         # exact shortcut: why_skirmish_illegal refuses at once a detach by a screen, a unit not
         # in Line, one with a stand out or fewer than 3 stands, and a rejoin with nothing
@@ -157,34 +158,34 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
         if not screen and unit.screen < 0 and unit.stands >= 3 and \
                 form in ("line", "mounted_line") and \
                 why_skirmish_illegal(state, act, unit, "detach") is None:
-            out.append(prim["skirmish:detach"])
+            out.append(by_verb[Verb.SKIRMISH]["detach"])
         if (screen or unit.screen >= 0) and \
                 why_skirmish_illegal(state, act, unit, "rejoin") is None:
-            out.append(prim["skirmish:rejoin"])
+            out.append(by_verb[Verb.SKIRMISH]["rejoin"])
     if form == "unlimbered":
         if act.pivots < 1:
             for arg in WHEEL_ARGS:
                 if free > 1e-6 or not blocked(turned_footprint(unit, arg, "centre")):
-                    out.append(prim["wheel:" + arg])
+                    out.append(wheel_ids[arg])
         return out
     if budget > 0.05:
         step_free = free > 0.05 + 1e-6
         if step_free or not blocked(fp.advanced(0.05)):
-            out += (prim["advance:third"], prim["advance:two_thirds"], prim["advance:all"])
+            out += by_verb[Verb.ADVANCE].values()  # third, two_thirds, all
         else:
             for arg in passable_advances(state, unit, budget):
-                out.append(prim["advance:" + arg])
+                out.append(by_verb[Verb.ADVANCE][arg])
         if step_free or not blocked(fp.advanced(-0.05)):
-            out.append(prim["retire"])
+            out.append(by_verb[Verb.RETIRE][""])
         if form == "line" and unit.kind == "infantry" and not screen and budget >= 0.1:
             if step_free or not blocked(fp.sidestepped(0.05)):
-                out.append(prim["sidestep:right"])
+                out.append(by_verb[Verb.SIDESTEP]["right"])
             if step_free or not blocked(fp.sidestepped(-0.05)):
-                out.append(prim["sidestep:left"])
+                out.append(by_verb[Verb.SIDESTEP]["left"])
     if screen:
         for arg in WHEEL_ARGS:
             if free > 1e-6 or not blocked(turned_footprint(unit, arg, "centre")):
-                out.append(prim["wheel:" + arg])
+                out.append(wheel_ids[arg])
     elif column:
         if act.pivots < tables.MAX_COLUMN_PIVOTS and \
                 budget >= tables.COLUMN_PIVOT_COST - 1e-9:
@@ -193,7 +194,7 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
                 angle = HALF_WHEEL_ANGLE if arg.endswith("_half") else WHEEL_ANGLE
                 if free > angle * 0.5 * fp.depth + 1e-6 or \
                         not blocked(turned_footprint(unit, arg, "head")):
-                    out.append(prim["wheel:" + arg])
+                    out.append(wheel_ids[arg])
     elif form in ("line", "mounted_line") and budget > 0.05:
         corner_radius = circ(fp)[2]  # a front corner is this far from the centre
         for arg in WHEEL_ARGS:
@@ -203,12 +204,12 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
             first_step = min(angle, 0.05 / fp.width)
             if free > first_step * corner_radius + 1e-6 or \
                     not blocked(fp.wheeled(sign * first_step, pivot)):
-                out.append(prim["wheel:" + arg])
+                out.append(wheel_ids[arg])
     cost = 0.0 if screen else (tables.COLUMN_PIVOT_COST if column else 0.5 * allowance)
     if cost <= budget + 1e-9:
         for arg in ("left", "right", "about"):
             if free > 1e-6 or not blocked(turned_footprint(unit, "face_" + arg, "centre")):
-                out.append(prim["face:" + arg])
+                out.append(by_verb[Verb.FACE][arg])
     if act.primitives == 0 and not screen and not unit.disordered and unit.moved <= 0 and \
             not unit.charged and state.pips[unit.side] >= 1 and \
             tables.can_charge(UNIT_KIND_BY_VALUE[unit.kind], FORMATION_BY_VALUE[unit.formation]):
