@@ -18,13 +18,14 @@ those above it in this list (``tests/core/test_layering.py`` checks):
   random numbers (``tournament``), games of more than two sides (``free_for_all``), scores,
   intervals and ratings (``ratings``), the reaction analytics (``analytics``) and figures
   (``plots``).
-* :mod:`agents.training` — what ``train.py`` runs: its flags (``train_cli``), the vec env
+* :mod:`agents.training` — what ``train.py`` runs: its flags (``train_cli``), the run
+  directory (``run_dir``), the pool and model built from the flags (``build``), the vec env
   (``vec_env``), the training callback and its duties (``callbacks``, ``snapshots``,
   ``checkpoints``, ``evaluations``), the evaluation games of checkpoint selection
   (``selection``), exact resume (``resume``), the run lock (``run_lock``), the PPO variants
-  (``bc``, ``finetune``, ``teacher_kl``, ``pipelined``) and the league
-  (:mod:`agents.training.league`: the opponent pool, PFSP, in-run exploiters and best-response
-  exploitability).
+  (``bc``, ``finetune``, ``teacher_kl``, ``pipelined``), the run's summary (``report``) and the
+  league (:mod:`agents.training.league`: the opponent pool, PFSP, in-run exploiters and
+  best-response exploitability).
 * :mod:`agents.research` — the research tools of ``evaluate.py whatif / ablate / masking``.
 * :mod:`agents.backends` — the RLlib backend of ``train.py --backend rllib``.
 

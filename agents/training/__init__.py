@@ -2,6 +2,11 @@
 
 * :mod:`~agents.training.train_cli` — the flags (``Args``), each ruleset's defaults, the flag
   checks and the resume configuration.
+* :mod:`~agents.training.run_dir` — the run directory: its files, the checks made before any
+  work, and taking it over for a run.
+* :mod:`~agents.training.build` — the opponent pool, the warm start's agents and a fresh model,
+  from the run's flags.
+* :mod:`~agents.training.report` — the run's summary (``metrics.json``) and its closing lines.
 * :mod:`~agents.training.vec_env` — the vectorised self-play env and its timing wrapper.
 * :mod:`~agents.training.callbacks` — the callback that stops at a rollout boundary on Ctrl-C,
   and :class:`~agents.training.callbacks.SelfPlayCallback`, built from its three duties:
