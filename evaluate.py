@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -48,21 +46,10 @@ from pathlib import Path
 from typing import Any
 
 
-def _stopped_while_starting(signum: int, frame: Any) -> None:
-    """SIGINT / SIGTERM before the script's own ``SignalGuard`` is up (torch and the rest are
-    still loading): one line and the shell's status ``128 + signal``, not a traceback from
-    inside an import. Nothing has been written yet. (The same in train.py: a shared module
-    could only be imported through the agents or envs package, which loads numpy first.)"""
-    sys.stdout.flush()
-    print(f"interrupted ({signal.Signals(signum).name}) while starting: nothing was written",
-          file=sys.stderr, flush=True)
-    os._exit(128 + signum)
+if __name__ == "__main__":  # Ctrl-C while the libraries load: one line (script_start.py)
+    import script_start
 
-
-_stopped_while_starting.ends_at_guard = True  # type: ignore[attr-defined]  # (SignalGuard)
-if __name__ == "__main__":
-    for _signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(_signum, _stopped_while_starting)
+    script_start.install()
 
 
 class _ArgumentParser(argparse.ArgumentParser):

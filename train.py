@@ -33,31 +33,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
-import os
 import random
 import shlex
-import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 
-def _stopped_while_starting(signum: int, frame: Any) -> None:
-    """SIGINT / SIGTERM before the script's own ``SignalGuard`` is up (torch and the rest are
-    still loading): one line and the shell's status ``128 + signal``, not a traceback from
-    inside an import. Nothing has been written yet. (The same in evaluate.py: a shared module
-    could only be imported through the agents or envs package, which loads numpy first.)"""
-    sys.stdout.flush()
-    print(f"interrupted ({signal.Signals(signum).name}) while starting: nothing was written",
-          file=sys.stderr, flush=True)
-    os._exit(128 + signum)
+if __name__ == "__main__":  # Ctrl-C while the libraries load: one line (script_start.py)
+    import script_start
 
-
-_stopped_while_starting.ends_at_guard = True  # type: ignore[attr-defined]  # (SignalGuard)
-if __name__ == "__main__":
-    for _signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(_signum, _stopped_while_starting)
+    script_start.install()
 
 from agents.training.run_dir import TEACHER_FILE, check_run_dir, checkpoints, claim_run_dir
 from agents.training.train_cli import (Args, UsageError, builtin_panel, parse_args, resume_config,

@@ -8,8 +8,9 @@ Layers, lowest first (a module may import its own layer and the ones below):
    package ``envs.rulesets.<id>``, and the facade ``envs`` (``envs/__init__.py``: ``load_game``);
 2. ``adapters`` — ``envs.adapters`` and the PettingZoo env modules ``envs.<id>_v0``;
 3. ``agents`` — ``agents``;
-4. ``scripts`` — ``train.py``, ``evaluate.py`` and the command-line entry modules
-   ``envs.__main__``, ``envs.bench`` (it builds adapters for ``--reference``) and ``envs.cli``.
+4. ``scripts`` — ``train.py``, ``evaluate.py`` and the ``script_start.py`` they import first,
+   and the command-line entry modules ``envs.__main__``, ``envs.bench`` (it builds adapters for
+   ``--reference``) and ``envs.cli``.
 
 Also forbidden: an import from one ruleset package into another, and any import cycle between
 project modules. Only explicit imports are edges (the implicit import of a parent package's
@@ -37,16 +38,17 @@ LAYERS = ("core", "rulesets", "adapters", "agents", "scripts")
 #: its submodules; ``"agents"`` is the package's ``__init__``
 AGENT_LAYERS = ("interrupts", "policies", "bots", "search", "builtin", "evaluation", "training",
                 "research", "backends", "agents")
-#: modules of the scripts layer outside ``envs.cli`` (besides ``train`` and ``evaluate``)
-ENTRY_MODULES = {"train", "evaluate", "envs.__main__", "envs.bench"}
+#: modules of the scripts layer outside ``envs.cli``
+ENTRY_MODULES = {"train", "evaluate", "script_start", "envs.__main__", "envs.bench"}
 
 
 def project_modules(root: Path = ROOT) -> dict[str, Path]:
     """Dotted name -> file of every layered module: ``envs/**``, ``agents/**``, ``train.py``,
-    ``evaluate.py``."""
+    ``evaluate.py``, ``script_start.py``."""
     mods: dict[str, Path] = {}
     files = [p for d in ("envs", "agents") for p in sorted((root / d).rglob("*.py"))]
-    files += [root / f for f in ("train.py", "evaluate.py") if (root / f).is_file()]
+    files += [root / f for f in ("train.py", "evaluate.py", "script_start.py")
+              if (root / f).is_file()]
     for path in files:
         parts = list(path.relative_to(root).with_suffix("").parts)
         if parts[-1] == "__init__":
