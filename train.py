@@ -12,7 +12,15 @@ The learner plays one seat of ``RiposteGymEnv`` (seat drawn every episode, ``--n
 in one VecEnv in this process) against an :class:`agents.OpponentPool` — the latest policy, past
 snapshots and the scripted bots — sampled at every reset. A fresh run first warm-starts the policy and value
 net by behaviour cloning of the scripted heuristic (``--bc-games``, see :mod:`agents.training.bc`);
-MaskablePPO self-play then improves on it. Run directory::
+MaskablePPO self-play then improves on it.
+
+:func:`train` runs one training in stages, top to bottom: :func:`prepare_run_dir` (checks and
+the run's flags), :func:`build_league` (game, opponent pool, evaluation and warm-start agents),
+``claim_run_dir`` (create, lock, ``--overwrite``), :func:`build_model` (seeding, envs, a fresh
+model or :func:`resume_model`), :func:`warm_start` (behaviour cloning, the KL term's teacher),
+:func:`prepare_learning` (config.json, the training callback), :func:`learn` and
+:func:`finish` (final evaluation, selection, final_model.zip, metrics.json). The pieces they
+build live in :mod:`agents.training`. Run directory::
 
     DIR/config.json            the full configuration (Args + game config)
     DIR/checkpoints/ckpt_<timesteps>.zip   + DIR/pool.json (opponent pool state)
