@@ -15,7 +15,7 @@ Citations are read the way a reader reads them:
 
 * a list or range continues the family of the id before it: ``RULE-04-2.1, 2.2``,
   ``ACW-PD-19, PD-31``, ``ACW-PD-2/PD-6/PD-16``, ``AA-R3/R4``, ``AL-PD-21, PD-24``;
-* a range (``..``, ``...``, ``…``, ``to``, ``–``) cites every id in it: ``ACW-PD-13..15``,
+* a range (``..``, ``...``, ``…``, ``to``, ``–``, or a bare ``-`` as in ``C1-C3``) cites every id in it: ``ACW-PD-13..15``,
   ``AA-R1 … AA-R9``, ``AL-PD-16 to AL-PD-18``;
 * a bare ``PD-n`` is the house rule of the ruleset the file belongs to (``ACW-PD-n`` under
   ``acw``, ``AL-PD-n`` under ``skirmish_alert``), elsewhere the family of the last prefixed
@@ -64,12 +64,12 @@ _BARE = (
     r"(?<![\w-])PD-(?P<pd>\d+b?)"
     + r"|(?<![\w-])(?P<short>[RDG]\d+)"
     + r"|(?<![\w-])(?<!\d\.)(?P<num>\d+\.\d+|\d+)(?!\w)(?!\.\d)"
-    + r"|(?<![\w-])(?P<clean>C[1-6])(?![\w-])"
+    + r"|(?:(?<![\w-])|(?<=C\d-))(?P<clean>C[1-6])(?!\w)(?!-(?!C\d))"
     + r"|(?<![\w-])(?P<question>Q\d+)(?![\w-])"
 )
 TOKEN = re.compile(rf"(?:{_PREFIXED}|{_BARE})")
 LIST_SEP = re.compile(r"\s*(?:,|/|;|\band\b|\bor\b)\s*")
-RANGE_SEP = re.compile(r"\s*(?:\.\.\.?|…|\bto\b|–)\s*")
+RANGE_SEP = re.compile(r"\s*(?:\.\.\.?|…|\bto\b|–)\s*|-")
 
 # the id families and the ruleset each belongs to
 FAMILY_RULESET = {

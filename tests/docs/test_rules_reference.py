@@ -73,6 +73,7 @@ def _where(by_file) -> str:
     ("PD-5", "agents/x.py", []),  # a bare PD-n outside a ruleset and after no prefixed id
     ("ACW-PD-25b and ACW-PD-21.7, RULE-04-3.x", "envs/x.py", ["ACW-PD-25b", "ACW-PD-21"]),
     ('("C1", "C3") and C4', "envs/rulesets/atomic_africa/x.py", ["C1", "C3", "C4"]),
+    ("(C1-C3) and C5-", "envs/rulesets/atomic_africa/x.py", ["C1", "C2", "C3"]),
     ('"Reb (C0)" and C1 and R3 and D2 and Q6', "tests/acw/x.py", []),
     ("timing (Q6); Q10", "envs/rulesets/skirmish_alert/x.py", ["Q6", "Q10"]),
     ("SHA-256, UTF-8, CRC-32, (A-5), TOY-S-1, R-9, I-beam", "envs/x.py", []),
