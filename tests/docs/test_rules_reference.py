@@ -30,7 +30,7 @@ import pytest
 from tests.docs.rule_ids import (PAGES, ROOT, citations_in_code, citations_in_tests,
                                  cited_ids, entries, main, ruleset_of)
 
-WRITTEN = [ruleset for ruleset, page in PAGES.items() if page.exists()]
+RULESETS = list(PAGES)
 #: shared words that make an entry a copy of its source
 COPY_RUN = 12
 
@@ -98,13 +98,17 @@ def test_rule_ids_prints_the_counts(capsys):
 
 # -- the pages --------------------------------------------------------------------------------
 
-def test_the_reference_has_an_index():
+def test_every_ruleset_has_a_page_in_the_index():
+    packages = sorted(path.parent.name for path in (ROOT / "envs" / "rulesets").glob(
+        "*/__init__.py"))
+    assert packages == sorted(PAGES)
     index = (ROOT / "docs" / "rules" / "index.md").read_text(encoding="utf-8")
-    for ruleset in PAGES:
-        assert ruleset in index
+    for ruleset, page in PAGES.items():
+        assert page.is_file(), f"{page.relative_to(ROOT)} is missing"
+        assert f"({page.name})" in index and f"\n{page.stem}\n" in index
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_entries_are_well_formed(ruleset):
     page = PAGES[ruleset]
     found = entries(page)
@@ -137,7 +141,7 @@ def _family_and_number(rule_id: str) -> tuple[str, tuple[int, ...]]:
     return head.group(1), tuple(int(n) for n in head.group(2).split("."))
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_entries_follow_the_rulesets_order(ruleset):
     """Within each id family the entries come in the ruleset's own order (by number)."""
     by_family: dict[str, list[tuple[int, ...]]] = {}
@@ -148,7 +152,7 @@ def test_entries_follow_the_rulesets_order(ruleset):
         assert numbers == sorted(numbers), f"{family} entries out of order"
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_cited_id_has_an_entry(ruleset, code, tests_all):
     documented = {entry.rule_id for entry in entries(PAGES[ruleset])}
     missing = []
@@ -160,14 +164,14 @@ def test_every_cited_id_has_an_entry(ruleset, code, tests_all):
                          "one: paraphrase, ruling, parameter, modules):\n" + "\n".join(missing))
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_entry_is_still_cited(ruleset, code, tests_all):
     stale = [entry.rule_id for entry in entries(PAGES[ruleset])
              if not code.count(entry.rule_id) and not tests_all.count(entry.rule_id)]
     assert not stale, "entries of ids that no code and no test cites any more: " + ", ".join(stale)
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_entry_is_named_by_a_test(ruleset, tests_py):
     unnamed = [entry.rule_id for entry in entries(PAGES[ruleset])
                if not tests_py.count(entry.rule_id)]
@@ -175,7 +179,7 @@ def test_every_entry_is_named_by_a_test(ruleset, tests_py):
                          + ", ".join(unnamed))
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_entry_modules_exist_and_cite_the_id(ruleset, code):
     problems = []
     for entry in entries(PAGES[ruleset]):
@@ -205,7 +209,7 @@ def _params_model(ruleset: str) -> type[pydantic.BaseModel]:
 PARAMETER = re.compile(r"`(\w+) = ([^`]+)`")
 
 
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_entry_parameters_are_the_rulesets(ruleset):
     fields = _params_model(ruleset).model_fields
     problems = []
@@ -259,7 +263,7 @@ def _source_texts() -> dict[str, str]:
 
 
 @needs_sources
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_entry_copies_the_sources(ruleset):
     sources = {name: _runs(_words(text), COPY_RUN) for name, text in _source_texts().items()}
     copies = []
@@ -294,7 +298,7 @@ def _known_ids() -> set[str]:
 
 
 @needs_sources
-@pytest.mark.parametrize("ruleset", WRITTEN)
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_cited_id_exists_in_the_sources(ruleset, code, tests_all):
     known = {rule_id for rule_id in _known_ids() if ruleset_of(rule_id) == ruleset}
     assert len(known) > 20
