@@ -4,8 +4,8 @@ The three rulesets name their rules with these id schemes (``docs/rules/index.md
 them):
 
 * ``acw_regimental``: ``RULE-04-x.y`` (the seed's statements, section 6 renumbered 6.x),
-  ``ACW-PD-n`` (house rules, ``ACW-PD-25b`` included) and ``I-n`` (resolutions of the seed's
-  inconsistencies);
+  ``ACW-PD-n`` (house rules, ``ACW-PD-25b`` included), ``I-n`` (resolutions of the seed's
+  inconsistencies) and ``RULINGS-n`` (the numbered items of the rulings' ACW section);
 * ``atomic_africa``: ``AA-Rn`` (Reaction Sub-phase), ``AA-Dn`` (Declaration Sub-phase),
   ``AA-Gn`` (gap defaults) and ``C1`` … ``C6`` (the Clean-Up Phase);
 * ``skirmish_alert``: ``AL-n`` (the seed's statements), ``AL-PD-n`` (defaults) and ``Qn`` (the
@@ -58,6 +58,7 @@ _PREFIXED = (
     + r"|AL-(?P<al>\d+)"
     + r"|AA-(?P<aa>[RDG]\d+)"
     + r"|(?<![\w-])I-(?P<res>\d+)"
+    + r"|RULINGS-(?P<rulings>\d+)"
 )
 # a continuation written without its prefix, after a list or range separator
 _BARE = (
@@ -74,6 +75,7 @@ RANGE_SEP = re.compile(r"\s*(?:\.\.\.?|…|\bto\b|–)\s*|-")
 # the id families and the ruleset each belongs to
 FAMILY_RULESET = {
     "RULE-04": "acw_regimental", "ACW-PD": "acw_regimental", "I": "acw_regimental",
+    "RULINGS": "acw_regimental",
     "AA-R": "atomic_africa", "AA-D": "atomic_africa", "AA-G": "atomic_africa",
     "C": "atomic_africa",
     "AL": "skirmish_alert", "AL-PD": "skirmish_alert", "Q": "skirmish_alert",
@@ -131,6 +133,8 @@ def cited_ids(text: str, path: str = "") -> list[tuple[str, int]]:
             family, value = "AA-" + value[0], value[1:]
         elif kind == "res":
             family = "I"
+        elif kind == "rulings":
+            family = "RULINGS"
         elif kind == "pd":
             if (continues or ranged) and previous and previous[0] in ("ACW-PD", "AL-PD"):
                 family = previous[0]

@@ -78,6 +78,7 @@ def _where(by_file) -> str:
     ("timing (Q6); Q10", "envs/rulesets/skirmish_alert/x.py", ["Q6", "Q10"]),
     ("SHA-256, UTF-8, CRC-32, (A-5), TOY-S-1, R-9, I-beam", "envs/x.py", []),
     ("AL-15..AL-19", "envs/x.py", ["AL-15", "AL-16", "AL-17", "AL-18", "AL-19"]),
+    ('rules += ("RULINGS-10",) and RULINGS items 1-10', "envs/x.py", ["RULINGS-10"]),
 ])
 def test_cited_ids_reads_lists_ranges_and_tuples(text, path, expected):
     assert [rule_id for rule_id, _ in cited_ids(text, path)] == expected
@@ -286,6 +287,10 @@ def _known_ids() -> set[str]:
     known = {f"RULE-04-{n}" for n in re.findall(r"RULE-04-(\d+\.\d+)", acw)}
     known |= {f"I-{n}" for n in re.findall(r"^\| I-(\d+) \|", acw, re.M)}
     known |= {f"ACW-PD-{n}" for n in re.findall(r"\*\*PD-(\d+b?)\b", acw)}
+    rulings = texts.get("RULINGS.md", "")
+    section = re.search(r"^## ACW regimental.*?(?=^## )", rulings, re.M | re.S)
+    known |= {f"RULINGS-{n}" for n in re.findall(r"^(\d+)\. ", section.group(0) if section
+                                                 else "", re.M)}
     africa = texts.get("atomic_africa.md", "")
     known |= {f"AA-{kind}{n}" for kind, n in re.findall(r"^- \*\*([RD])(\d+)\b", africa, re.M)}
     known |= {f"AA-G{n}" for n in re.findall(r"^\| G(\d+) \|", africa, re.M)}
