@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent
 SEQUENTIAL = ["--no-pipelined-updates", "--n-epochs", "5"]
 #: option name -> extra train.py flags (on top of the common short-run flags)
 OPTIONS: dict[str, list[str]] = {
-    "default": [],  # ACW: each update in a worker beside the envs, 10 epochs (ACW_DEFAULTS)
+    "default": [],  # ACW's preset: each update in a worker beside the envs, 10 epochs
     "sequential": SEQUENTIAL,
     "pipelined": ["--pipelined-updates", "--n-epochs", "5"],
     "subproc-8": [*SEQUENTIAL, "--vec-env", "subproc"],

@@ -55,8 +55,8 @@ if __name__ == "__main__":  # Ctrl-C while the libraries load: one line (script_
     script_start.install()
 
 from agents.training.run_dir import TEACHER_FILE, check_run_dir, checkpoints, claim_run_dir
-from agents.training.train_cli import (Args, UsageError, builtin_panel, parse_args, resume_config,
-                                       saved_backend, with_ruleset_defaults)
+from agents.training.train_cli import (Args, UsageError, parse_args, resume_config,
+                                       saved_backend)
 
 KEEP_CHECKPOINTS = 3
 
@@ -201,8 +201,8 @@ def train(args: Args, given: set[str], guard: Any = None) -> int:
 def prepare_run_dir(args: Args, given: set[str]) -> Run:
     """Check the run directory and settle the run's flags, before any work: ``--resume`` reads
     them from the run's config.json, a fresh run refuses a directory that holds checkpoints
-    unless ``--overwrite``; a ruleset other than ACW gets its own bot panel and defaults for
-    the flags not given."""
+    unless ``--overwrite`` (a fresh run's flags were resolved over the ruleset's preset by
+    :func:`agents.training.train_cli.parse_args`)."""
     from envs.core.files import check_name_lengths
 
     run_dir = Path(args.run_dir)
@@ -219,15 +219,6 @@ def prepare_run_dir(args: Args, given: set[str]) -> Run:
         raise UsageError(f"{str(run_dir)!r} already holds checkpoints: pass --resume to continue "
                          "or --overwrite to start afresh")
     check_run_dir(run_dir)
-
-    if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
-        from agents.builtin import panel_for
-
-        panel = panel_for(args.ruleset)
-        args = dataclasses.replace(
-            args, pool_bots=panel if args.pool_bots == builtin_panel() else args.pool_bots,
-            eval_agents=panel if args.eval_agents == builtin_panel() else args.eval_agents)
-    args = with_ruleset_defaults(args, given)  # its own defaults of the flags not given
     return Run(args, run_dir, ckpts)
 
 

@@ -25,7 +25,7 @@ def test_train_with_env_processes(tmp_path):
     assert metrics["timesteps"] == 128
     assert metrics["env_worker_cpu_seconds"] > 0  # the two env processes' own CPU time
     assert 0 < metrics["timesteps_per_cpu_second"]
-    # ACW's default updates run in their own worker (ACW_DEFAULTS): its CPU counts too
+    # ACW's preset runs the updates in their own worker: its CPU counts too
     assert metrics["pipelined_updates"] is True and metrics["update_cpu_seconds"] > 0
     assert metrics["timesteps_per_cpu_second"] * (
         metrics["cpu_seconds"] + metrics["env_worker_cpu_seconds"]

@@ -401,14 +401,8 @@ def train(args: Any, given: set[str], guard: Any = None) -> int:
     from envs.core.errors import RiposteError
     from envs.core.files import atomic_write_text
 
-    from ..builtin import BUILTIN_AGENTS, make_agent, panel_for
+    from ..builtin import make_agent
     from ..training.run_lock import lock_run_dir
-
-    if args.ruleset != "acw_regimental":  # a ruleset's own bot panel replaces the default one
-        panel, default = panel_for(args.ruleset), list(BUILTIN_AGENTS)
-        args = dataclasses.replace(
-            args, pool_bots=panel if list(args.pool_bots) == default else args.pool_bots,
-            eval_agents=panel if list(args.eval_agents) == default else args.eval_agents)
 
     try:
         game = load_game(args.ruleset, args.scenario)

@@ -24,6 +24,10 @@ from typing import Any
 
 #: the first paragraph of ``python train.py --help``
 DESCRIPTION = "MaskablePPO self-play on a Riposte ruleset."
+#: the last paragraph of ``python train.py --help``
+EPILOG = ("Each flag's value comes from, first to last: the flag given; the --preset or "
+          "--config file; the ruleset's own preset (agents/training/presets/<ruleset>.toml; "
+          "the values after the default in each flag's help above); the default.")
 
 @dataclass
 class Args:
@@ -32,10 +36,8 @@ class Args:
     scenario: str | None = None
     """scenario name or TOML path (None: the ruleset's default battle)"""
     total_timesteps: int = 300_000
-    """learner decisions to train for in total (a resumed run counts the earlier ones;
-    atomic_africa: 100,000 unless given, see RULESET_DEFAULTS; on
-    ACW 300k raised the three seeds' mean worst panel score from 0.594 at 150k to 0.662 and
-    runs in about 5 minutes on the idle 2-core machine, README, Measured numbers)"""
+    """learner decisions (timesteps) to train for in total; a resumed run counts the earlier
+    ones"""
     seed: int = 0
     """seed of everything: torch, numpy, python, the envs' streams and the opponent pool"""
     run_dir: str = "runs/default"
@@ -48,59 +50,51 @@ class Args:
     """allow starting a fresh run in a run_dir that already holds checkpoints"""
     n_envs: int = 8
     """environments stepped per PPO step, all in this process
-    (agents.training.vec_env.RolloutVecEnv): the policy's forward pass is batched over them; 8 ran
-    2x the timesteps/s of 1 (README, Training throughput)"""
+    (agents.training.vec_env.RolloutVecEnv); the policy's forward pass is batched over them"""
     torch_threads: int = 1
-    """torch.set_num_threads (1 is fastest for these small networks on a shared 2-core box)"""
+    """threads of torch's CPU operations (torch.set_num_threads)"""
     vec_env: str = "dummy"
     """where the envs run: dummy (all in this process) or subproc (one process per env, sb3's
     SubprocVecEnv; for measuring throughput only: each process's opponent pool is a copy taken
     at the start, without the live learner, and checkpoints carry no resume state)"""
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
-    update of policy lag; agents/training/pipelined.py); off: collect, then update, in this process
-    (sb3-contrib's own loop). acw_regimental on the sb3 backend: on, with --n-epochs 10,
-    unless given: the learner then waits for the envs about 10% of the time instead of
-    45%; 400k-timestep best responses beat its models a few hundredths more often than the
-    sequential 5-epoch models (README, Session 21)"""
+    update of policy lag; agents/training/pipelined.py); off: collect, then update, in this
+    process (sb3-contrib's own loop)"""
     learning_rate: float = 5e-5
-    """Adam learning rate (PPO fine-tunes the warm-started policy: 2e-4 with an entropy bonus
-    and no critic warm-up lost the warm start's play against rush within 50k timesteps; README,
-    Fine-tuning the warm start; skirmish_alert: 2e-4 unless given, see RULESET_DEFAULTS)"""
+    """Adam learning rate of PPO (per gradient step)"""
     n_steps: int = 256
-    """rollout length per env between PPO updates (n_steps x n_envs = 2048 timesteps)"""
+    """rollout length per env between PPO updates, in timesteps (a rollout is n_steps x
+    n_envs timesteps)"""
     batch_size: int = 256
-    """PPO minibatch size"""
+    """PPO minibatch size, in timesteps"""
     n_epochs: int = 5
-    """PPO epochs per update (acw_regimental on the sb3 backend: 10 unless given, pipelined
-    or not, so that an update costs about what a rollout's collection does; the sequential
-    loop of sessions 1-20 is --no-pipelined-updates --n-epochs 5)"""
+    """PPO epochs (passes over the rollout) per update"""
     value_epochs: int = 0
     """critic-only epochs at the end of each update (the value loss alone, on the same
     rollout: Phasic Policy Gradient's auxiliary phase; agents/training/teacher_kl.py); 0: none"""
     gamma: float = 0.995
     """discount factor (games are long and the reward comes at the end)"""
     gae_lambda: float = 0.95
-    """GAE lambda"""
+    """GAE lambda (0..1)"""
     clip_range: float = 0.2
-    """PPO clipping range"""
+    """PPO clipping range of the probability ratio"""
     ent_coef: float = 0.0
-    """entropy bonus coefficient (0: the bonus only flattens the imitation policy)"""
+    """entropy bonus coefficient (weight in the loss; 0: no bonus)"""
     vf_coef: float = 0.5
-    """value loss coefficient"""
+    """value loss coefficient (weight in the loss)"""
     max_grad_norm: float = 0.5
-    """gradient clipping norm"""
+    """gradient clipping: the largest L2 norm of a gradient step"""
     target_kl: float | None = 0.02
     """stop an update's epochs early once the approximate KL to the rollout's policy exceeds
     1.5 x this (MaskablePPO's target_kl; None: no limit)"""
     critic_warmup: int = 20_000
-    """the first timesteps of training during which only the critic learns (the warm-started
-    actor is frozen; agents/training/finetune.py)"""
+    """timesteps at the start of training during which only the critic learns (the
+    warm-started actor is frozen; agents/training/finetune.py)"""
     teacher_kl: float = 0.1
     """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
     policy, frozen when PPO begins; agents/training/teacher_kl.py); 0, or no warm start
-    (--bc-games 0): plain MaskablePPO (1.0 held the policy at the heuristic's level; 0 let one
-    seed of three lose to rush; README, Measured numbers)"""
+    (--bc-games 0): plain MaskablePPO"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -116,9 +110,8 @@ class Args:
     (agents/training/league/pfsp.py); --no-pfsp samples by the fixed --pool-*-weight categories
     instead"""
     pool_latest_weight: float = 0.0
-    """sampling weight of the latest policy as opponent (with --pfsp: the probability of plain
-    self-play against the live learner; 0.2 pulled the ACW policy below the warm start against
-    rush, README, Measured numbers: past snapshots stay in the league)"""
+    """sampling weight of the latest policy as opponent (with --pfsp: the probability, 0..1,
+    of plain self-play against the live learner)"""
     pool_snapshot_weight: float = 0.1
     """with --no-pfsp: sampling weight of past snapshots (uniform over the window); PFSP
     weighs the window by --league-snapshots-weight instead"""
@@ -127,9 +120,7 @@ class Args:
     weights); PFSP weighs each bot by its NAME:WEIGHT"""
     league_snapshots_weight: float = 4.0
     """with --pfsp: the base weight of the whole snapshot window, split evenly between its
-    snapshots (1: the window counts as one bot of weight 1; agents/training/league/pfsp.py). 4 since
-    session 14: about 60% of the league's games against the learner's past instead of 29%, and a
-    best response's score against the ACW model 0.685 instead of 0.905 (README, Measured numbers)"""
+    snapshots (1: the window counts as one bot of weight 1; agents/training/league/pfsp.py)"""
     league_exploiters: int = 0
     """with --pfsp: exploiters trained against the learner during the run (AlphaStar's main
     exploiters, agents/training/league/exploiters.py): after timesteps k * total / (N + 1), k =
@@ -140,7 +131,7 @@ class Args:
     league_exploiters_weight: float = 1.0
     """with --pfsp: the base weight of each exploiter in the league"""
     max_snapshots: int = 10
-    """window of recent snapshots that are sampled"""
+    """number of recent snapshots in the window that is sampled"""
     snapshot_freq: int = 20_000
     """timesteps between opponent snapshots"""
     checkpoint_freq: int = 20_000
@@ -157,8 +148,7 @@ class Args:
     the last weights)"""
     eval_jobs: int = 2
     """worker processes playing the final evaluation's games, and the periodic ones' with
-    --no-eval-background (forked; the same scores whatever the number; 2 played the default
-    run's evaluations 1.9x faster than 1 on this 2-core machine, README, Measured numbers)"""
+    --no-eval-background (forked; the same scores whatever the number)"""
     eval_agents: list[str] = field(default_factory=lambda: builtin_panel())
     """opponents of the periodic evaluation (default: the whole bot panel)"""
     eval_extra_games: int = 60
@@ -166,7 +156,8 @@ class Args:
     first eval_games scored below eval_extra_below against, so that the bots that decide the
     checkpoint selection are measured over eval_games + eval_extra_games games (0: none)"""
     eval_extra_below: float = 0.9
-    """score of the first eval_games below which an opponent gets the eval_extra_games"""
+    """score (0..1) of the first eval_games below which an opponent gets the
+    eval_extra_games"""
     eval_background: bool = True
     """play the periodic evaluations in one worker process beside training instead of
     pausing it (the same scores and the same final_model.zip either way: the evaluations
@@ -185,12 +176,11 @@ class Args:
     bc_opponents: list[str] = field(
         default_factory=lambda: ["heuristic", "random", "always-react", "never-react"])
     """opponents of the teacher's games (cycled; "heuristic" plays the teacher itself, so both
-    sides are recorded; atomic_africa and skirmish_alert: their own bots unless given, see
-    RULESET_DEFAULTS)"""
+    sides are recorded)"""
     bc_epochs: int = 15
-    """epochs over the teacher's decisions"""
+    """epochs (passes) over the teacher's decisions"""
     bc_lr: float = 1e-3
-    """Adam learning rate of the warm start"""
+    """Adam learning rate of the warm start (per gradient step)"""
     progress_bar: bool = True
     """show a progress bar (tqdm/rich)"""
     tensorboard: bool = True
@@ -200,7 +190,8 @@ class Args:
     self-play on a local Ray instance or a cluster; needs the rllib extra, see
     agents/backends/rllib.py)"""
     num_env_runners: int = 2
-    """--backend rllib: Ray env runners (rollout workers; 0 samples in the driver)"""
+    """--backend rllib: number of Ray env runners (rollout worker processes; 0 samples in the
+    driver)"""
     address: str | None = None
     """--backend rllib: HOST:PORT of a running Ray cluster to join (None: start Ray locally)"""
     trust_checkpoint: bool = False
@@ -213,45 +204,6 @@ def builtin_panel() -> list[str]:
     from agents.builtin import BUILTIN_AGENTS
 
     return list(BUILTIN_AGENTS)
-
-
-#: Atomic Africa's own defaults of the flags not given (README, Atomic Africa): twice the
-#: budget (PPO was still gaining at 50k; 100k stays inside 15 minutes idle), the warm
-#: start's games against its own bots, and the live self-play share its numbers were measured
-#: with
-AA_DEFAULTS: dict[str, Any] = {
-    "total_timesteps": 100_000, "pool_latest_weight": 0.2, "teacher_kl": 0.0,
-    "league_snapshots_weight": 1.0,
-    "bc_opponents": ["heuristic", "random", "never-reserve", "always-reserve"]}
-#: skirmish alert's own defaults of the flags not given: 300k timesteps at learning rate 2e-4
-#: without live self-play or teacher KL (session 8: 0.635 / 0.680 against the heuristic and
-#: never-alert over 200 games, where 50k at 5e-5 gave 0.497 / 0.555 and 150k at 5e-5 did not
-#: gain; README, Skirmish alert) and the warm start's games against its own panel
-SK_DEFAULTS: dict[str, Any] = {
-    "total_timesteps": 300_000, "learning_rate": 2e-4, "teacher_kl": 0.0,
-    "league_snapshots_weight": 1.0,
-    "bc_opponents": ["heuristic", "never-alert", "always-alert", "random"]}
-#: ACW's own defaults of the flags not given: each PPO update in a worker beside the envs,
-#: with twice the epochs, so that the update costs about what a rollout's collection does
-#: and the learner waits for the envs about 10% of the wall time (issue 10's target <= 15%;
-#: README, Session 21: the panel scores hold on three training seeds, and 400k-timestep best
-#: responses beat these models a few hundredths more often than the sequential 5-epoch ones)
-ACW_DEFAULTS: dict[str, Any] = {"pipelined_updates": True, "n_epochs": 10}
-#: a ruleset's own defaults, applied to the flags not given (never on --resume; the sb3
-#: backend's: the rllib backend takes the flags as given)
-RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"acw_regimental": ACW_DEFAULTS,
-                                               "atomic_africa": AA_DEFAULTS,
-                                               "skirmish_alert": SK_DEFAULTS}
-
-
-def with_ruleset_defaults(args: Args, given: set[str]) -> Args:
-    """``args`` with its ruleset's own defaults (:data:`RULESET_DEFAULTS`) for the flags not
-    in ``given``; unchanged for a ruleset without any, and on ``--resume`` (the run's
-    config.json holds what it trained with)."""
-    if args.resume or args.ruleset not in RULESET_DEFAULTS:
-        return args
-    return dataclasses.replace(args, **{k: v for k, v in RULESET_DEFAULTS[args.ruleset].items()
-                                        if k not in given})
 
 
 #: flags that may differ from the run's config.json on --resume (budget, logging, evaluation,
@@ -323,16 +275,27 @@ def field_docs(cls: type) -> dict[str, str]:
 
 def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     """argparse built from :class:`Args` (flags are the field names with dashes)."""
-    p = _ArgumentParser(description=DESCRIPTION,
+    from agents.training.presets import preset_names, preset_path, read_preset
+
+    p = _ArgumentParser(description=DESCRIPTION, epilog=EPILOG,
                         argument_default=argparse.SUPPRESS if suppress_defaults else None)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--preset", metavar="NAME", help=f"start from the shipped preset NAME "
+                       f"({', '.join(preset_names())}) instead of the ruleset's own")
+    which.add_argument("--config", metavar="FILE", help="start from the preset file FILE "
+                       "(TOML, keys are these flags with underscores) instead of the ruleset's "
+                       "own preset")
+    p.add_argument("--print-config", action="store_true", help="print the resolved "
+                   "configuration as a preset file (TOML) and exit without training")
     docs = field_docs(Args)
     defaults = Args()
+    presets = [read_preset(preset_path(name), Args) for name in preset_names()]
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         default = getattr(defaults, f.name)
+        own = "".join(f"; {ps.path.stem}: {ps.for_backend('sb3')[f.name]}" for ps in presets
+                      if ps.for_backend("sb3").get(f.name, default) != default)
         # (argparse formats help with %: a literal one in a docstring must be doubled)
-        own = "".join(f"; {ruleset}: {values[f.name]}"  # (a ruleset's own, RULESET_DEFAULTS)
-                      for ruleset, values in RULESET_DEFAULTS.items() if f.name in values)
         text = f"{docs.get(f.name, '')} (default: {default}{own})".replace("%", "%%")
         kw: dict[str, Any] = {"help": text}
         if not suppress_defaults:
@@ -498,20 +461,97 @@ def saved_backend(run_dir: str | Path) -> str | None:
     return value if value in BACKENDS else None
 
 
+#: the flags of the command line that are not :class:`Args` fields (which preset, and
+#: --print-config)
+PRESET_FLAGS = ("preset", "config", "print_config")
+
+
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
-    """``(args, names of the flags given explicitly)``."""
+    """``(args, names of the flags given)``: the flags given, over the ``--preset`` or
+    ``--config`` file, over the ruleset's own preset (not on ``--resume``: the run's
+    config.json decides), over the :class:`Args` defaults. A preset file's keys count as
+    given. ``--print-config`` prints the resolved configuration (on ``--resume``: the run's,
+    :func:`resume_config`) and exits with status 0.
+
+    Bad flags or files print one ``error: ...`` line (naming the file and key for a file's
+    value) and exit with status 2 (``SystemExit``).
+    """
+    from agents.training.presets import PresetError, to_toml
+
     ns = build_parser().parse_args(argv)
     from envs.core.files import blank_arguments
 
     if blank := blank_arguments(ns):
-        print(f"error: {', '.join(blank)} must not be empty or whitespace", file=sys.stderr)
-        raise SystemExit(2)
-    args = Args(**vars(ns))
-    given = set(vars(build_parser(suppress_defaults=True).parse_args(argv)))
+        _usage_exit(f"{', '.join(blank)} must not be empty or whitespace")
+    flags = vars(build_parser(suppress_defaults=True).parse_args(argv))
+    chosen = {k: flags.pop(k) for k in PRESET_FLAGS if k in flags}
+    try:
+        args, given, sources = resolve_args(flags, chosen.get("preset"), chosen.get("config"))
+    except PresetError as exc:
+        _usage_exit(str(exc))
     if (msg := check_args(args)) is not None:
-        print(f"error: {msg}", file=sys.stderr)
-        raise SystemExit(2)
+        keys = [k for k in _flag_keys(msg) if k in sources]
+        _usage_exit(f"{sources[keys[0]]}: {keys[0]}: {msg}" if keys else msg)
+    if chosen.get("print_config"):
+        if args.resume:
+            try:
+                args = resume_config(args, given)
+            except UsageError as exc:
+                _usage_exit(str(exc))
+        values = {k: v for k, v in dataclasses.asdict(args).items()
+                  if k not in ("resume", "overwrite")}
+        print(to_toml(values), end="")
+        raise SystemExit(0)
     return args, given
+
+
+def resolve_args(flags: dict[str, Any], preset: str | None = None,
+                 config: str | None = None) -> tuple[Args, set[str], dict[str, str]]:
+    """The configuration of a run: ``flags`` (the :class:`Args` fields given on the command
+    line) over the ``preset`` (a shipped preset's name) or ``config`` (a preset file's path),
+    over the ruleset's own preset (unless ``flags`` has ``resume``), over the :class:`Args`
+    defaults. Each preset's ``[sb3]`` table applies when the resolved backend is sb3.
+
+    Returns:
+        ``(args, given, sources)``: ``given`` is the flags' names and the chosen file's keys;
+        ``sources`` maps each key a preset file set (and no flag overrode) to that file.
+
+    Raises:
+        PresetError: a preset that does not exist or is not valid (one line naming the file
+            and key).
+    """
+    from agents.training.presets import preset_path, read_preset, ruleset_preset
+
+    path = preset_path(preset) if preset is not None else config
+    own = read_preset(path, Args) if path is not None else None
+    defaults = Args()
+    chose = own.values if own is not None else {}
+    ruleset = flags.get("ruleset", chose.get("ruleset", defaults.ruleset))
+    backend = flags.get("backend", chose.get("backend"))
+    if backend is None and flags.get("resume"):
+        backend = saved_backend(flags.get("run_dir", defaults.run_dir))
+    backend = backend or defaults.backend
+    layers = []
+    if not flags.get("resume") and (base := ruleset_preset(ruleset, Args)) is not None:
+        layers.append(base)
+    if own is not None:
+        layers.append(own)
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for layer in layers:
+        for k, v in layer.for_backend(backend).items():
+            values[k], sources[k] = v, str(layer.path)
+    values.update(flags)
+    for k in flags:
+        sources.pop(k, None)
+    given = set(flags) | set(own.for_backend(backend) if own is not None else ())
+    return Args(**values), given, sources
+
+
+def _usage_exit(message: str) -> None:
+    """Print ``error: message`` and exit with status 2."""
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 class UsageError(Exception):

@@ -57,8 +57,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file.
 
     Raises:
-        ScenarioError: when the file is missing, unreadable, not UTF-8 text or not valid TOML
-            (names the file).
+        ScenarioError: when the file is missing, unreadable, not UTF-8 text (also: starts with
+            a UTF-8 byte order mark) or not valid TOML (names the file).
     """
     p = Path(path)
     try:
@@ -67,6 +67,9 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise ScenarioError(f"{p}: file not found") from None
     except tomllib.TOMLDecodeError as e:
+        if p.read_bytes().startswith(b"\xef\xbb\xbf"):  # (tomllib: "Invalid statement")
+            raise ScenarioError(f"{p}: not valid TOML: the file starts with a UTF-8 byte "
+                                f"order mark; save it as UTF-8 without one") from None
         raise ScenarioError(f"{p}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:  # tomllib decodes the bytes as UTF-8 before parsing
         raise ScenarioError(f"{p}: not valid TOML (not UTF-8 text: {e})") from None

@@ -20,8 +20,8 @@ def test_train_and_evaluate_atomic_africa(tmp_path: Path) -> None:
     assert "stand-and-fire" not in p.stdout
     model = run_dir / "final_model.zip"
     assert model.is_file()
-    # the ruleset's own warm-start opponents (agents.training.train_cli.AA_DEFAULTS); the budget
-    # given wins
+    # the ruleset's preset (agents/training/presets/atomic_africa.toml): its own warm-start
+    # opponents; the budget given wins
     saved = json.loads((run_dir / "config.json").read_text())["args"]
     assert saved["bc_opponents"] == ["heuristic", "random", "never-reserve", "always-reserve"]
     assert saved["total_timesteps"] == 128

@@ -25,7 +25,8 @@ def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
     assert cfg["args"]["pool_bots"] == ["random", "heuristic", "never-alert", "always-alert"]
     # the warm start's teacher plays the ruleset's own bots, not the ACW reaction baselines
     assert cfg["args"]["bc_opponents"] == ["heuristic", "never-alert", "always-alert", "random"]
-    # its own fine-tuning defaults (agents.training.train_cli.SK_DEFAULTS), the budget given wins
+    # its preset's fine-tuning values (agents/training/presets/skirmish_alert.toml); the budget
+    # given wins
     assert (cfg["args"]["pool_latest_weight"], cfg["args"]["teacher_kl"],
             cfg["args"]["learning_rate"], cfg["args"]["total_timesteps"],
             cfg["args"]["league_snapshots_weight"]) == (0.0, 0.0, 2e-4, 64, 1.0)
