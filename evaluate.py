@@ -103,9 +103,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
                    "ruleset's default battle)")
     p.add_argument("--agents", nargs="+", default=d.agents, metavar="AGENT",
                    help="built-in names (random, heuristic, never-react, always-react, "
-                        "stand-and-fire, rush; skirmish_alert also never-alert, "
-                        "always-alert; atomic_africa also never-reserve, always-reserve) or "
-                        "MaskablePPO checkpoint paths")
+                        "stand-and-fire, rush; never-alert, always-alert; never-reserve, "
+                        "always-reserve) or MaskablePPO checkpoint paths")
     p.add_argument("--games", type=int, default=d.games, help="games per pair")
     p.add_argument("--seed", type=int, default=d.seed, help="tournament seed")
     p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
@@ -249,9 +248,7 @@ def exploit_command(argv: list[str]) -> int:
                    help="best-response training timesteps (default: 200000)")
     p.add_argument("--seed", type=_seed_list, default=[0], metavar="S[,S...]",
                    help="seed of training and games; several, comma-separated (0,1,2,3), "
-                        "train one best response each and report every score, their mean and "
-                        "the highest (the exploitability estimate: the strongest best "
-                        "response found)")
+                        "train one best response each and report their mean and highest score")
     p.add_argument("--games", type=int, default=200, help="games best response vs MODEL")
     p.add_argument("--ruleset", default="acw_regimental", help="ruleset id")
     p.add_argument("--scenario", default=None, help="scenario name or TOML path")

@@ -489,18 +489,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write the JSON record to OUT")
     parser.add_argument("--reference", action="store_true",
                         help="also time PettingZoo's connect_four_v3 and this ruleset's AEC env "
-                             "through pettingzoo.test.performance_benchmark's loop (--seconds "
-                             "each) and add the keys reference, aec_turns_per_s and "
-                             "decisions_per_reference_turn (needs pettingzoo and pygame)")
+                             "(--seconds each) and add their turns per second (needs "
+                             "pettingzoo and pygame)")
     parser.add_argument("--fingerprint", metavar="GAMES", type=int, default=None,
                         help="time nothing: print a SHA-256 of how GAMES seeded random games "
                              "play (legal lists, final states, event logs), to check that a "
                              "speed change is exact")
     parser.add_argument("--behaviour", action="store_true",
                         help="with --fingerprint: hash only what a player or a replay sees "
-                             "(legal labels, chance outcomes with probabilities, events with "
-                             "rule ids and data, both sides' observations, returns), not the "
-                             "state's JSON, to check that a change of form is exact")
+                             "(labels, chance, events, observations, returns), not the state's "
+                             "JSON, to check that a change of form is exact")
     args = parser.parse_args(argv)
     if blank := blank_arguments(args):
         parser.error(f"{', '.join(blank)} must not be empty or whitespace")

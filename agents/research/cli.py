@@ -88,23 +88,33 @@ def _masking_parser() -> _Parser:
                 description="MaskablePPO with the action mask against PPO with an "
                             "illegal-action loss: same budget, several seeds, learning curves "
                             "against the heuristic.")
-    p.add_argument("--ruleset", default=d.ruleset)
-    p.add_argument("--scenario", default=None)
-    p.add_argument("--timesteps", type=int, default=d.timesteps, help="per run")
-    p.add_argument("--seeds", type=int, nargs="+", default=d.seeds)
-    p.add_argument("--eval-every", type=int, default=d.eval_every)
-    p.add_argument("--eval-games", type=int, default=d.eval_games)
+    p.add_argument("--ruleset", default=d.ruleset, help="ruleset id")
+    p.add_argument("--scenario", default=None,
+                   help="scenario name or TOML path (default: the ruleset's default battle)")
+    p.add_argument("--timesteps", type=int, default=d.timesteps,
+                   help="learner timesteps per run (one run per method and seed)")
+    p.add_argument("--seeds", type=int, nargs="+", default=d.seeds,
+                   help="training seeds: one run per method and seed")
+    p.add_argument("--eval-every", type=int, default=d.eval_every,
+                   help="timesteps between the learning curves' evaluations (also at 0)")
+    p.add_argument("--eval-games", type=int, default=d.eval_games,
+                   help="games per evaluation (even: both seats equally often)")
     p.add_argument("--opponent", default=d.opponent, help="training opponent")
-    p.add_argument("--eval-opponent", default=d.eval_opponent)
+    p.add_argument("--eval-opponent", default=d.eval_opponent,
+                   help="opponent of the learning curves (built-in agent name)")
     p.add_argument("--also-eval", nargs="+", default=[], metavar="AGENT",
                    help="further evaluation opponents, scored at the same checkpoints")
-    p.add_argument("--eval-seed", type=int, default=d.eval_seed)
-    p.add_argument("--n-steps", type=int, default=d.n_steps)
-    p.add_argument("--batch-size", type=int, default=d.batch_size)
-    p.add_argument("--n-epochs", type=int, default=d.n_epochs)
-    p.add_argument("--json", default=None)
-    p.add_argument("--plot", default=None)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--eval-seed", type=int, default=d.eval_seed,
+                   help="seed of the evaluation games' chance (the same for every checkpoint)")
+    p.add_argument("--n-steps", type=int, default=d.n_steps,
+                   help="PPO rollout length in timesteps (both methods)")
+    p.add_argument("--batch-size", type=int, default=d.batch_size,
+                   help="PPO minibatch size in timesteps (both methods)")
+    p.add_argument("--n-epochs", type=int, default=d.n_epochs,
+                   help="PPO epochs per update (both methods)")
+    p.add_argument("--json", default=None, help="write the results as JSON to this path")
+    p.add_argument("--plot", default=None, help="draw the learning curves into this PNG")
+    p.add_argument("--quiet", action="store_true", help="do not print the tables")
     return p
 
 
@@ -198,7 +208,7 @@ def whatif_main(argv: list[str]) -> int:
     p.add_argument("--agents", nargs=2, default=["heuristic", "heuristic"],
                    metavar=("SIDE0", "SIDE1"), help="policies of sides 0 and 1 in the rollouts")
     p.add_argument("--rollouts", type=int, default=100, help="rollouts per option")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the rollouts' chance")
     p.add_argument("--baseline", default=None,
                    help="baseline label (default: react:decline if legal, else the first)")
     p.add_argument("--align", choices=("stream", "decision", "event"), default="stream",
@@ -206,9 +216,9 @@ def whatif_main(argv: list[str]) -> int:
     p.add_argument("--compare-independent", action="store_true",
                    help="also run with independent seeds and report the variance ratio")
     p.add_argument("--max-decisions", type=int, default=None, help="per-rollout cap")
-    p.add_argument("--json", default=None)
+    p.add_argument("--json", default=None, help="write the results as JSON to this path")
     p.add_argument("--plot", default=None, help="bar chart PNG")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="do not print the tables")
 
     def parse(a: list[str]) -> argparse.Namespace:
         ns = p.parse_args(a)
@@ -289,22 +299,28 @@ def ablate_main(argv: list[str]) -> int:
     p = _Parser(prog="evaluate.py ablate",
                 description="Rule-variant ablation: the same agents on the same chance seeds "
                             "under the default rules and under each --param variant.")
-    p.add_argument("--ruleset", default="acw_regimental")
-    p.add_argument("--scenario", default=None)
-    p.add_argument("--agents", nargs="+", default=["heuristic", "always-react"])
+    p.add_argument("--ruleset", default="acw_regimental", help="ruleset id")
+    p.add_argument("--scenario", default=None,
+                   help="scenario name or TOML path (default: the ruleset's default battle)")
+    p.add_argument("--agents", nargs="+", default=["heuristic", "always-react"],
+                   help="two or more agents (built-in names or checkpoint paths)")
     p.add_argument("--param", action="append", required=True, metavar="NAME=VALUE[,NAME=VALUE]",
                    help="one variant (repeat for more); comma-join to change several "
                         "parameters in one variant")
     p.add_argument("--games", type=int, default=40, help="games per pair and variant")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-decisions", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0, help="tournament seed (the same chance for "
+                   "every variant)")
+    p.add_argument("--max-decisions", type=int, default=None,
+                   help="per-game decision cap (default: the game's own); capped games are draws")
     p.add_argument("--train", type=int, default=None, metavar="TIMESTEPS",
                    help="also train one MaskablePPO model per rule set and compare the learned "
                         "reaction frequencies")
-    p.add_argument("--train-opponent", default="heuristic")
-    p.add_argument("--json", default=None)
-    p.add_argument("--plot", default=None)
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--train-opponent", default="heuristic",
+                   help="with --train: the opponent the models train against")
+    p.add_argument("--json", default=None, help="write the results as JSON to this path")
+    p.add_argument("--plot", default=None,
+                   help="draw each variant's score and reaction-frequency shifts into this PNG")
+    p.add_argument("--quiet", action="store_true", help="do not print the tables")
 
     def parse(a: list[str]) -> argparse.Namespace:
         ns = p.parse_args(a)

@@ -43,9 +43,8 @@ class Args:
     run_dir: str = "runs/default"
     """directory for checkpoints, logs, metrics and final_model.zip"""
     resume: bool = False
-    """continue from the last checkpoint in run_dir, exactly (every generator, env and pool
-    state restored: agents/training/resume.py); the run's config.json supplies every flag not given
-    again, and the PPO hyperparameters are the checkpoint's own"""
+    """continue exactly from the last checkpoint in run_dir (agents/training/resume.py); the
+    run's config.json supplies every flag not given again"""
     overwrite: bool = False
     """allow starting a fresh run in a run_dir that already holds checkpoints"""
     n_envs: int = 8
@@ -54,13 +53,11 @@ class Args:
     torch_threads: int = 1
     """threads of torch's CPU operations (torch.set_num_threads)"""
     vec_env: str = "dummy"
-    """where the envs run: dummy (all in this process) or subproc (one process per env, sb3's
-    SubprocVecEnv; for measuring throughput only: each process's opponent pool is a copy taken
-    at the start, without the live learner, and checkpoints carry no resume state)"""
+    """where the envs run: dummy (all in this process) or subproc (one process per env, for
+    throughput tests only: the pools are copies without the live learner, no resume state)"""
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
-    update of policy lag; agents/training/pipelined.py); off: collect, then update, in this
-    process (sb3-contrib's own loop)"""
+    update of policy lag; agents/training/pipelined.py); off: collect, then update"""
     learning_rate: float = 5e-5
     """Adam learning rate of PPO (per gradient step)"""
     n_steps: int = 256
@@ -92,9 +89,8 @@ class Args:
     """timesteps at the start of training during which only the critic learns (the
     warm-started actor is frozen; agents/training/finetune.py)"""
     teacher_kl: float = 0.1
-    """weight of a KL term that keeps the policy near its warm start (the behaviour-cloned
-    policy, frozen when PPO begins; agents/training/teacher_kl.py); 0, or no warm start
-    (--bc-games 0): plain MaskablePPO"""
+    """weight of a KL term that keeps the policy near its behaviour-cloned warm start
+    (agents/training/teacher_kl.py); 0, or no warm start (--bc-games 0): plain MaskablePPO"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -105,10 +101,8 @@ class Args:
     """scripted bots in the opponent pool, each NAME or NAME:WEIGHT (built-in names or
     checkpoint paths; default: the whole bot panel)"""
     pfsp: bool = True
-    """league self-play: sample past snapshots and pool bots by prioritized fictitious
-    self-play, weight (1 - p)^2 on the learner's recent score p against each
-    (agents/training/league/pfsp.py); --no-pfsp samples by the fixed --pool-*-weight categories
-    instead"""
+    """league self-play: sample snapshots and bots by prioritized fictitious self-play, weight
+    (1 - p)^2 for the learner's recent score p (league/pfsp.py); off: the --pool-*-weight ones"""
     pool_latest_weight: float = 0.0
     """sampling weight of the latest policy as opponent (with --pfsp: the probability, 0..1,
     of plain self-play against the live learner)"""
@@ -122,10 +116,8 @@ class Args:
     """with --pfsp: the base weight of the whole snapshot window, split evenly between its
     snapshots (1: the window counts as one bot of weight 1; agents/training/league/pfsp.py)"""
     league_exploiters: int = 0
-    """with --pfsp: exploiters trained against the learner during the run (AlphaStar's main
-    exploiters, agents/training/league/exploiters.py): after timesteps k * total / (N + 1), k =
-    1..N, a best response to the frozen learner is trained for --exploiter-timesteps and joins the
-    league (0: none)"""
+    """with --pfsp: number N of best responses to the frozen learner trained during the run,
+    the k-th after k * total / (N + 1) timesteps, that join the league (0: none)"""
     exploiter_timesteps: int = 60_000
     """training timesteps of each --league-exploiters exploiter (on top of the learner's)"""
     league_exploiters_weight: float = 1.0
@@ -138,10 +130,8 @@ class Args:
     """timesteps between checkpoints, each taken at the next rollout boundary once that many
     have passed (the last 3 are kept)"""
     eval_freq: int = 40_960
-    """timesteps between evaluations (0: only at the end), each at the first rollout boundary
-    after a multiple of it, none while the actor is frozen (--critic-warmup); each evaluated
-    policy (also the warm start at 0 timesteps, and the last) is a candidate for
-    final_model.zip"""
+    """timesteps between evaluations at rollout boundaries (0: only at the end; none during
+    --critic-warmup); each evaluated policy is a candidate for final_model.zip"""
     eval_games: int = 60
     """games per evaluation opponent (both seatings, common random numbers); also the
     checkpoint selection's evaluation (0: no evaluation and no selection: final_model.zip is
@@ -152,17 +142,14 @@ class Args:
     eval_agents: list[str] = field(default_factory=lambda: builtin_panel())
     """opponents of the periodic evaluation (default: the whole bot panel)"""
     eval_extra_games: int = 60
-    """more games (a second tournament seed) at every evaluation against each opponent the
-    first eval_games scored below eval_extra_below against, so that the bots that decide the
-    checkpoint selection are measured over eval_games + eval_extra_games games (0: none)"""
+    """more games per evaluation (a second tournament seed) against each opponent the first
+    eval_games scored below --eval-extra-below against (0: none)"""
     eval_extra_below: float = 0.9
     """score (0..1) of the first eval_games below which an opponent gets the
     eval_extra_games"""
     eval_background: bool = True
-    """play the periodic evaluations in one worker process beside training instead of
-    pausing it (the same scores and the same final_model.zip either way: the evaluations
-    never feed back into training; where processes cannot be forked they pause it);
-    --no-eval-background pauses training and plays them in --eval-jobs processes"""
+    """play the periodic evaluations in one worker process beside training (the same scores
+    either way); off: pause training and play them in --eval-jobs processes"""
     keep_candidates: bool = False
     """also keep every evaluated policy as run_dir/candidates/model_<timesteps>.zip"""
     select_best: bool = True
