@@ -542,8 +542,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main` as the command runs it: SIGINT / SIGTERM print one line and give ``128 +
+    signal`` (:func:`agents.interrupts.run_guarded`)."""
     from agents.interrupts import STOP_NOTE, run_guarded
 
     STOP_NOTE["what"] = "stopped, nothing was written"  # unless the command says otherwise
-    sys.exit(run_guarded(main))
+    return run_guarded(main, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(run())

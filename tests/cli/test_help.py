@@ -1,5 +1,6 @@
 """Every flag of every entry point (train.py, evaluate.py and its subcommands, python -m envs
-and its subcommands, python -m envs.bench, bench_train.py) has help that says what it does,
+and its subcommands, python -m envs.bench, envs.cli.side_balance, bench_train.py, riposte) has
+help that says what it does,
 and no help text tells the story of how a value was found."""
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def _entry_points():
     import train
     from envs import __main__ as envs_main
     from envs import bench
+    from envs.cli import riposte, side_balance
 
     yield "train.py", train.main, []
     yield "evaluate.py", evaluate.main, []
@@ -47,6 +49,8 @@ def _entry_points():
     yield "python -m envs", envs_main.main, []
     yield "python -m envs.bench", bench.main, []
     yield "bench_train.py", bench_train.main, []
+    yield "python -m envs.cli.side_balance", side_balance.main, []
+    yield "riposte", riposte.main, []
 
 
 def _walk(prog: str, parser: argparse.ArgumentParser):
@@ -71,7 +75,7 @@ def all_actions(monkeypatch) -> list[tuple[str, argparse.Action]]:
 def test_every_flag_of_every_entry_point_has_help(monkeypatch):
     actions = all_actions(monkeypatch)
     progs = {p.split()[0] for p, _ in actions}
-    assert progs == {"train.py", "evaluate.py", "python", "bench_train.py"}
+    assert progs == {"train.py", "evaluate.py", "python", "bench_train.py", "riposte"}
     names = {f"{p} {'/'.join(a.option_strings) or a.dest}" for p, a in actions}
     # the subcommands are walked too
     for sub in ("evaluate.py exploit --timesteps", "evaluate.py masking --json",
