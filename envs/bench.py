@@ -31,6 +31,15 @@ scenario (``envs.<ruleset>_v0.env()`` when that module exists, else
 * ``decisions_per_reference_turn`` — ``decisions_per_s / reference["turns_per_s"]`` (3
   decimals): engine decisions per connect-four AEC turn, a machine-independent speed (> 1: the
   engine decides faster than PettingZoo steps connect four).
+* ``aec_turns_per_reference_turn`` — ``aec_turns_per_s / reference["turns_per_s"]`` (3
+  decimals): the same ratio for the whole AEC env.
+
+The command line adds the cost of ``State.clone()`` in the middle of a game (what a search
+pays per simulation; :func:`clone_benchmark`): ``clone_us`` (microseconds per clone of the state
+reached after ``clone_at_decision`` decisions — 150, or the longest of the seeded games when none
+is that long) and ``clone_per_decision`` (``clone_us`` over the mean wall-clock time of one
+decision of the run, ``1e6 / decisions_per_s``; 3 decimals). ``--games`` runs (instruction
+counts) leave it out.
 
 ``--fingerprint GAMES`` times nothing: it plays ``GAMES`` seeded random games (game ``i`` drawn
 from ``numpy.random.default_rng([seed, i])``, checked ``apply_action``) and prints a SHA-256 of
@@ -170,6 +179,75 @@ def run_benchmark(game: Game, seconds: float | None, seed: int = 0,
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {platform.processor() or platform.system()}".strip(),
     }
+
+
+def clone_benchmark(game: Game, decisions_per_s: float, seed: int = 0, at: int = 150,
+                    seconds: float = 0.5) -> dict[str, Any]:
+    """Time ``State.clone()`` of a state in the middle of a game.
+
+    The state is that of a random game (game ``i`` drawn from ``numpy.random.default_rng([seed,
+    i])`` as in :func:`behaviour_fingerprint`) after ``at`` decisions: the first of games
+    ``i = 0, 1, ...`` (at most 50) that gets that far, else the one of them that went furthest.
+    Clones are timed in batches of 100 for about ``seconds``; the fastest batch is reported (the
+    least disturbed by other processes, as ``timeit`` advises).
+
+    Args:
+        game: the game to play.
+        decisions_per_s: the engine's decision rate (``run_benchmark``'s ``decisions_per_s``),
+            the yardstick of ``clone_per_decision``.
+        seed: first entry of each game's generator seed.
+        at: decisions to play before cloning (>= 0).
+        seconds: timing budget (> 0).
+
+    Returns:
+        ``{"clone_us": ..., "clone_at_decision": ..., "clone_per_decision": ...}``.
+
+    Raises:
+        ValueError: when ``at`` < 0, ``seconds`` is not finite and positive, or
+            ``decisions_per_s`` is not positive.
+    """
+    from envs.core.chance import sample_chance_outcome
+
+    if at < 0:
+        raise ValueError(f"at must be >= 0, got {at!r}")
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"seconds must be finite and > 0, got {seconds!r}")
+    if not decisions_per_s > 0:
+        raise ValueError(f"decisions_per_s must be > 0, got {decisions_per_s!r}")
+    best, best_decisions = None, -1
+    for i in range(50):
+        rng = np.random.default_rng([seed, i])
+        state = game.new_initial_state()
+        decisions = 0
+        while decisions < at:
+            p = state.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                state.apply_action(sample_chance_outcome(state, rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+                decisions += 1
+        if decisions > best_decisions:
+            best, best_decisions = state, decisions
+        if decisions >= at:
+            break
+    clone = best.clone
+    clock = time.perf_counter
+    fastest = math.inf
+    deadline = clock() + seconds
+    while True:
+        t0 = clock()
+        for _ in range(100):
+            clone()
+        t1 = clock()
+        fastest = min(fastest, (t1 - t0) / 100)
+        if t1 >= deadline:
+            break
+    clone_us = fastest * 1e6
+    return {"clone_us": round(clone_us, 2), "clone_at_decision": best_decisions,
+            "clone_per_decision": round(clone_us * decisions_per_s / 1e6, 3)}
 
 
 def behaviour_fingerprint(game: Game, games: int, seed: int = 0) -> dict[str, Any]:
@@ -447,7 +525,8 @@ def add_reference(result: dict[str, Any], reference_turns_per_s: float,
             "reference": {"env": REFERENCE_ENV, "turns_per_s": reference_turns_per_s},
             "aec_turns_per_s": aec_turns_per_s,
             "decisions_per_reference_turn": round(
-                result["decisions_per_s"] / reference_turns_per_s, 3)}
+                result["decisions_per_s"] / reference_turns_per_s, 3),
+            "aec_turns_per_reference_turn": round(aec_turns_per_s / reference_turns_per_s, 3)}
 
 
 def _output_path(text: str) -> str:
@@ -538,6 +617,8 @@ def main(argv: list[str] | None = None) -> int:
             result = fingerprint(game, args.fingerprint, args.seed)
         else:
             result = run_benchmark(game, seconds, args.seed, games=args.games)
+            if args.games is None and result["decisions_per_s"] > 0:
+                result.update(clone_benchmark(game, result["decisions_per_s"], args.seed))
         if args.reference:
             ref = aec_benchmark(reference_env, seconds, args.seed)
             ours = aec_benchmark(aec_env, seconds, args.seed)

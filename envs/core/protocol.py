@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .actions import ActionCatalogue
+from .appendlog import AppendLog
 from .drawing import Drawing, text_drawing
 from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .events import Event, make_event
@@ -171,10 +172,12 @@ class State(abc.ABC):
 
     def __init__(self, game: Game):
         self.game = game
-        #: structured event log (see :class:`envs.core.events.Event`)
-        self.events: list[Event] = []
+        #: structured event log (see :class:`envs.core.events.Event`); an append-only sequence
+        #: that clones share (:class:`envs.core.appendlog.AppendLog`)
+        self.events: AppendLog[Event] = AppendLog()
         #: ``(player, action)`` pairs in order; ``player`` is ``CHANCE`` for chance outcomes
-        self.history: list[tuple[int, int]] = []
+        #: (an :class:`~envs.core.appendlog.AppendLog` too)
+        self.history: AppendLog[tuple[int, int]] = AppendLog()
         self._legal_cache: list[int] | None = None
 
     # -- hooks -------------------------------------------------------------------------------
@@ -446,7 +449,7 @@ class State(abc.ABC):
             raise InvalidStateError(f"{where}: state: malformed ({type(e).__name__}: {e})") \
                 from None
         try:
-            st.history = [(p, a) for p, a in data["history"]]
+            st.history = AppendLog((p, a) for p, a in data["history"])
         except (TypeError, ValueError) as e:
             raise InvalidStateError(f"{where}: history: expected a list of [player, action] "
                                     f"integer pairs ({e})") from None
@@ -463,7 +466,7 @@ class State(abc.ABC):
                     f"{where}: history[{i}]: {'chance outcome' if p == CHANCE else 'action'} "
                     f"{a} is not an id in 0..{n - 1}")
         try:
-            st.events = [Event.from_dict(e) for e in data["events"]]
+            st.events = AppendLog(Event.from_dict(e) for e in data["events"])
         except KeyError as e:
             raise InvalidStateError(f"{where}: events: an event is missing the key {e}") \
                 from None
@@ -483,9 +486,12 @@ class State(abc.ABC):
         return state
 
     def _copy_base_into(self, other: "State") -> None:
-        """Helper for ``clone()`` implementations: copy the base fields."""
-        other.events = list(self.events)  # events are immutable
-        other.history = list(self.history)
+        """Helper for ``clone()`` implementations: copy the base fields. The event log and the
+        history are forked, not copied (:meth:`envs.core.appendlog.AppendLog.fork`: the two
+        states share their past entries, events being immutable), so this costs the same
+        whatever the length of the game."""
+        other.events = self.events.fork()
+        other.history = self.history.fork()
         other._legal_cache = None
 
     def __str__(self) -> str:

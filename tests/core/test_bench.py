@@ -23,7 +23,10 @@ KEYS = {"decisions_per_s", "chance_nodes_per_s", "games_per_s", "mean_decisions_
         "ruleset", "scenario", "seconds", "games", "decisions", "chance_nodes", "python",
         "machine", "seed"}
 #: what --reference adds
-REFERENCE_KEYS = {"reference", "aec_turns_per_s", "decisions_per_reference_turn"}
+REFERENCE_KEYS = {"reference", "aec_turns_per_s", "decisions_per_reference_turn",
+                  "aec_turns_per_reference_turn"}
+#: what the command line adds to a timed run (the cost of a clone)
+CLONE_KEYS = {"clone_us", "clone_at_decision", "clone_per_decision"}
 
 
 def test_run_benchmark_record_is_consistent() -> None:
@@ -59,7 +62,8 @@ def test_cli_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     printed = json.loads(capsys.readouterr().out)
     written = json.loads(out.read_text())
     assert printed == written
-    assert set(written) == KEYS and written["seed"] == 4 and written["ruleset"] == "toy"
+    assert set(written) == KEYS | CLONE_KEYS and written["seed"] == 4
+    assert written["ruleset"] == "toy"
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -97,7 +101,7 @@ def test_cli_unknown_ruleset_is_one_line_error(capsys: pytest.CaptureFixture[str
 
 # -- --reference -----------------------------------------------------------------------------------
 def _check_reference_record(r: dict[str, Any]) -> None:
-    assert set(r) == KEYS | REFERENCE_KEYS
+    assert set(r) == KEYS | REFERENCE_KEYS | CLONE_KEYS
     assert r["ruleset"] == "acw_regimental" and r["decisions"] > 0
     ref = r["reference"]
     assert set(ref) == {"env", "turns_per_s"} and ref["env"] == REFERENCE_ENV
@@ -105,6 +109,12 @@ def _check_reference_record(r: dict[str, Any]) -> None:
     assert r["decisions_per_reference_turn"] > 0
     assert r["decisions_per_reference_turn"] == pytest.approx(
         r["decisions_per_s"] / ref["turns_per_s"], abs=5e-4)
+    assert r["aec_turns_per_reference_turn"] == pytest.approx(
+        r["aec_turns_per_s"] / ref["turns_per_s"], abs=5e-4)
+    # the default battle lasts well over 150 decisions
+    assert r["clone_at_decision"] == 150 and r["clone_us"] > 0
+    assert r["clone_per_decision"] == pytest.approx(
+        r["clone_us"] * r["decisions_per_s"] / 1e6, abs=5e-4)
 
 
 def test_cli_reference_adds_the_calibration(tmp_path: Path,
@@ -152,7 +162,25 @@ def test_cli_reference_without_a_package_is_one_line_error(
 
 def test_reference_keys_only_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--ruleset", "acw_regimental", "--seconds", "0.1"]) == 0
-    assert set(json.loads(capsys.readouterr().out)) == KEYS
+    assert set(json.loads(capsys.readouterr().out)) == KEYS | CLONE_KEYS
+
+
+def test_clone_benchmark_clones_the_state_it_reached() -> None:
+    # the toy duel is shorter than 150 decisions: the longest of the seeded games is cloned
+    r = bench.clone_benchmark(ToyGame(), 1000.0, seed=0, at=150, seconds=0.05)
+    assert set(r) == CLONE_KEYS
+    assert 10 <= r["clone_at_decision"] < 150 and r["clone_us"] > 0
+    assert r["clone_per_decision"] == pytest.approx(r["clone_us"] / 1000.0, abs=5e-4)
+    assert bench.clone_benchmark(ToyGame(), 1000.0, at=3, seconds=0.05)["clone_at_decision"] == 3
+
+
+@pytest.mark.parametrize("kwargs,needle", [({"at": -1}, "at must be >= 0"),
+                                           ({"seconds": 0}, "seconds must be finite"),
+                                           ({"decisions_per_s": 0.0}, "decisions_per_s must be")])
+def test_clone_benchmark_refuses_bad_input(kwargs: dict[str, Any], needle: str) -> None:
+    args = {"decisions_per_s": 1000.0, **kwargs}
+    with pytest.raises(ValueError, match=needle):
+        bench.clone_benchmark(ToyGame(), **args)
 
 
 class _ScriptedAEC:
