@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from envs.core.files import atomic_write_bytes
+from envs.core.files import atomic_write_bytes, same_file, signals_held
 
 from .evaluations import metrics_before, sha256_of, write_metrics
 from .selection import PENDING_MEMBER
@@ -102,14 +102,32 @@ class CheckpointDuty:
 def _link_or_copy(src: Path, dst: Path) -> None:
     """Make ``dst`` hold ``src``'s bytes, replacing it atomically: a hard link (no copy; the
     kept file is replaced, never modified in place, so the link keeps the old bytes), or a
-    copy where the file system has no hard links."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dst.with_name(f".{dst.name}.tmp{os.getpid()}")
-    tmp.unlink(missing_ok=True)
-    try:
-        os.link(src, tmp)
-    except OSError:
-        atomic_write_bytes(dst, src.read_bytes())
-        return
-    os.replace(tmp, dst)
+    copy where the file system has no hard links.
 
+    No temporary file survives: when ``dst`` is already a link to ``src`` (a second checkpoint
+    at the same timesteps, e.g. an interrupt right after a scheduled one) nothing is done —
+    ``os.replace`` between two links of one file does nothing and would leave the temporary
+    link behind — and the link and its rename happen with SIGINT / SIGTERM held
+    (:func:`envs.core.files.signals_held`), the temporary link removed on any failure.
+
+    Raises:
+        OSError: when neither a link nor a copy can be written (``dst`` is left as it was).
+    """
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if dst.exists() and same_file(src, dst):
+        return
+    tmp = dst.with_name(f".{dst.name}.tmp{os.getpid()}")
+    with signals_held():
+        tmp.unlink(missing_ok=True)
+        try:
+            os.link(src, tmp)
+        except OSError:
+            linked = False
+        else:
+            linked = True
+            try:
+                os.replace(tmp, dst)
+            finally:
+                tmp.unlink(missing_ok=True)  # (a no-op rename left it; a failed one too)
+    if not linked:
+        atomic_write_bytes(dst, src.read_bytes())
