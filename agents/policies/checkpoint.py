@@ -34,6 +34,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from envs.core.files import input_file_problem
+
 from .base import AgentLoadError
 
 __all__ = ["CONFIG_MEMBER", "FORMAT", "LoadedPolicyModel", "UnsafeCheckpointError",
@@ -183,6 +185,8 @@ def read_policy_config(path: str | Path) -> dict[str, Any] | None:
     if p.is_dir():
         raise AgentLoadError(f"checkpoint {str(path)!r} is a directory, not a checkpoint file "
                              f"(.zip)")
+    if input_file_problem(p) == "not a regular file":  # (/dev/zero: reading never ends)
+        raise AgentLoadError(f"checkpoint {str(path)!r}: not a regular file")
     if not p.is_file():
         raise AgentLoadError(f"checkpoint not found: {str(path)!r}")
     if not os.path.isfile(path):  # 'a.zip/' or 'a.zip/.': Path() drops the tail, open() not

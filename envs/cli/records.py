@@ -11,6 +11,7 @@ from typing import Any
 
 from envs.core.drawing import to_svg
 from envs.core.errors import ReplayError, RiposteError
+from envs.core.files import input_file_problem
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.core.replay import ReplayScript, first_difference, transcript
 from envs.core.scenario import key_path
@@ -36,8 +37,8 @@ def load_game_file(path: str | Path) -> GameFile:
             naming the file and what is wrong.
     """
     p = Path(path)
-    if not p.is_file():
-        raise ReplayError(f"{p}: no such file")
+    if (problem := input_file_problem(p)) is not None:
+        raise ReplayError(f"{p}: {problem}")
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

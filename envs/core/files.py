@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
@@ -16,7 +17,33 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_name_lengths",
-           "check_output_path", "check_output_suffix", "check_png_path", "signals_held"]
+           "check_output_path", "check_output_suffix", "check_png_path", "input_file_problem",
+           "signals_held"]
+
+
+def input_file_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as an input file, or ``None`` when it is a regular file (a
+    symbolic link to one counts). Checked before a file is opened: reading a device such as
+    ``/dev/zero`` never ends (it fills memory), a FIFO blocks.
+
+    Returns:
+        ``"no such file"``, ``"is a directory, not a file"``, ``"not a regular file"`` (a
+        device, a FIFO, a socket) or ``"cannot read: <OS error>"``; the callers put the path
+        and ``": "`` before it (``/dev/zero: not a regular file``).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # (also 'file.toml/x')
+        return "no such file"
+    except OSError as e:
+        return f"cannot read: {e.strerror}"
+    except ValueError:  # (a NUL byte in the name)
+        return "no such file"
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    return None
 
 
 def blank_arguments(namespace: object, positional: tuple[str, ...] = ()) -> list[str]:

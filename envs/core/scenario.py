@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import pydantic
 
 from .errors import ParameterError, ScenarioError
+from .files import input_file_problem
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 
@@ -61,6 +62,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
             a UTF-8 byte order mark) or not valid TOML (names the file).
     """
     p = Path(path)
+    if input_file_problem(p) == "not a regular file":  # (/dev/zero: reading it never ends)
+        raise ScenarioError(f"{p}: not a regular file")
     try:
         with p.open("rb") as fh:
             return tomllib.load(fh)
@@ -105,13 +108,16 @@ def resolve_scenario_path(name_or_path: str | Path, builtin_dir: Path) -> Path:
     """A built-in scenario name (``builtin_dir/NAME.toml``) or a path to a TOML file.
 
     Raises:
-        ScenarioError: when neither exists; lists the built-in names.
+        ScenarioError: when neither exists (lists the built-in names), or the path is a
+            directory or not a regular file (a device such as ``/dev/zero``, a FIFO).
     """
     s = str(name_or_path)
     p = Path(s)
     if p.suffix == ".toml" or p.exists():
         if p.is_dir():
             raise ScenarioError(f"{p}: is a directory, not a scenario file")
+        if input_file_problem(p) == "not a regular file":  # (/dev/zero: no scenario file)
+            raise ScenarioError(f"{p}: not a regular file")
         if not p.is_file():
             raise ScenarioError(f"{p}: scenario file not found")
         return p
