@@ -62,7 +62,7 @@ def test_gym_env_action_masks_and_decision_type() -> None:
     steps = 0
     while True:
         m = env.action_masks()
-        assert m.shape == (100,) and m.any()
+        assert m.shape == (104,) and m.any()
         obs, r, term, trunc, info = env.step(int(np.flatnonzero(m)[-1]))
         steps += 1
         if term or trunc:

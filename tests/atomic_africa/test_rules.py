@@ -242,7 +242,8 @@ def test_cleanup_worked_example_pt9() -> None:
     it must split into 6 and 5 figures with 2 markers each and 3 and 2 wounds."""
     s = play("cleanup_example", ["card=5", "card=6", "assign:5", "card=7", "card=8",
                                  "assign:7", "d6=1", "d6=6", "move:hold", "target:unit0",
-                                 "reserve:stand", "reserve:stand", "d12=5", "d4=1"])
+                                 "reserve:stand", "reserve:stand", "d12=5", "d4=1",
+                                 "odd_wound:larger"])
     hit = [e for e in kinds(s, "fire") if e.side == 1][0]
     assert hit.data["wounds"] == 3 and hit.data["markers"] == 1
     split = kinds(s, "split")[-1]
@@ -258,7 +259,8 @@ def test_cleanup_worked_example_pt9() -> None:
 def test_cleanup_small_unit_below_d4_is_destroyed() -> None:
     s = play("cleanup_example", ["card=5", "card=6", "assign:5", "card=7", "card=8",
                                  "assign:7", "d6=1", "d6=6", "move:hold", "target:unit0",
-                                 "reserve:stand", "reserve:stand", "d12=12", "d4=1"])
+                                 "reserve:stand", "reserve:stand", "d12=12", "d4=1",
+                                 "odd_wound:larger", "odd_wound:larger"])
     # 16 - 2 = 14 over: 7 wounds -> 9 in all; the 6-figure half (4 wounds+) still falls below
     # d4 and, under six figures after its own split, is removed (C3)
     assert any(e.rules[0] in ("C1", "C3") for e in kinds(s, "destroyed"))

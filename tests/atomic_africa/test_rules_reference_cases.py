@@ -234,8 +234,7 @@ def test_each_face_card_offers_its_two_special_actions(tmp_path):
 def test_a_joker_played_from_the_reserve_freezes_the_opponent():
     labels = duel_start(("5", "Joker"), "assign:5", ("3", "K"), "assign:none") + [
         "move:hold", "target:unit0", "reserve:play:3", "move:hold"]
-    state = play("duel", labels + ["reserve:play:Joker", "reserve:stand"],
-                 joker_eligible_from_reserve=True)
+    state = play("duel", labels + ["reserve:play:Joker", "reserve:stand"])
     assert kinds(state, "joker")[-1].data == {"unit": 0}
     assert kinds(state, "order_replaced")[-1].data == {"unit": 0, "card": 13}
     # the Joker names any order, then a posture; side 1 is not asked again (frozen)
@@ -366,7 +365,7 @@ def test_posture_raises_the_damage_threshold_and_prone_halves_the_move(posture, 
         "move:forward:2", "target:unit0", "reserve:play:3", "move:hold",
         "reserve:play:Joker", "reserve:stand", "special:basic", f"posture:{posture}",
         "d8=3", "d8=3"]
-    state = play("duel", labels, joker_eligible_from_reserve=True)
+    state = play("duel", labels)
     assert kinds(state, "posture")[-1].data == {"unit": 0, "posture": posture}
     assert kinds(state, "move")[-1].data["increments"] == increments
     back = [event for event in kinds(state, "fire") if event.side == 1][0]

@@ -22,7 +22,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize("name", ["default", "duel", "reaction", "cleanup_example"])
 def test_builtin_scenarios_load_with_one_action_space(name: str) -> None:
     g = load_game("atomic_africa", name)
-    assert g.num_distinct_actions == 100 and g.observation_size == 869
+    assert g.num_distinct_actions == 104 and g.observation_size == 869
     assert g.scenario_name == name
 
 

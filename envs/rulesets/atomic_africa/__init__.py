@@ -24,15 +24,16 @@ in 9 cm (seed Pt 12). Orders are playing cards from each side's own deck. A game
      eligible card it cannot react voluntarily (AA-R5) and a targeted unit reacts Confused with
      the top card of its deck (AA-R6, AA-G18: it only returns fire, may not move, Attack die
      one type lower). Each reactor places its In-transit figure (AA-R7), returns fire at the
-     unit that fired on it (AA-R8) and may declare one extra Split Fire target, whose unit
-     reacts in turn (AA-R9; AA-G20: every unit acts once a turn, a cascaded reactor only
-     returns fire).
+     unit that fired on it (AA-R8) and, only when its own order card carries Split Fire (a
+     Jack or a Joker), may declare one extra target, whose unit reacts in turn (AA-R9;
+     AA-G20: every unit acts once a turn, a cascaded reactor only returns fire).
    * **Declaration sub-phase**: the orders of every unit involved are revealed together
      (AA-D1); each face card announces a special action (``special:<name>``, menus AA-G12) in
      the order Jacks, Queens, Kings, Jokers; ties by Experience (lower first, AA-G10), then a d6
      contest (AA-D2, AA-D3). Then the change loop (AA-D4 … AA-D7, AA-G11): each round both
-     sides commit face down — ``reserve:play:<card>`` on their principal unit (the activating
-     unit; the first reacting unit) or ``reserve:stand`` — as a hidden sequential commitment
+     sides commit face down — ``reserve:play:<card>`` (any Reserve card, a Joker included,
+     AA-G13) on their principal unit (the activating unit; the first reacting unit) or
+     ``reserve:stand`` — as a hidden sequential commitment
      (:class:`envs.core.frames.HiddenCommit`: the second side does not see the first's
      choice), revealed together; a new card replaces the old (AA-D6) and new face cards
      announce. The loop ends when both stand or no Reserve card is left. A revealed Joker
@@ -50,8 +51,10 @@ in 9 cm (seed Pt 12). Orders are playing cards from each side's own deck. A game
      marker a turn, wounds shift the Equipment die). Targets are locked at Targeting; a rush
      does not fire; a Split Fire target without Split Fire is cancelled (AA-G21).
 3. **Clean-Up Phase**: forced splits — a unit whose wound counters would shift its Morale die
-   below d4 splits into two groups as equal as possible, sharing markers and wounds (the odd
-   counter to the larger group), or is destroyed below six figures (C1-C3); a vehicle whose
+   below d4 splits into two groups as equal as possible, sharing markers and wounds — its
+   owner gives an odd wound and an odd marker each to a group (``odd_wound:larger`` /
+   ``odd_wound:smaller``, ``odd_marker:*``, C2) — or is destroyed below six figures (C1-C3);
+   a vehicle whose
    Equipment die falls below d4 is knocked out (AA-G17); voluntary splits of units of six or
    more figures (``split:unitK`` / ``split:done``, C4); the Morale sub-phase — one roll of the
    wound-shifted Morale die per unit with markers: 4+ removes one, 8+ two (C6, AA-G16);
@@ -63,7 +66,7 @@ Every AA-G default is a named parameter of :class:`.params.AAParams`.
 
 ## Action Space
 
-``Discrete(100)`` for the default ``max_units_per_side = 8`` (``unitK``: own slot K for
+``Discrete(104)`` for the default ``max_units_per_side = 8`` (``unitK``: own slot K for
 ``activate``/``react``/``split``, enemy slot K for ``target``):
 
 | ids | labels | decision type | rules |
@@ -83,6 +86,8 @@ Every AA-G default is a named parameter of :class:`.params.AAParams`.
 | 88–90 | `posture:standing`, `posture:crouched`, `posture:prone` | declaration | AA-D8, AA-G22 |
 | 91–98 | `split:unit0` … `split:unit7` | cleanup | C4 |
 | 99 | `split:done` | cleanup | C4 |
+| 100–101 | `odd_wound:larger`, `odd_wound:smaller` | cleanup | C2 |
+| 102–103 | `odd_marker:larger`, `odd_marker:smaller` | cleanup | C2 |
 
 Chance outcomes (54): ``card=A`` … ``card=Joker`` (a card drawn from a deck: probability =
 copies left / cards left), then ``d4=1`` … ``d12=12``. A decision with a single legal option
@@ -136,6 +141,9 @@ After the scenario's turns or when a side has no units left; truncated at ``max_
 ## Version History
 
 * v1: initial version.
+* v2: a Joker of the Reserve may be played in the change loop (AA-D4, AA-G13); the owner
+  places a split's odd wound and odd marker (C2, four new actions); an extra target only with
+  a Split Fire card (AA-R8).
 """
 
 from __future__ import annotations

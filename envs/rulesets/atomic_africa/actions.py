@@ -23,6 +23,11 @@ DIRECTIONS: dict[str, tuple[float, float]] = {
     "back": (0.0, -1.0),
 }
 MAX_INCREMENTS = 4
+#: C2: the counters whose odd one the owner places when a unit splits, and the two groups
+#: (``larger``: the group that keeps the unit's slot and name, the larger one when the figures
+#: do not divide evenly; ``smaller``: the new unit)
+SPLIT_COUNTERS: tuple[str, ...] = ("wound", "marker")
+SPLIT_GROUPS: tuple[str, ...] = ("larger", "smaller")
 
 
 class Decision(str, enum.Enum):
@@ -39,10 +44,43 @@ class Decision(str, enum.Enum):
     RESERVE_ASSIGN = "reserve_assign"  #: an orderless reactor's order from the Reserve (AA-R4)
     DECLARATION = "declaration"  #: special action / Joker order / posture (AA-D2, AA-D8)
     RESERVE_PLAY = "reserve_play"  #: the change loop: play a Reserve card or stand (AA-D4)
-    CLEANUP = "cleanup"  #: a voluntary split (C4)
+    CLEANUP = "cleanup"  #: a voluntary split (C4); where a split's odd counter goes (C2)
 
 
 DECISION_TYPES: tuple[str, ...] = tuple(d.value for d in Decision)
+
+#: the label families each decision type chooses among (a label of another family is a choice
+#: of another decision)
+DECISION_LABELS: dict[str, tuple[str, ...]] = {
+    Decision.ORDERS: ("assign:",),
+    Decision.ACTIVATION: ("activate:",),
+    Decision.MANEUVER: ("move:",),
+    Decision.FIRE: ("target:",),
+    Decision.REACTION: ("react:",),
+    Decision.RESERVE_ASSIGN: ("reserve:play:",),
+    Decision.DECLARATION: ("special:", "posture:"),
+    Decision.RESERVE_PLAY: ("reserve:",),
+    Decision.CLEANUP: ("split:", "odd_wound:", "odd_marker:"),
+}
+#: what each decision type asks, and the rules it applies (cited when a label of another
+#: decision is tried; a reactor's placement and extra target cite AA-R7 / AA-R8 instead)
+DECISION_ASKS: dict[str, tuple[tuple[str, ...], str]] = {
+    Decision.ORDERS: (("AA-G4",), "a face-down order for one unit (assign:<card> or "
+                      "assign:none)"),
+    Decision.ACTIVATION: (("AA-G7",), "which unit activates (activate:unitK)"),
+    Decision.MANEUVER: (("AA-G8",), "where the In-transit figure goes (move:<dir>:<n> or "
+                        "move:hold)"),
+    Decision.FIRE: (("AA-R2", "AA-R9"), "a target (target:unitK or target:none)"),
+    Decision.REACTION: (("AA-R1", "AA-R3"), "which unit reacts (react:unitK or react:none)"),
+    Decision.RESERVE_ASSIGN: (("AA-R4",), "the reactor's order from the Reserve "
+                              "(reserve:play:<card>)"),
+    Decision.DECLARATION: (("AA-D2", "AA-D8"), "a special action (special:<name>) or a "
+                           "Joker's posture (posture:<name>)"),
+    Decision.RESERVE_PLAY: (("AA-D4",), "a Reserve card to play (reserve:play:<card>) or "
+                            "reserve:stand"),
+    Decision.CLEANUP: (("C4",), "a voluntary split (split:unitK, split:done) or where a "
+                       "split's odd counter goes (odd_wound:*, odd_marker:*)"),
+}
 
 
 def labels(max_units: int) -> list[str]:
@@ -56,6 +94,7 @@ def labels(max_units: int) -> list[str]:
     out += [f"special:{s}" for s in ORDER_KINDS]
     out += [f"posture:{p}" for p in POSTURES]
     out += [f"split:unit{k}" for k in range(max_units)] + ["split:done"]
+    out += [f"odd_{counter}:{group}" for counter in SPLIT_COUNTERS for group in SPLIT_GROUPS]
     return out
 
 
@@ -82,6 +121,8 @@ class Ids:
         self.posture0 = c("posture:standing")
         self.split0 = c("split:unit0")
         self.split_done = c("split:done")
+        self.odd_wound_larger = c("odd_wound:larger")
+        self.odd_marker_larger = c("odd_marker:larger")
         self.dirs = list(DIRECTIONS)
 
     def move(self, direction: str, n: int) -> int:

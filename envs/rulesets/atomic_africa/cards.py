@@ -64,3 +64,24 @@ def shifted(sides: int, steps: int) -> int | None:
 
 def is_face(card: int) -> bool:
     return card in FACE_CARDS
+
+
+def special_menu(card: int, vehicle: bool) -> list[str]:
+    """The order kinds ``card`` lets its unit announce (AA-D2, AA-G12): a face card's menu, or
+    every order kind for a Joker (AA-D8); a vehicle keeps only ``basic`` and the specials of
+    :data:`VEHICLE_SPECIALS`. Empty for a number card or an Ace (a basic order, AA-G2, AA-G3)."""
+    if card == JOKER:
+        options = list(ORDER_KINDS)
+    elif card in MENU:
+        options = list(MENU[card])
+    else:
+        return []
+    if vehicle:
+        options = [o for o in options if o == "basic" or o in VEHICLE_SPECIALS]
+    return options
+
+
+def carries_split_fire(card: int | None, vehicle: bool) -> bool:
+    """Whether an order card lets its unit announce Split Fire (a Jack or a Joker, AA-R8,
+    AA-G12); its owner knows the card, so a reactor's extra target may depend on it."""
+    return card is not None and "split_fire" in special_menu(card, vehicle)

@@ -50,7 +50,7 @@ class AAGame(Game):
     ruleset_id = "atomic_africa"
     scenario_dir = SCENARIO_DIR
     _cache_attrs = ("los_cache",)
-    version = 1
+    version = 2
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):

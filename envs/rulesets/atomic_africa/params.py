@@ -30,7 +30,8 @@ class AAParams(pydantic.BaseModel):
     cards_per_unit: int = pydantic.Field(1, ge=0, le=4)
     #: AA-G4: add the Experience bonus (green 0 / regular 1 / veteran 2 / elite 3)
     experience_draw_bonus: bool = True
-    #: AA-G5: Jokers may be played from the Reserve
+    #: AA-G5: a Joker may be the card given to an orderless reactor (AA-R4); the change loop
+    #: offers every Reserve card whatever this says (AA-D4, AA-G13)
     joker_eligible_from_reserve: bool = False
     #: AA-G8: centimetres per increment for infantry and vehicles (seed Pt 12)
     infantry_increment_cm: float = pydantic.Field(4.5, gt=0)
@@ -55,8 +56,6 @@ class AAParams(pydantic.BaseModel):
     prone_bonus: int = pydantic.Field(2, ge=0)
     #: AA-G24 / C3: minimum figures of a unit (a unit of fewer than twice this cannot split)
     min_unit_figures: int = pydantic.Field(3, ge=1)
-    #: C2: which half of a split takes the odd counter ("larger" group or "smaller")
-    split_extra_to: Literal["larger", "smaller"] = "larger"
     #: C4: offer voluntary splits in the Clean-Up Phase
     voluntary_splits: bool = True
     #: AA-G23: points per destroyed enemy unit and per objective held at the end

@@ -9,10 +9,11 @@ from typing import Any
 
 from envs.core.geometry import polygon_contains, segment_crosses_polygon
 from envs.core.procedure import FrameStack, ProcedureState, Record, register
+from envs.core.protocol import Illegality
 from envs.core.reactions import Cost
 from envs.core.zones import Visibility, Zones
 
-from .actions import DIRECTIONS, Decision
+from .actions import DECISION_ASKS, DECISION_LABELS, DIRECTIONS, Decision
 from .cards import (CARD_ID, JOKER, MENU, VEHICLE_SPECIALS, is_face, shifted)
 
 
@@ -114,6 +115,20 @@ class AAState(ProcedureState):
             for k in range(U):
                 self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER)
 
+    def _why_illegal(self, action: int) -> Illegality:
+        """A label of another decision cites the rules of the decision being taken (what it
+        asks); otherwise the waiting frame explains."""
+        decision = self.decision_type()
+        label = self.game.actions.labels[action]
+        families = DECISION_LABELS.get(decision)
+        if families is not None and not label.startswith(families):
+            rules, asks = DECISION_ASKS[decision]
+            frame = self.stack.top
+            rules = getattr(frame, "asked_rules", lambda d: rules)(decision)
+            return Illegality(rules, f"{label!r} is not a choice of this "
+                              f"{decision.value} decision: it asks {asks}")
+        return super()._why_illegal(action)
+
     # -- units ----------------------------------------------------------------------------------
     def unit(self, side: int, slot: int) -> Unit:
         return self.units[side][slot]
@@ -137,8 +152,9 @@ class AAState(ProcedureState):
                 and self.order_card(u.side, u.slot) is not None)
 
     def eligible_reserve(self, side: int, u: Unit) -> list[int]:
-        """AA-G5: the distinct Reserve cards ``u`` may take (not Jokers unless the parameter
-        allows them; not face cards whose special actions a vehicle may not use)."""
+        """AA-G5: the distinct Reserve cards an orderless reactor ``u`` may take (AA-R4, AA-R5;
+        not Jokers unless ``joker_eligible_from_reserve``; not face cards whose special
+        actions a vehicle may not use). The change loop is not filtered (AA-D4, AA-G13)."""
         out = []
         for c in sorted(set(self.zones[f"reserve:{side}"].cards)):
             if c == JOKER and not self.game.joker_eligible_from_reserve:
@@ -147,6 +163,11 @@ class AAState(ProcedureState):
                 continue
             out.append(c)
         return out
+
+    def reserve_cards(self, side: int) -> list[int]:
+        """AA-D4, AA-G13: the distinct cards of the side's Reserve, every one playable in the
+        change loop (a Joker included; AA-G5 filters only :meth:`eligible_reserve`)."""
+        return sorted(set(self.zones[f"reserve:{side}"].cards))
 
     # -- geometry (AA-G9) -------------------------------------------------------------------------
     def los(self, a: tuple[float, float], b: tuple[float, float]) -> bool:

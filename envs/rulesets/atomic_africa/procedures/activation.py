@@ -11,6 +11,7 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import Decision
+from ..cards import carries_split_fire
 from ..state import AAState, PhaseData, Unit, key
 from .common import UnitContext
 from .declaration import Declaration
@@ -232,7 +233,10 @@ class ReactionSubPhase(Frame):
         if self.step == "move":
             return Wait(u.side, Decision.MANEUVER)  # AA-R7 (auto when only hold)
         if self.step == "extra":
-            if row[5] or u.confused:  # AA-G20 cascaded, AA-G18 confused: return fire only
+            # AA-G20 cascaded, AA-G18 confused: return fire only; AA-R8: an extra target only
+            # with an order card that carries Split Fire (its owner knows the card)
+            if (row[5] or u.confused
+                    or not carries_split_fire(state.order_card(u.side, u.slot), u.vehicle)):
                 self.step = "next"
                 self.cur += 1
                 return None
@@ -342,6 +346,12 @@ class ReactionSubPhase(Frame):
         self.step = "next"
         self.cur += 1
         return None
+
+    @staticmethod
+    def asked_rules(decision: str) -> tuple[str, ...]:
+        """The rules a reactor's decision applies (AA-R4, AA-R7, AA-R8)."""
+        return {Decision.REACTION: ("AA-R1", "AA-R3"), Decision.RESERVE_ASSIGN: ("AA-R4",),
+                Decision.MANEUVER: ("AA-R7", "AA-G8"), Decision.FIRE: ("AA-R8", "AA-R9")}[decision]
 
     def run_decision(self) -> str:
         return {"voluntary": Decision.REACTION, "order": Decision.RESERVE_ASSIGN,

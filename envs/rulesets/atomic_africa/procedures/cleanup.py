@@ -13,6 +13,7 @@ from envs.core.protocol import Illegality
 from ..actions import Decision
 from ..cards import DIE_OFFSET, shifted
 from ..state import AAState, Unit
+from .common import UnitContext
 
 
 def needs_split(u: Unit) -> bool:
@@ -23,21 +24,33 @@ def needs_split(u: Unit) -> bool:
     return shifted(u.morale, u.wounds) is None
 
 
-def split_unit(state: AAState, u: Unit, rules: tuple[str, ...]) -> Unit | None:
-    """C2: split ``u`` into two groups as equal as possible, sharing markers and wounds (the
-    odd counter to the larger group by default); ``None`` when no unit slot is free."""
+def free_slot(state: AAState, side: int) -> int | None:
+    """A unit slot of ``side`` a split can fill: empty, or a destroyed unit's with no card."""
+    for k in range(state.game.max_units_per_side):
+        u = state.units[side][k]
+        if u is None or (not u.alive and state.zones.size(f"order:{side}:{k}") == 0):
+            return k
+    return None
+
+
+def split_unit(state: AAState, u: Unit, rules: tuple[str, ...], odd_wound_to_larger: bool,
+               odd_marker_to_larger: bool) -> Unit | None:
+    """C2: split ``u`` into two groups as equal as possible (``u`` keeps its slot and the
+    larger half; the new unit takes the next free slot), sharing wounds and markers, the odd
+    wound and the odd marker each to the group its owner chose; ``None`` when no unit slot is
+    free."""
     g = state.game
-    free = next((k for k in range(g.max_units_per_side) if state.units[u.side][k] is None
-                 or (not state.units[u.side][k].alive and
-                     state.zones.size(f"order:{u.side}:{k}") == 0)), None)
+    free = free_slot(state, u.side)
     if free is None:
         return None
     big, small = (u.figures + 1) // 2, u.figures // 2
-    def share(n: int) -> tuple[int, int]:
+
+    def share(n: int, odd_to_larger: bool) -> tuple[int, int]:
         hi, lo = (n + 1) // 2, n // 2
-        return (hi, lo) if g.split_extra_to == "larger" else (lo, hi)
-    wb, ws = share(u.wounds)
-    sb, ss = share(u.suppression)
+        return (hi, lo) if odd_to_larger else (lo, hi)
+
+    wb, ws = share(u.wounds, odd_wound_to_larger)
+    sb, ss = share(u.suppression, odd_marker_to_larger)
     x2 = min(max(u.x + 2.0, 0.0), g.width)
     new = Unit(u.side, free, f"{u.name}/b", u.utype, u.attached, small, u.morale, u.equipment,
                u.defense, x2, u.y, ws, ss, True, u.acted)
@@ -48,6 +61,65 @@ def split_unit(state: AAState, u: Unit, rules: tuple[str, ...]) -> Unit | None:
               f"{ws} wounds)", u.side, unit=u.slot, new=free, figures=[big, small],
               markers=[sb, ss], wounds=[wb, ws])
     return new
+
+
+@register
+@dataclass(slots=True)
+class SplitUnit(Frame):
+    """C2: one unit splits. When its wound counters, or its suppression markers, do not
+    divide evenly, its owner says which group takes the odd one (``odd_wound:larger`` /
+    ``odd_wound:smaller``, then ``odd_marker:*``; decision type ``cleanup``), then the unit
+    splits (:func:`split_unit`). The caller has checked that a unit slot is free."""
+
+    kind = "aa.split_unit"
+    side: int
+    slot: int
+    rules: tuple[str, ...] = ()
+    odd_wound_to_larger: bool | None = None
+    odd_marker_to_larger: bool | None = None
+
+    def _asking(self, state: AAState) -> str | None:
+        """The counter whose odd one is asked about now (``wound``, ``marker``) or ``None``."""
+        u = state.units[self.side][self.slot]
+        if u.wounds % 2 and self.odd_wound_to_larger is None:
+            return "wound"
+        if u.suppression % 2 and self.odd_marker_to_larger is None:
+            return "marker"
+        return None
+
+    def run(self, state: AAState) -> Step:
+        if self._asking(state) is not None:
+            return Wait(self.side, Decision.CLEANUP)
+        split_unit(state, state.units[self.side][self.slot], self.rules,
+                   self.odd_wound_to_larger is not False, self.odd_marker_to_larger is not False)
+        return Done()
+
+    @staticmethod
+    def asked_rules(decision: str) -> tuple[str, ...]:
+        """The rule a split's decision applies (C2)."""
+        return ("C2",)
+
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
+        first = ids.odd_wound_larger if self._asking(state) == "wound" else ids.odd_marker_larger
+        return [first, first + 1]
+
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
+        counter = "wound counter" if self._asking(state) == "wound" else "suppression marker"
+        return Illegality(("C2",), f"unit{self.slot} splits: its owner gives the odd {counter} "
+                          f"to the larger or the smaller group")
+
+    def apply(self, state: AAState, action: int) -> None:
+        ids = state.game.ids
+        if self._asking(state) == "wound":
+            self.odd_wound_to_larger = action == ids.odd_wound_larger
+        else:
+            self.odd_marker_to_larger = action == ids.odd_marker_larger
+        return None
+
+    def context(self, state: AAState, viewer: int) -> UnitContext:
+        return UnitContext(self.kind, self.side, Decision.CLEANUP,
+                           self.slot if viewer == self.side else -1)
 
 
 def remove_unit(state: AAState, u: Unit, rules: tuple[str, ...], why: str) -> None:
@@ -72,7 +144,9 @@ class CleanUp(Frame):
     def run(self, state: AAState) -> Step:
         g = state.game
         if self.step == "forced":
-            self.forced(state)
+            step = self._forced(state)
+            if step is not None:
+                return step
             self.step = "voluntary"
         if self.step == "voluntary":
             while self.side < 2:
@@ -102,24 +176,27 @@ class CleanUp(Frame):
             return Done()
         return Done()
 
-    def forced(self, state: AAState) -> None:
-        """C1-C3, AA-G17: until no unit is below d4."""
+    def _forced(self, state: AAState) -> Step:
+        """C1-C3, AA-G17: pass after pass over the units below d4 (side 0's by slot, then side
+        1's), until a pass finds none; a split is a :class:`SplitUnit` frame."""
         g = state.game
-        changed = True
-        while changed:
-            changed = False
-            for s in (0, 1):
-                for u in list(state.alive_units(s)):
-                    if not needs_split(u):
-                        continue
-                    changed = True
-                    if u.vehicle:
-                        remove_unit(state, u, ("AA-G17",), "Equipment shifted below d4")
-                    elif u.figures < 2 * g.min_unit_figures:
-                        remove_unit(state, u, ("C1", "C3"), f"Morale below d4 and fewer than "
-                                    f"{2 * g.min_unit_figures} figures")
-                    elif split_unit(state, u, ("C1", "C2")) is None:
-                        remove_unit(state, u, ("C1",), "Morale below d4 and no free unit slot")
+        while True:
+            if not self.queue:
+                self.queue = [[u.side, u.slot] for s in (0, 1) for u in state.alive_units(s)
+                              if needs_split(u)]
+                if not self.queue:
+                    return None
+            s, k = self.queue.pop(0)
+            u = state.units[s][k]
+            if u.vehicle:
+                remove_unit(state, u, ("AA-G17",), "Equipment shifted below d4")
+            elif u.figures < 2 * g.min_unit_figures:
+                remove_unit(state, u, ("C1", "C3"), f"Morale below d4 and fewer than "
+                            f"{2 * g.min_unit_figures} figures")
+            elif free_slot(state, s) is None:
+                remove_unit(state, u, ("C1",), "Morale below d4 and no free unit slot")
+            else:
+                return Push(SplitUnit(s, k, ("C1", "C2")))
 
     def _splittable(self, state: AAState, side: int) -> list[Unit]:
         g = state.game
@@ -143,10 +220,11 @@ class CleanUp(Frame):
         if action == ids.split_done:
             self.side += 1
             return None
-        split_unit(state, state.units[self.side][action - ids.split0], ("C4", "C2"))
-        return None
+        return Push(SplitUnit(self.side, action - ids.split0, ("C4", "C2")))
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
+        if not isinstance(child, RollDice):
+            return
         g = state.game
         s, k = self.queue.pop(0)
         u = state.units[s][k]

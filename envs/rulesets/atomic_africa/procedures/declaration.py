@@ -11,9 +11,9 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import Decision
-from ..cards import (CARD_NAMES, EXPERIENCE, FACE_CARDS, JOKER, MENU, ORDER_KINDS, POSTURES,
-                     VEHICLE_SPECIALS, is_face)
-from ..state import AAState, Unit, key
+from ..cards import (CARD_NAMES, EXPERIENCE, FACE_CARDS, JOKER, ORDER_KINDS, POSTURES, is_face,
+                     special_menu)
+from ..state import AAState, key
 from .common import Contest, UnitContext
 
 
@@ -22,19 +22,12 @@ def _denomination_rank(card: int) -> int:
     return {FACE_CARDS[0]: 0, FACE_CARDS[1]: 1, FACE_CARDS[2]: 2, JOKER: 3}[card]
 
 
-def _menu(state: AAState, u: Unit, card: int) -> list[str]:
-    opts = list(ORDER_KINDS) if card == JOKER else list(MENU[card])
-    if u.vehicle:
-        opts = [o for o in opts if o == "basic" or o in VEHICLE_SPECIALS]
-    return opts
-
-
 @register
 @dataclass(slots=True)
 class ChangeCommit(HiddenCommit):
     """AA-D4/AA-D5 (AA-G11): one round of the change loop as a hidden commitment: each side
-    asked plays a Reserve card face down (``reserve:play:<card>``) or stands; a frozen side
-    may only stand (AA-D8)."""
+    asked plays any card of its Reserve face down (``reserve:play:<card>``, a Joker included,
+    AA-G13) or stands; a frozen side may only stand (AA-D8)."""
 
     kind = "aa.change_commit"
 
@@ -44,16 +37,14 @@ class ChangeCommit(HiddenCommit):
         side = self.sides[i]
         if state.ap.frozen[side]:
             return [ids.stand]
-        u = state.units[side][_principal(state, side)]
-        return [ids.play0 + c for c in state.eligible_reserve(side, u)] + [ids.stand]
+        return [ids.play0 + c for c in state.reserve_cards(side)] + [ids.stand]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side = self.sides[self._next()]
         if state.ap.frozen[side]:
             return Illegality(("AA-D8",), "a revealed Joker has frozen this side's orders for "
                               "the rest of the Activation Phase")
-        return Illegality(("AA-D4", "AA-G5"), "only an eligible card of the side's own "
-                          "Reserve may be played")
+        return Illegality(("AA-D4",), "only a card of the side's own Reserve may be played")
 
 
 def _principal(state: AAState, side: int) -> int:
@@ -102,8 +93,7 @@ class Declaration(Frame):
             sides = tuple(s for s in (ap.side, 1 - ap.side)
                           if _principal(state, s) >= 0
                           and state.order_card(s, _principal(state, s)) is not None
-                          and (state.eligible_reserve(s, state.units[s][_principal(state, s)])
-                               or (ap.frozen[s] and state.zones.size(f"reserve:{s}"))))
+                          and state.zones.size(f"reserve:{s}") > 0)
             if not sides or all(ap.frozen[s] for s in sides) and self.rounds > 0:
                 state.log("declaration_end", ("AA-D7",), "the orders stand", None)
                 return Done()
@@ -189,7 +179,7 @@ class Declaration(Frame):
         if self.joker_posture:
             return [ids.posture0 + i for i in range(len(POSTURES))]
         u = state.units[s][k]
-        return sorted(ids.special0 + ORDER_KINDS.index(o) for o in _menu(state, u, c))
+        return sorted(ids.special0 + ORDER_KINDS.index(o) for o in special_menu(c, u.vehicle))
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         s, k, c = self.queue[0]
