@@ -10,7 +10,7 @@ PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 RLLIB  := $(VENV)/.installed-rllib
 
-.PHONY: all install install-rllib test train evaluate bench clean
+.PHONY: all install install-rllib test test-fast train evaluate bench clean
 
 all: test
 
@@ -34,6 +34,11 @@ install-rllib: $(RLLIB)
 
 test: $(STAMP) $(RLLIB)
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# the fast tier: every test module's tests not marked slow (training runs, long tournaments,
+# many processes); `make test` is the whole suite
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
 
 train: $(STAMP)
 	$(PY) train.py

@@ -43,6 +43,7 @@ def _policy_digest(path: Path) -> str:
         return hashlib.sha256(zf.read("policy.pth")).hexdigest()
 
 
+@pytest.mark.slow
 def test_background_and_blocking_evaluations_agree(tmp_path):
     bg, fg = tmp_path / "bg", tmp_path / "fg"
     r = run("train.py", *RUN, "--run-dir", str(bg))
@@ -128,6 +129,7 @@ def _copy_back_to_pending_checkpoint(whole: Path, dest: Path) -> int:
     return int(keep.stem.removeprefix("ckpt_"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["--eval-background", "--no-eval-background"])
 def test_resume_plays_the_pending_evaluations_again_in_either_mode(whole, tmp_path, mode):
     """A checkpoint that left evaluations pending, resumed in either mode, ends as the run
@@ -140,6 +142,7 @@ def test_resume_plays_the_pending_evaluations_again_in_either_mode(whole, tmp_pa
     _same_run(whole, copy)
 
 
+@pytest.mark.slow
 def test_resume_without_evaluations_ignores_the_pending_ones(whole, tmp_path):
     """... and drops what the stopped run wrote after the checkpoint: its later metrics.csv
     rows and a later best_model.zip (the kept policy is the checkpoint's choice)."""
@@ -161,6 +164,7 @@ def test_resume_without_evaluations_ignores_the_pending_ones(whole, tmp_path):
     assert steps == [int(r[0]) for r in _rows(whole) if int(r[0]) <= at] + [640], (at, steps)
 
 
+@pytest.mark.slow
 def test_resume_names_a_kept_policy_that_is_gone(whole, tmp_path):
     copy = tmp_path / "copy"
     at = _copy_back_to_pending_checkpoint(whole, copy)
@@ -173,6 +177,7 @@ def test_resume_names_a_kept_policy_that_is_gone(whole, tmp_path):
     assert not (copy / "final_model.zip").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
 def test_sigterm_to_the_process_group_checkpoints_and_resumes_exactly(whole, tmp_path):
     """systemd and Slurm stop a job with SIGTERM to its whole process group: the background
@@ -213,6 +218,7 @@ LAUNCH_CTRL_C_IN_DRAIN = (
     "script = sys.argv.pop(1); sys.argv[0] = script; runpy.run_path(script, run_name='__main__')")
 
 
+@pytest.mark.slow
 def test_a_run_stopped_while_waiting_for_its_last_evaluations_is_finished_by_resume(
         whole, tmp_path):
     """The checkpoint written before the final wait lists the evaluations still playing;

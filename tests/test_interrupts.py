@@ -39,6 +39,7 @@ def _temporary_files(root: Path) -> list[str]:
             if (p.name.startswith(".") and p.name not in RUN_DIR_ENTRIES) or ".tmp" in p.name]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_train_saves_a_checkpoint_at_the_interrupt(tmp_path, sig, status):
     from agents.policies.checkpoint import load_policy_model
@@ -73,6 +74,7 @@ def test_train_saves_a_checkpoint_at_the_interrupt(tmp_path, sig, status):
     assert f"resuming from {ckpt} at {steps} timesteps" in r.stdout
 
 
+@pytest.mark.slow
 def test_train_second_ctrl_c_aborts_leaving_no_partial_file(tmp_path):
     run_dir = tmp_path / "run"
     proc = _start("train.py", "--ruleset", "toy", "--seed", "4", "--run-dir", str(run_dir),
@@ -95,6 +97,7 @@ def test_train_second_ctrl_c_aborts_leaving_no_partial_file(tmp_path):
     assert _temporary_files(run_dir) == []
 
 
+@pytest.mark.slow
 def test_train_interrupted_before_training_is_one_line(tmp_path):
     """Ctrl-C during the warm start: nothing to save yet, one line, exit 130."""
     run_dir = tmp_path / "run"
@@ -115,6 +118,7 @@ def test_train_interrupted_before_training_is_one_line(tmp_path):
     assert _temporary_files(run_dir) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_evaluate_interrupt_is_one_line_and_writes_nothing(tmp_path, sig, status):
     out_json = tmp_path / "eval.json"
@@ -130,6 +134,7 @@ def test_evaluate_interrupt_is_one_line_and_writes_nothing(tmp_path, sig, status
     assert out == "" and not out_json.exists() and os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_evaluate_interrupt_while_recording_says_what_it_recorded(tmp_path):
     rec = tmp_path / "games"
     proc = _start("evaluate.py", "--ruleset", "toy", "--agents", "random", "always-react",
@@ -148,6 +153,7 @@ def test_evaluate_interrupt_while_recording_says_what_it_recorded(tmp_path):
 
 
 # -- empty or whitespace-only paths are refused before any work ---------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("script, args, flag", [
     ("train.py", ["--run-dir", ""], "--run-dir"),
     ("train.py", ["--run-dir", "   "], "--run-dir"),
@@ -206,6 +212,7 @@ print(result)
 """
 
 
+@pytest.mark.slow
 def test_a_signal_lost_in_a_callback_is_delivered_again():
     """A Ctrl-C whose exception lands in a weakref callback (as at the end of an import) is
     not dropped: the guard sends it again and it interrupts the main code."""
@@ -250,6 +257,7 @@ def _import_under_a_guard(folder: Path, after: str) -> str:
     return r.stdout.strip()
 
 
+@pytest.mark.slow
 def test_a_signal_during_torchs_import_arrives_after_it(tmp_path):
     """A Ctrl-C that lands while torch is imported is not raised inside the import (there it
     aborts the process with SIGABRT): it arrives once the import is over, and the module is
@@ -258,6 +266,7 @@ def test_a_signal_during_torchs_import_arrives_after_it(tmp_path):
         "imported True | interrupted SIGINT True")
 
 
+@pytest.mark.slow
 def test_a_signal_held_back_still_stops_a_block_that_ends_at_once(tmp_path):
     """When the guarded block ends before the signal's second sending arrives, the guard
     raises it as the block ends (it was lost once: the command finished with status 0)."""
@@ -265,6 +274,7 @@ def test_a_signal_held_back_still_stops_a_block_that_ends_at_once(tmp_path):
         "imported True | interrupted SIGINT True")
 
 
+@pytest.mark.slow
 def test_a_signal_during_another_import_is_raised_at_once(tmp_path):
     """Only torch's import holds a signal back: elsewhere (rich loading pieces while a report
     is printed, say) it interrupts at once, or a command busy importing to its end would
@@ -285,6 +295,7 @@ print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
 """
 
 
+@pytest.mark.slow
 def test_a_start_up_handler_is_not_put_back_when_the_guard_ends():
     """The scripts' start-up handler says 'while starting: nothing was written'; after the
     guarded command it would be wrong (seen: a Ctrl-C just after evaluate.py wrote its JSON
@@ -313,6 +324,7 @@ print(" | ".join(steps))
 """
 
 
+@pytest.mark.slow
 def test_a_signal_held_during_a_write_arrives_after_it():
     """Inside ``signals_held`` a Ctrl-C waits until the record and its count are both done
     (a CI run once reported 78 recorded games with 79 in the folder), then interrupts at once:
@@ -342,6 +354,7 @@ del after  # and this one after it
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signalled", [True, False])
 def test_finalizers_stay_quiet_once_a_signal_stopped_the_run(signalled):
     """After a signal, the "Exception ignored" report of a finalizer the interrupt left
@@ -429,6 +442,7 @@ def _sigterm_caught(pid: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc (Linux)")
 @pytest.mark.parametrize("script, args", [
     ("train.py", ["--total-timesteps", "5000"]),

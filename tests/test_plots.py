@@ -23,6 +23,7 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+@pytest.mark.slow
 def test_evaluate_plot_writes_a_png_heatmap(tmp_path):
     out, js = tmp_path / "matrix.png", tmp_path / "eval.json"
     r = run("evaluate.py", "--ruleset", "toy", "--agents", "random", "never-react",
@@ -33,6 +34,7 @@ def test_evaluate_plot_writes_a_png_heatmap(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["eval.json", "matrix.png"]
 
 
+@pytest.mark.slow
 def test_evaluate_plot_to_a_bad_path_fails_before_the_tournament(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -44,6 +46,7 @@ def test_evaluate_plot_to_a_bad_path_fails_before_the_tournament(tmp_path):
     assert "Plackett" not in r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cmd", [
     ["evaluate.py", "--ruleset", "toy", "--agents", "random", "never-react", "--games", "2"],
     ["evaluate.py", "ablate", "--ruleset", "toy", "--agents", "random", "never-react",

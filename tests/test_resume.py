@@ -33,6 +33,7 @@ def _tb_steps(tb: Path) -> dict[str, list[int]]:
     return {tag: [e.step for e in acc.Scalars(tag)] for tag in acc.Tags()["scalars"]}
 
 
+@pytest.mark.slow
 def test_resume_falls_back_and_logs_each_step_once(tmp_path):
     run_dir = tmp_path / "run"
     common = ["--ruleset", "toy", "--seed", "5", "--run-dir", str(run_dir),
@@ -62,6 +63,7 @@ def test_resume_falls_back_and_logs_each_step_once(tmp_path):
     assert max(max(s) for s in steps.values()) >= 384 - 64
 
 
+@pytest.mark.slow
 def test_resume_when_no_checkpoint_loads_is_one_line(tmp_path):
     run_dir = tmp_path / "run"
     common = ["--ruleset", "toy", "--seed", "5", "--run-dir", str(run_dir),
@@ -121,6 +123,7 @@ def whole_pipelined(tmp_path_factory) -> Path:
     return run_dir
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_run_stopped_after_a_checkpoint_resumes_exactly(whole, tmp_path, sig):
     """SIGKILL right after the first checkpoint is written (or Ctrl-C, which checkpoints at
@@ -130,6 +133,7 @@ def test_run_stopped_after_a_checkpoint_resumes_exactly(whole, tmp_path, sig):
     _resumes_exactly(whole, *_stopped_run(tmp_path, sig, []))
 
 
+@pytest.mark.slow
 def test_pipelined_run_stopped_resumes_exactly(whole_pipelined, tmp_path):
     """The same with pipelined updates: the checkpoint keeps the update in flight, which
     --resume submits again."""
@@ -137,6 +141,7 @@ def test_pipelined_run_stopped_resumes_exactly(whole_pipelined, tmp_path):
                      *_stopped_run(tmp_path, signal.SIGINT, ["--pipelined-updates"]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["moved", "copied"])
 def test_a_moved_or_copied_run_resumes_exactly_from_its_own_files(whole, tmp_path, how):
     """A run killed after its first checkpoint, its directory then moved (or copied, and the
@@ -156,6 +161,7 @@ def test_a_moved_or_copied_run_resumes_exactly_from_its_own_files(whole, tmp_pat
     _resumes_exactly(whole, there, at)
 
 
+@pytest.mark.slow
 def test_a_copy_missing_its_snapshots_is_refused_without_reading_the_original(tmp_path):
     """A copy of a killed run without its snapshots is refused, naming the missing file in
     the copy, even though the original's are still there (they must not stand in)."""

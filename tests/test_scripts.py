@@ -92,6 +92,7 @@ def trained(tmp_path_factory) -> Path:
     return run_dir
 
 
+@pytest.mark.slow
 def test_train_writes_model_config_metrics(trained):
     from sb3_contrib import MaskablePPO
 
@@ -132,6 +133,7 @@ def test_train_writes_model_config_metrics(trained):
     assert not [p for p in trained.rglob(".*tmp*")], "temporary files left behind"
 
 
+@pytest.mark.slow
 def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
     out = tmp_path / "eval.json"
     ckpt = str(trained / "final_model.zip")
@@ -144,6 +146,7 @@ def test_evaluate_with_checkpoint_writes_json(trained, tmp_path):
     assert doc["ruleset"] == "toy" and doc["scenario"] == "duel" and doc["seed"] == 3
 
 
+@pytest.mark.slow
 def test_evaluate_jobs_do_not_change_the_results(trained, tmp_path):
     """One process or two forked workers: the same JSON document, byte for byte."""
     ckpt = str(trained / "final_model.zip")
@@ -158,6 +161,7 @@ def test_evaluate_jobs_do_not_change_the_results(trained, tmp_path):
     assert json.loads(docs[0])["pairs"][0]["games"] == 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["--agents", "random", "deep-blue"], "unknown agent 'deep-blue': expected one of random, "
                                            "heuristic, never-react, always-react, "
@@ -197,6 +201,7 @@ def test_evaluate_bad_input_is_one_line_error(tmp_path, args, message):
     assert not (tmp_path / "x.json").exists()
 
 
+@pytest.mark.slow
 def test_evaluate_notes_an_odd_number_of_games(tmp_path):
     r = run("evaluate.py", "--ruleset", "toy", "--agents", "random", "never-react", "--games",
             "3", "--quiet")
@@ -206,6 +211,7 @@ def test_evaluate_notes_an_odd_number_of_games(tmp_path):
         "seat than the second agent"]
 
 
+@pytest.mark.slow
 def test_evaluate_damaged_weights_is_one_line_error_without_unsafe_advice(trained, tmp_path):
     """A checkpoint whose weights file is damaged: the message says so, and does not relay
     torch's advice to load it with ``weights_only=False`` (running the file's pickled code);
@@ -235,6 +241,7 @@ def test_evaluate_damaged_weights_is_one_line_error_without_unsafe_advice(traine
         "read (a damaged file, or not saved by MaskablePPO)"], r.stderr
 
 
+@pytest.mark.slow
 def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     r = run("evaluate.py", "--ruleset", "acw_regimental", "--scenario", "no_such_battle",
             "--agents", "random", "never-react", "--games", "2")
@@ -245,6 +252,7 @@ def test_evaluate_unknown_acw_scenario_is_one_line_error(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("error: ") and "no_such_battle" in lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["--total-timesteps", "0"], "--total-timesteps must be >= 1"),
     (["--net-arch", "big"], "argument --net-arch: invalid int value"),
@@ -309,6 +317,7 @@ def test_train_bad_input_is_one_line_error(tmp_path, args, message):
     assert not (tmp_path / "r").exists()  # refused before anything is written
 
 
+@pytest.mark.slow
 def test_train_run_dir_that_cannot_be_a_directory_is_one_line_error(tmp_path):
     blocker = tmp_path / "taken"
     blocker.write_text("a file, not a directory")
@@ -329,6 +338,7 @@ def _files(run_dir: Path) -> dict[str, int]:
             if p.is_file()}
 
 
+@pytest.mark.slow
 def test_overwrite_refused_for_a_bad_flag_deletes_nothing(trained, tmp_path):
     import shutil
 
@@ -344,6 +354,7 @@ def test_overwrite_refused_for_a_bad_flag_deletes_nothing(trained, tmp_path):
         assert _files(run_dir) == before, bad  # the run that was there is all still there
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, kind", [("final_model.zip", "dir"), ("learning_curves.png", "dir"),
                                         ("checkpoints", "file"), (".kept", "file")])
 def test_a_run_dir_entry_in_the_way_is_refused_before_training(tmp_path, name, kind):
@@ -362,6 +373,7 @@ def test_a_run_dir_entry_in_the_way_is_refused_before_training(tmp_path, name, k
     assert sorted(p.name for p in run_dir.iterdir()) == [name]  # nothing trained or written
 
 
+@pytest.mark.slow
 def test_resume_given_the_default_scenario_by_name_is_the_same_run(trained, tmp_path):
     import shutil
 
@@ -373,6 +385,7 @@ def test_resume_given_the_default_scenario_by_name_is_the_same_run(trained, tmp_
     assert "resuming from" in r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="fcntl locks")
 def test_a_second_run_in_a_run_directory_in_use_is_refused(trained, tmp_path):
     """Two runs in one directory wrote into each other's checkpoints (and an --overwrite
@@ -393,6 +406,7 @@ def test_a_second_run_in_a_run_directory_in_use_is_refused(trained, tmp_path):
     assert after == before  # nothing deleted
 
 
+@pytest.mark.slow
 def test_resume_without_config_json_is_refused(trained, tmp_path):
     import shutil
 
@@ -409,6 +423,7 @@ def test_resume_without_config_json_is_refused(trained, tmp_path):
     assert _files(run_dir) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, text, message", [
     ("config.json", "{bad json", "--resume: cannot read"),
     ("config.json", '{"game": {}}', "(the run's configuration): no key 'args'"),
@@ -430,6 +445,7 @@ def test_resume_with_a_corrupt_run_file_is_one_line_error(trained, tmp_path, nam
     assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir() if p.is_file()} == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit, message", [
     ({"n_envs": 0}, "has \"n_envs\": 0: --n-envs must be >= 1"),
     ({"n_envs": "eight"}, ": \"n_envs\": \"eight\" is not an integer"),
@@ -463,6 +479,7 @@ def test_resume_checks_the_run_config_like_fresh_flags(trained, tmp_path, edit, 
     assert _files(run_dir) == before
 
 
+@pytest.mark.slow
 def test_resume_of_a_run_from_before_the_snapshots_weight_default_keeps_1(trained, tmp_path):
     """A config.json without "league_snapshots_weight" (runs before session 14 trained with 1)
     resumes with 1, not with today's default 4."""
@@ -502,6 +519,7 @@ def test_bare_resume_continues_on_the_runs_backend(tmp_path, monkeypatch, saved,
     assert [a.backend for a in seen] == ["sb3"]  # a flag given wins (resume_config judges it)
 
 
+@pytest.mark.slow
 def test_train_help_prints_every_flag():
     """--help formats every flag's docstring (a literal % in one crashed argparse)."""
     r = run("train.py", "--help")
@@ -510,6 +528,7 @@ def test_train_help_prints_every_flag():
     assert r.stdout.count("\n  --") >= 50
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit, message", [
     ({"ruleset": "nope"}, "unknown ruleset 'nope'"),
     ({"pool_bots": ["nope"]}, "--pool-bots: unknown agent 'nope'"),
@@ -532,6 +551,7 @@ def test_resume_names_config_json_for_a_value_it_cannot_load(trained, tmp_path, 
     assert len(lines) == 1 and lines[0].startswith(where) and message in lines[0], r.stderr
 
 
+@pytest.mark.slow
 def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(trained,
                                                                               tmp_path):
     """The checkpoint carries its own pool state (agents/training/resume.py): a damaged pool.json is
@@ -563,6 +583,7 @@ def test_resume_reads_the_pool_from_the_checkpoint_and_skips_a_damaged_state(tra
     assert len(pool["snapshots"]) == 5 and pool["pfsp"]["results"]
 
 
+@pytest.mark.slow
 def test_train_notes_whole_rollouts(tmp_path):
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(tmp_path / "r"),
             "--total-timesteps", "100", "--seed", "3", *TINY, *TOY_POOL, "--eval-games", "0")
@@ -572,6 +593,7 @@ def test_train_notes_whole_rollouts(tmp_path):
     assert "trained 128 timesteps" in r.stdout
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_from_last_checkpoint(tmp_path):
     from sb3_contrib import MaskablePPO
 
@@ -617,6 +639,7 @@ def test_killed_run_resumes_from_last_checkpoint(tmp_path):
     assert (run_dir / "config.json").read_text() == cfg
 
 
+@pytest.mark.slow
 def test_acw_train_and_evaluate_smoke(tmp_path):
     """The real path on the default battle: heuristic warm start, heuristic in the pool."""
     run_dir = tmp_path / "acw"
@@ -643,6 +666,7 @@ def test_acw_train_and_evaluate_smoke(tmp_path):
     assert doc["ruleset"] == "acw_regimental" and doc["scenario"] == "default"
 
 
+@pytest.mark.slow
 def test_resume_given_the_default_battle_by_its_file_is_the_same_run(tmp_path):
     """--scenario PATH of the built-in file the run was started with (by name, or with none)
     is the same scenario: it was refused as a changed flag. Another battle's file still is."""
@@ -667,6 +691,7 @@ def test_resume_given_the_default_battle_by_its_file_is_the_same_run(tmp_path):
     assert f"these flags differ: --scenario (run: None, given: {str(other)!r})" in r.stderr
 
 
+@pytest.mark.slow
 def test_train_teacher_kl_saves_the_teacher_and_resumes_with_it(tmp_path):
     """--teacher-kl: the warm start is frozen as teacher_policy.pth (tensors only) and read
     back on --resume; the checkpoints do not carry it."""
@@ -692,6 +717,7 @@ def test_train_teacher_kl_saves_the_teacher_and_resumes_with_it(tmp_path):
     assert r.returncode == 2 and "cannot read" in r.stderr and "teacher_policy.pth" in r.stderr
 
 
+@pytest.mark.slow
 def test_train_teacher_kl_bad_values_are_refused(tmp_path):
     for value, message in (("-1", "--teacher-kl must be a finite number >= 0"),
                            ("nan", "--teacher-kl must be a finite number >= 0")):
@@ -701,6 +727,7 @@ def test_train_teacher_kl_bad_values_are_refused(tmp_path):
         assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_train_without_a_warm_start_has_no_teacher(tmp_path):
     run_dir = tmp_path / "plain"
     r = run("train.py", "--ruleset", "toy", "--run-dir", str(run_dir), "--total-timesteps", "64",
@@ -710,6 +737,7 @@ def test_train_without_a_warm_start_has_no_teacher(tmp_path):
     assert not (run_dir / "teacher_policy.pth").exists()
 
 
+@pytest.mark.slow
 def test_league_snapshots_weight_reaches_the_league(tmp_path):
     """--league-snapshots-weight is the PFSP league's base weight of the snapshot window (the
     --pool-*-weight flags only apply with --no-pfsp)."""
@@ -729,6 +757,7 @@ def _children(pid: int) -> list[int]:
     return [int(x) for x in path.read_text().split()] if path.exists() else []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_evaluate_a_killed_worker_is_one_line_and_exit_1(tmp_path):
     """A tournament worker killed from outside (as the OOM killer would) ends the run with one
@@ -753,6 +782,7 @@ def test_evaluate_a_killed_worker_is_one_line_and_exit_1(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["--panel", "rush,nope"], "--panel: unknown bot 'nope'; expected one of random, heuristic, "
                                "never-react, always-react, stand-and-fire, rush"),
@@ -779,6 +809,7 @@ def test_exploit_other_targets_refuses_bad_input_before_any_work(tmp_path, args,
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_average_snapshots_writes_the_mean_weights_and_the_last_inputs_rest(trained, tmp_path):
     """examples/average_snapshots.py: every float tensor of policy.pth is the mean of the
     inputs'; every other member of the zip is the last input's; the result plays."""
@@ -811,6 +842,7 @@ def test_average_snapshots_writes_the_mean_weights_and_the_last_inputs_rest(trai
     assert r.returncode == 0, r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make, message", [
     (lambda t, s: [str(t / "a.zip"), s[0]], "give two or more checkpoints to average"),
     (lambda t, s: [str(t / "a.txt"), s[0], s[1]],

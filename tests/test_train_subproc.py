@@ -14,6 +14,7 @@ from agents.training.resume import RESUME_MEMBER
 from .test_scripts import TINY, TOY_POOL, run
 
 
+@pytest.mark.slow
 def test_train_with_env_processes(tmp_path):
     run_dir = tmp_path / "run"
     r = run("train.py", "--total-timesteps", "128", "--seed", "2",
