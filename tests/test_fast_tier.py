@@ -10,6 +10,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 #: the test modules whose every test is slow, and where the fast tier covers their subject
 SLOW_ONLY = {
+    "cli/test_browser.py": "a person's game driven through Chromium; the fast tier serves and "
+                           "plays the page in process (tests/cli/test_play.py)",
     "test_resume.py": "exact resumption of real training runs; the fast tier checks the resumed "
                       "configuration (tests/cli/test_train_presets.py) and the checkpoint "
                       "files (tests/agents/test_checkpoint.py)",

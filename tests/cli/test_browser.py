@@ -75,6 +75,7 @@ def server(tmp_path):
     t.join(timeout=10)
 
 
+@pytest.mark.slow
 def test_play_a_short_game_then_view_it(driver, server, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

@@ -125,6 +125,7 @@ def one_line_error(r: subprocess.CompletedProcess, *needles: str) -> None:
         assert n in lines[0]
 
 
+@pytest.mark.slow
 def test_cli_unknown_agent_and_scenario(tmp_path):
     one_line_error(play_cli("--opponent", "grandmaster", "--save", str(tmp_path / "r.toml")),
                    "unknown agent 'grandmaster'")
@@ -139,6 +140,7 @@ def test_cli_unknown_agent_and_scenario(tmp_path):
                    "skirmish_alert/ffa3 has 3 sides: play is one person against one agent")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["r.txt", "r.html", "r"])
 def test_cli_save_must_be_a_toml_file(tmp_path, name):
     one_line_error(play_cli("--opponent", "random", "--save", str(tmp_path / name)),
@@ -147,6 +149,7 @@ def test_cli_save_must_be_a_toml_file(tmp_path, name):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_cli_port_in_use(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -158,6 +161,7 @@ def test_cli_port_in_use(tmp_path):
     assert not (tmp_path / "r.toml").exists()
 
 
+@pytest.mark.slow
 def test_cli_checkpoint_for_another_ruleset(tmp_path):
     from sb3_contrib import MaskablePPO
 
@@ -171,6 +175,7 @@ def test_cli_checkpoint_for_another_ruleset(tmp_path):
                    str(path))
 
 
+@pytest.mark.slow
 def test_cli_serves_a_whole_game_on_localhost(tmp_path):
     """The real entry point: serve on a free port, play through the JSON API to the end, get
     the replay; then stop the server (Ctrl-C, exit 0)."""

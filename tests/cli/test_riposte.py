@@ -40,6 +40,7 @@ def test_the_installed_script_lists_every_command_on_one_line():
         assert name in riposte.COMMANDS
 
 
+@pytest.mark.slow
 def test_the_installed_script_runs_the_same_entry_points():
     replay = _run(installed_script(), "replay", str(REPLAY))
     assert replay.returncode == 0, replay.stderr
@@ -56,6 +57,7 @@ def test_the_installed_script_runs_the_same_entry_points():
     assert "total_timesteps = 100000\n" in cfg.stdout
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_error_line_and_status_2():
     r = _run(installed_script(), "trian")
     assert r.returncode == 2

@@ -58,7 +58,9 @@ ARGVS = [[], ["--n-epochs", "3"], ["--no-pipelined-updates"],
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("argv", ARGVS, ids=" ".join)
+@pytest.mark.parametrize("argv", [pytest.param(a, id=" ".join(a) or "no flags",
+                                               marks=pytest.mark.slow if a else ())
+                                  for a in ARGVS])
 def test_presets_resolve_to_the_configuration_of_the_code_before_them(ruleset, argv):
     args, _ = parse_args(["--ruleset", ruleset, *argv])
     assert args == frozen_resolution(["--ruleset", ruleset, *argv])

@@ -30,6 +30,7 @@ def page_data(html: str) -> dict:
     return json.loads(m.group(1))
 
 
+@pytest.mark.slow
 def test_view_writes_a_self_contained_page(tmp_path):
     out = tmp_path / "a.html"
     r = run("-m", "envs", "view", str(EXAMPLE_A), "--out", str(out))
@@ -128,6 +129,7 @@ def test_record_whose_history_does_not_replay_is_refused(tmp_path):
         load_game_file(p)
 
 
+@pytest.mark.slow
 def test_view_of_an_edited_record_is_one_line_and_writes_nothing(tmp_path):
     rec = _example_a_record()
     rec["state"]["turn"] += 1
@@ -141,6 +143,7 @@ def test_view_of_an_edited_record_is_one_line_and_writes_nothing(tmp_path):
         f"{rec['state']['turn'] - 1}"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, message", [
     ("hello = [", "not a replay script (TOML with ruleset and actions) or a game record"),
     ('name = "x"\n[table]\nwidth = 4\n', "unknown key"),
@@ -182,6 +185,7 @@ def test_view_takes_html_and_htm_in_any_case(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.slow
 def test_view_missing_file_and_unwritable_output(tmp_path):
     r = run("-m", "envs", "view", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o.html"))
     assert r.returncode == 2 and "no such file" in r.stderr
@@ -190,6 +194,7 @@ def test_view_missing_file_and_unwritable_output(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_evaluate_record_saves_every_game_as_a_replay_the_viewer_opens(tmp_path):
     rec = tmp_path / "games"
     r = run("evaluate.py", "--agents", "heuristic", "random", "never-react", "--games", "2",
@@ -213,6 +218,7 @@ def test_evaluate_record_saves_every_game_as_a_replay_the_viewer_opens(tmp_path)
     assert len(page_data(html)["frames"]) == len(s.actions) + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, scenario", [("atomic_africa", None),
                                                ("skirmish_alert", "duel")])
 def test_evaluate_record_of_the_other_rulesets(tmp_path, ruleset, scenario):
@@ -235,6 +241,7 @@ def test_evaluate_record_of_the_other_rulesets(tmp_path, ruleset, scenario):
         assert [float(x) for x in final.returns()] == s.meta["returns"]
 
 
+@pytest.mark.slow
 def test_evaluate_record_that_cannot_be_written_keeps_the_results(tmp_path):
     rec = tmp_path / "games"
     (rec / "random-vs-heuristic-001.toml").mkdir(parents=True)  # in the way of game 1
@@ -292,6 +299,7 @@ def test_record_that_does_not_replay_is_refused():
         replay_from_decisions(g, [(0, "maneuver", "end_phase")], [0] * 500, {})
 
 
+@pytest.mark.slow
 def test_evaluate_record_into_a_directory_that_cannot_be_written(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
