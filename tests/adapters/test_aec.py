@@ -53,6 +53,7 @@ def test_pettingzoo_seed_test(ruleset):
               num_cycles=100 if ruleset == "toy" else 20)
 
 
+@pytest.mark.slow
 def test_same_seed_same_game(ruleset):
     env = wrapped(ruleset, randomize_seats=True)
     pick = lambda m: int(np.flatnonzero(m)[0])  # noqa: E731

@@ -66,6 +66,7 @@ def observation_digest(games=GAMES, seed: int = 11) -> tuple[str, int]:
     return h.hexdigest(), decisions
 
 
+@pytest.mark.slow
 def test_observation_vectors_are_pinned():
     require_ruleset("acw_regimental")
     digest, decisions = observation_digest()

@@ -45,6 +45,7 @@ def test_acw_rgb_array_aec_changes_as_the_game_moves():
     assert np.any(np.all(later == (59, 100, 179), axis=-1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pettingzoo_render_test(ruleset, capsys):
     require_ruleset(ruleset)
@@ -56,6 +57,7 @@ def test_pettingzoo_render_test(ruleset, capsys):
     assert "recent events" in capsys.readouterr().out or ruleset == "toy"  # "human" prints
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value")
 @pytest.mark.filterwarnings("ignore:illegal action ends the episode")
 def test_gymnasium_record_video(tmp_path):

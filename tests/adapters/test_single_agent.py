@@ -39,6 +39,7 @@ def play(env: RiposteGymEnv, seed: int, policy=first_legal) -> list[tuple]:
             return traj
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value")
 @pytest.mark.filterwarnings("ignore:illegal action ends the episode")
 def test_gymnasium_and_sb3_check_env(ruleset):
@@ -128,6 +129,7 @@ def test_gymnasium_make_acw():
     assert env.unwrapped.action_masks().any()
 
 
+@pytest.mark.slow
 def test_same_seed_same_game_different_seed_differs(ruleset):
     env = RiposteGymEnv(ruleset)
     a, b = play(env, 7), play(env, 7)
@@ -321,6 +323,7 @@ def test_vec_env_action_masks():
         venv.close()
 
 
+@pytest.mark.slow
 def test_maskable_ppo_smoke():
     from sb3_contrib import MaskablePPO
 
@@ -345,6 +348,7 @@ def test_reset_refuses_a_bad_seed(seed, exc):
     env.reset(seed=np.int64(3))
 
 
+@pytest.mark.slow
 def test_subproc_vec_env_get_attr_state_mid_game():
     """``SubprocVecEnv.get_attr("state")`` pickles the state in the worker: it must work in
     the middle of a game (it used to kill the worker: a local closure in the state)."""
