@@ -123,6 +123,11 @@ class RiposteAECEnv(AECEnv):
         self.randomize_seats = bool(randomize_seats)
         n = g.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._agent_index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._zeros = np.zeros(g.num_distinct_actions, dtype=np.int8)
+        #: ``(state, len(state.history), mask)``: the int8 mask of the decision waiting in
+        #: ``state`` (what ``observe`` and the infos share; copied out)
+        self._live_mask: tuple[State, int, np.ndarray] | None = None
         if seat_permutation is None:
             seat_permutation = range(n)
         perm = [int(s) for s in seat_permutation]
@@ -155,8 +160,15 @@ class RiposteAECEnv(AECEnv):
 
     # -- seats ---------------------------------------------------------------------------------
     def side_of(self, agent: str) -> int:
-        """Side index played by ``agent`` this episode."""
-        return self.seats[self.possible_agents.index(agent)]
+        """Side index played by ``agent`` this episode.
+
+        Raises:
+            ValueError: for a name that is not one of ``possible_agents``.
+        """
+        try:
+            return self.seats[self._agent_index[agent]]
+        except KeyError:
+            raise ValueError(f"{agent!r} is not one of {self.possible_agents}") from None
 
     def agent_of(self, side: int) -> str:
         """Agent name playing ``side`` this episode."""
@@ -246,7 +258,7 @@ class RiposteAECEnv(AECEnv):
                 or aid not in st.legal_actions():
             raise IllegalActionError(illegal_message(st, action, f"agent {agent}"))
         self._cumulative_rewards[agent] = 0.0
-        st.apply_action(aid)
+        st.apply_action_unchecked(aid)  # checked just above
         self.decisions += 1
         self._resolve_chance()
         self._after_transition()
@@ -342,14 +354,23 @@ class RiposteAECEnv(AECEnv):
             st.apply_action_unchecked(sample_chance_outcome(st, self._chance_rng))
 
     def _zero_mask(self) -> np.ndarray:
-        return np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        return self._zeros.copy()
 
     def _mask_of(self, side: int) -> np.ndarray:
         st = self.game_state
-        if st is None or st.current_player() != side or self.terminations.get(
-                self.agent_of(side), True) or self.truncations.get(self.agent_of(side), True):
-            return self._zero_mask()
-        return st.legal_action_mask().astype(np.int8)
+        if st is None or st.current_player() != side:
+            return self._zeros.copy()
+        agent = self.possible_agents[self.seats.index(side)]
+        if self.terminations.get(agent, True) or self.truncations.get(agent, True):
+            return self._zeros.copy()
+        # the state changes only by applying actions, each of which lengthens its history
+        live = self._live_mask
+        n = len(st.history)
+        if live is None or live[0] is not st or live[1] != n:
+            mask = self._zeros.copy()
+            mask[st.legal_actions()] = 1
+            live = self._live_mask = (st, n, mask)
+        return live[2].copy()
 
     def _base_info(self, side: int) -> dict[str, Any]:
         return {"side": side, "side_name": self.game.side_names[side]}
@@ -371,17 +392,13 @@ class RiposteAECEnv(AECEnv):
         self._accumulate_rewards()
         dt = decision_name(st)
         self.infos = {}
-        for agent in self.agents:
-            side = self.side_of(agent)
-            info = {**self._base_info(side), "decision_type": dt}
-            self.infos[agent] = info
         if p >= 0:
             self.agent_selection = self.agent_of(p)
         else:
             self.agent_selection = self.agents[0]
         for agent in self.agents:
             side = self.side_of(agent)
-            info = self.infos[agent]
+            info = self.infos[agent] = {**self._base_info(side), "decision_type": dt}
             info["action_mask"] = self._mask_of(side)
             if side == p and info["action_mask"].any():
                 info["legal_action_labels"] = st.legal_labels()

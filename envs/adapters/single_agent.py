@@ -345,7 +345,7 @@ class RiposteGymEnv(gym.Env):
             self._done = True
             self._mask = None
             return self._finish_illegal()
-        st.apply_action(aid)
+        st.apply_action_unchecked(aid)  # checked just above
         self._mask = None
         self.decisions += 1
         truncated = self._advance()

@@ -52,7 +52,9 @@ class OrderEnforcing(OrderEnforcingWrapper):
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._require_reset("last")
-        return super().last(observe)
+        # the wrapped env's own ``last`` (what PettingZoo's reads through this wrapper's
+        # attribute forwarding, one lookup at a time)
+        return self.env.last(observe)
 
     def state(self) -> Any:
         self._require_reset("state")
@@ -64,6 +66,24 @@ class OrderEnforcing(OrderEnforcingWrapper):
 
     def render(self) -> Any:
         return super().render() if self._has_reset else self.env.render()
+
+
+def _forwarded(name: str) -> property:
+    """A read-only property reading ``name`` of the wrapped env once the wrapper was reset
+    (before: PettingZoo's ``AttributeError``), as ``OrderEnforcingWrapper.__getattr__`` does,
+    without its two-level lookup on every read (the AEC loop reads these at every turn)."""
+
+    def get(self: OrderEnforcing) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The wrapped env's ``{name}``.")
+
+
+for _name in ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos"):
+    setattr(OrderEnforcing, _name, _forwarded(_name))
+del _name
 
 
 class IllegalActionLoss(BaseWrapper):
