@@ -123,7 +123,11 @@ Decision types: ``orders``, ``activation``, ``maneuver``, ``fire``, ``reaction``
 ## Starting State
 
 The scenario's units and decks (default: the standard 54-card deck each, AA-G1); the first
-Orders Phase draws are chance nodes.
+Orders Phase draws are chance nodes. A scenario with a ``[start]`` table starts after the
+Orders Phase of its ``turn``: each unit's face-down order (``[[units]] order``), each side's
+Reserve and discard pile (``[[sides]] reserve``, ``discard``) are dealt from its deck, and
+``first_side`` (optional) skips the first-activation contest. ``[[sides]] deck_order`` names
+the next cards a deck gives, top first (each such draw is a chance node with one outcome).
 
 ## Rewards
 

@@ -15,7 +15,7 @@ from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
-from .cards import (CARD_ID, CARD_NAMES, DIE_LADDER, EXPERIENCE_BONUS, N_CARDS, ORDER_KINDS,
+from .cards import (CARD_NAMES, DIE_LADDER, EXPERIENCE_BONUS, N_CARDS, ORDER_KINDS,
                     POSTURES, die_index, shifted)
 from .params import SCENARIO_DIR, AAParams, load_scenario
 from .procedures import Turn
@@ -73,7 +73,10 @@ class AAGame(Game):
         self.objectives = [(o.x, o.y) for o in spec.objectives]
         self.experience = tuple(sd.experience for sd in spec.sides)
         self.draw_bonus = tuple(EXPERIENCE_BONUS[e] for e in self.experience)
-        self.deck_cards = [[CARD_ID[n] for n, c in d.items() for _ in range(c)] for d in decks]
+        #: each side's cards at the start (the deck left to draw, its order, and with a
+        #: ``[start]`` table the Reserve, discard pile and face-down orders)
+        self.cards = decks
+        self.deck_cards = decks.deck
         self.num_players = 2
         self.side_names = tuple(sd.name for sd in spec.sides)
         self.ids = Ids(U)
@@ -83,10 +86,14 @@ class AAGame(Game):
         self.max_game_length = p.max_decisions
         slots = [0, 0]
         units = []
-        for us in spec.units:
+        #: (side, slot) -> face-down order card at the start (scenario ``[start]``)
+        self.start_orders: dict[tuple[int, int], int] = {}
+        for index, us in enumerate(spec.units):
             units.append(Unit(us.side, slots[us.side], us.name, us.kind, us.attached,
                               us.figures, us.morale, us.equipment, us.defense, us.x, us.y,
                               us.wounds, us.suppression))
+            if index in decks.orders:
+                self.start_orders[us.side, slots[us.side]] = decks.orders[index]
             slots[us.side] += 1
         self.initial_units = units
         self.layout = ObservationLayout([
@@ -110,7 +117,18 @@ class AAGame(Game):
 
     def new_initial_state(self) -> AAState:
         s = AAState(self)
-        s.stack.push(Turn())
+        start = self.spec.start
+        if start is None:
+            s.stack.push(Turn())
+        else:  # the scenario starts after an Orders Phase (orders and Reserves are dealt)
+            s.turn = start.turn
+            s.log("turn", ("AA-G23", "AA-G4"), f"turn {s.turn} begins after its Orders Phase "
+                  f"(scenario start)", None, turn=s.turn)
+            if start.first_side is None:
+                s.stack.push(Turn(step="first"))
+            else:
+                s.first = start.first_side
+                s.stack.push(Turn(step="activations"))
         s.start()
         return s
 

@@ -3,6 +3,8 @@ and scenario files of Atomic Africa, validated on load (errors name the file, ke
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -11,7 +13,7 @@ import pydantic
 from envs.core.errors import ScenarioError
 from envs.core.scenario import read_toml, resolve_scenario_path, validate_scenario
 
-from .cards import CARD_NAMES, EXPERIENCE, STANDARD_DECK, DIE_LADDER
+from .cards import CARD_ID, CARD_NAMES, STANDARD_DECK
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 
@@ -101,6 +103,8 @@ class UnitSpec(pydantic.BaseModel):
     y: float
     wounds: int = pydantic.Field(0, ge=0)
     suppression: int = pydantic.Field(0, ge=0)
+    #: with ``[start]``: the unit's face-down order (a card name), or none
+    order: str | None = None
 
 
 class SideSpec(pydantic.BaseModel):
@@ -110,6 +114,22 @@ class SideSpec(pydantic.BaseModel):
     #: card name -> copies (AA-G1); ``None``: the standard 54-card deck
     deck: dict[str, int] | None = None
     deck_size: int | None = pydantic.Field(None, ge=1)
+    #: with ``[start]``: the side's hidden Reserve (card names)
+    reserve: list[str] = []
+    #: with ``[start]``: the side's discard pile (card names, public)
+    discard: list[str] = []
+    #: the next cards drawn from the deck, top first (the rest of the deck is drawn at random)
+    deck_order: list[str] = []
+
+
+class StartSpec(pydantic.BaseModel):
+    """A game that starts after the Orders Phase of turn ``turn``: each unit's face-down order
+    (``[[units]] order``), each side's Reserve and discard pile are given; ``first_side``
+    activates first (``None``: the AA-G7 contest is rolled)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid")
+    turn: int = pydantic.Field(1, ge=1, le=30)
+    first_side: Literal[0, 1] | None = None
 
 
 class ObjectiveSpec(pydantic.BaseModel):
@@ -129,39 +149,110 @@ class ScenarioSpec(pydantic.BaseModel):
     terrain: list[TerrainSpec] = []
     objectives: list[ObjectiveSpec] = []
     units: list[UnitSpec] = pydantic.Field(min_length=2)
+    #: the game starts after an Orders Phase (``None``: at the first turn's Orders Phase)
+    start: StartSpec | None = None
 
 
-def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[ScenarioSpec, list[dict[str, int]]]:
+@dataclass(frozen=True)
+class Decks:
+    """Each side's cards at the start, as card ids: ``deck`` (what is left to draw),
+    ``deck_order`` (the next draws, top first, also in ``deck``), ``reserve``, ``discard`` and
+    ``orders`` (unit index in the file's ``[[units]]`` -> card id)."""
+
+    deck: list[list[int]]
+    deck_order: list[list[int]]
+    reserve: list[list[int]]
+    discard: list[list[int]]
+    orders: dict[int, int]
+
+
+def _card_ids(path: Path, where: str, names: list[str]) -> list[int]:
+    """Card names -> ids; an unknown name raises :class:`ScenarioError` naming ``where``."""
+    ids = []
+    for index, name in enumerate(names):
+        if name not in CARD_ID:
+            raise ScenarioError(f"{path}: {where}[{index}]: unknown card name {name!r} (cards: "
+                                f"{', '.join(CARD_NAMES)})")
+        ids.append(CARD_ID[name])
+    return ids
+
+
+def _side_cards(path: Path, spec: ScenarioSpec, index: int, orders: dict[int, int]
+                ) -> tuple[list[int], list[int], list[int], list[int]]:
+    """One side's deck left to draw, deck order, Reserve and discard pile (AA-G1, AA-G4,
+    AA-G6), checked against its deck's copies of each card."""
+    side = spec.sides[index]
+    key = f"sides[{index}]"
+    deck = dict(STANDARD_DECK) if side.deck is None else dict(side.deck)
+    for name, copies in deck.items():
+        if name not in CARD_NAMES:
+            raise ScenarioError(f"{path}: {key}.deck: unknown card name {name!r} "
+                                f"(cards: {', '.join(CARD_NAMES)})")
+        if not isinstance(copies, int) or copies < 0:
+            raise ScenarioError(f"{path}: {key}.deck.{name}: copies must be an "
+                                f"integer >= 0, got {copies!r}")
+    total = sum(deck.values())
+    if side.deck_size is not None and total != side.deck_size:
+        raise ScenarioError(f"{path}: {key}.deck: the counts add up to {total} cards "
+                            f"but deck_size is {side.deck_size}")
+    if total == 0:
+        raise ScenarioError(f"{path}: {key}.deck: the deck has no cards")
+    if spec.start is None:
+        for field_name in ("reserve", "discard"):
+            if getattr(side, field_name):
+                raise ScenarioError(f"{path}: {key}.{field_name}: given without a [start] "
+                                    f"table (only a game that starts after the Orders Phase "
+                                    f"has a Reserve or a discard pile)")
+    reserve = _card_ids(path, f"{key}.reserve", side.reserve)
+    discard = _card_ids(path, f"{key}.discard", side.discard)
+    deck_order = _card_ids(path, f"{key}.deck_order", side.deck_order)
+    left = Counter({CARD_ID[name]: copies for name, copies in deck.items()})
+    placed = Counter(reserve) + Counter(discard) + Counter(
+        card for unit, card in orders.items() if spec.units[unit].side == index)
+    for card, used in sorted(placed.items()):
+        if used > left[card]:
+            raise ScenarioError(f"{path}: {key}: the orders, reserve and discard use {used} "
+                                f"{CARD_NAMES[card]} card(s) but the deck has {left[card]}")
+    left -= placed
+    for card, wanted in sorted(Counter(deck_order).items()):
+        if wanted > left[card]:
+            raise ScenarioError(f"{path}: {key}.deck_order: {wanted} {CARD_NAMES[card]} "
+                                f"card(s) but only {left[card]} are left in the deck")
+    return sorted(left.elements()), deck_order, reserve, discard
+
+
+def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[ScenarioSpec, Decks]:
     """Read and check a scenario: a built-in name, a TOML path or ``None`` (``default``).
 
     Returns:
-        the spec and, per side, the deck as card name -> copies.
+        the spec and each side's cards (:class:`Decks`).
 
     Raises:
         ScenarioError: naming the file, the key and the problem: an unknown card name, a deck
-            whose counts do not add up to ``deck_size``, a unit off the table, two units at the
-            same position, more units than ``max_units_per_side``, a value of the wrong type.
+            whose counts do not add up to ``deck_size``, orders, a Reserve or a discard pile
+            without a ``[start]`` table or using more copies of a card than the deck has, a
+            ``deck_order`` the deck cannot supply, a start turn after the last turn, a unit off
+            the table, two units at the same position, more units than
+            ``max_units_per_side``, a value of the wrong type.
     """
     path = resolve_scenario_path("default" if scenario is None else scenario, SCENARIO_DIR)
     spec = validate_scenario(ScenarioSpec, read_toml(path), str(path))
     w, d = spec.table.width, spec.table.depth
-    decks: list[dict[str, int]] = []
-    for i, side in enumerate(spec.sides):
-        deck = dict(STANDARD_DECK) if side.deck is None else dict(side.deck)
-        for name, n in deck.items():
-            if name not in CARD_NAMES:
-                raise ScenarioError(f"{path}: sides[{i}].deck: unknown card name {name!r} "
-                                    f"(cards: {', '.join(CARD_NAMES)})")
-            if not isinstance(n, int) or n < 0:
-                raise ScenarioError(f"{path}: sides[{i}].deck.{name}: copies must be an "
-                                    f"integer >= 0, got {n!r}")
-        total = sum(deck.values())
-        if side.deck_size is not None and total != side.deck_size:
-            raise ScenarioError(f"{path}: sides[{i}].deck: the counts add up to {total} cards "
-                                f"but deck_size is {side.deck_size}")
-        if total == 0:
-            raise ScenarioError(f"{path}: sides[{i}].deck: the deck has no cards")
-        decks.append(deck)
+    orders: dict[int, int] = {}
+    for k, u in enumerate(spec.units):
+        if u.order is None:
+            continue
+        if spec.start is None:
+            raise ScenarioError(f"{path}: units[{k}] ({u.name}).order: given without a [start] "
+                                f"table (only a game that starts after the Orders Phase has "
+                                f"face-down orders)")
+        orders[k] = _card_ids(path, f"units[{k}] ({u.name}).order", [u.order])[0]
+    if spec.start is not None and spec.start.turn > spec.turns:
+        raise ScenarioError(f"{path}: start.turn: {spec.start.turn} is after the scenario's "
+                            f"last turn ({spec.turns})")
+    cards = [_side_cards(path, spec, i, orders) for i in range(len(spec.sides))]
+    decks = Decks([c[0] for c in cards], [c[1] for c in cards], [c[2] for c in cards],
+                  [c[3] for c in cards], orders)
     counts = [0, 0]
     placed: dict[tuple[float, float], int] = {}
     named: dict[tuple[int, str], int] = {}
@@ -194,7 +285,6 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[Scenario
             raise ScenarioError(f"{path}: objectives[{k}]: ({o.x}, {o.y}) cm is off the table")
     if len(spec.objectives) > 3:
         raise ScenarioError(f"{path}: objectives: at most 3, got {len(spec.objectives)}")
-    _ = DIE_LADDER, EXPERIENCE
     return spec, decks
 
 

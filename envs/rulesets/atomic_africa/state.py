@@ -108,12 +108,17 @@ class AAState(ProcedureState):
         self.first = 0
         self.ap: PhaseData | None = None
         self.zones = Zones()
+        cards = game.cards
         for s in (0, 1):
-            self.zones.add(f"deck:{s}", s, Visibility.NOBODY, game.deck_cards[s])
-            self.zones.add(f"reserve:{s}", s, Visibility.OWNER)
-            self.zones.add(f"discard:{s}", s, Visibility.PUBLIC)
+            self.zones.add(f"deck:{s}", s, Visibility.NOBODY, cards.deck[s])
+            self.zones.add(f"reserve:{s}", s, Visibility.OWNER, cards.reserve[s])
+            self.zones.add(f"discard:{s}", s, Visibility.PUBLIC, cards.discard[s])
             for k in range(U):
-                self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER)
+                order = game.start_orders.get((s, k))
+                self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER,
+                               () if order is None else (order,))
+        #: per side, the next cards its deck gives, top first (scenario ``deck_order``)
+        self.deck_order: list[list[int]] = [list(cards.deck_order[s]) for s in (0, 1)]
 
     def _why_illegal(self, action: int) -> Illegality:
         """A label of another decision cites the rules of the decision being taken (what it
@@ -311,7 +316,8 @@ class AAState(ProcedureState):
                           for row in self.units],
                 "turn": self.turn, "destroyed": list(self.destroyed), "first": self.first,
                 "ap": None if self.ap is None else self.ap.to_dict(),
-                "zones": self.zones.to_list(), "stack": self.stack.to_dict()}
+                "zones": self.zones.to_list(), "deck_order": [list(o) for o in self.deck_order],
+                "stack": self.stack.to_dict()}
 
     @classmethod
     def from_dict(cls, game: Any, data: dict[str, Any]) -> "AAState":
@@ -323,6 +329,7 @@ class AAState(ProcedureState):
         s.first = int(data["first"])
         s.ap = None if data["ap"] is None else PhaseData.from_dict(data["ap"])
         s.zones = Zones.from_list(data["zones"])
+        s.deck_order = [[int(c) for c in o] for o in data["deck_order"]]
         s.stack = FrameStack.from_dict(data["stack"], Decision)
         return s
 
@@ -335,6 +342,7 @@ class AAState(ProcedureState):
         s.first = self.first
         s.ap = None if self.ap is None else self.ap.copy()
         s.zones = self.zones.copy()
+        s.deck_order = [list(o) for o in self.deck_order]
         s.stack = self.stack.copy()
         return s
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from envs.core.frames import DrawCard
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import Decision
 from ..cards import carries_split_fire
 from ..state import AAState, PhaseData, Unit, key
-from .common import UnitContext
+from .common import DeckDraw, UnitContext
 from .declaration import Declaration
 from .resolution import Resolution
 
@@ -228,7 +227,7 @@ class ReactionSubPhase(Frame):
                           f"its deck", u.side, unit=u.slot)
                 state.reshuffle_if_empty(u.side)
                 if state.zones.size(f"deck:{u.side}"):
-                    return Push(DrawCard(f"deck:{u.side}", f"order:{u.side}:{u.slot}", u.side,
+                    return Push(DeckDraw(f"deck:{u.side}", f"order:{u.side}:{u.slot}", u.side,
                                          ("AA-R6",)))
         if self.step == "move":
             return Wait(u.side, Decision.MANEUVER)  # AA-R7 (auto when only hold)

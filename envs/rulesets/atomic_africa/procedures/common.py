@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from envs.core.frames import RollDice
-from envs.core.procedure import DecisionContext, Done, Frame, Push, Step, register
+from envs.core.frames import DrawCard, RollDice
+from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, Step, register
 
 from ..cards import DIE_OFFSET
 
@@ -18,6 +18,32 @@ class UnitContext(DecisionContext):
     """A decision about one unit of the deciding side (``subject``: its slot)."""
 
     subject: int = -1
+
+
+@register
+@dataclass(slots=True)
+class DeckDraw(DrawCard):
+    """A card drawn from side ``side``'s own deck (AA-G1): the next card of the scenario's
+    ``deck_order`` while one is left (a chance node with that single outcome), else any card
+    left, with probability copies / cards left (:class:`envs.core.frames.DrawCard`)."""
+
+    kind = "aa.deck_draw"
+
+    def run(self, state: Any) -> Step:
+        stacked = state.deck_order[self.side]
+        if self.card is None and stacked:
+            return ChanceNode(((stacked[0], 1.0),))
+        return DrawCard.run(self, state)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        stacked = state.deck_order[self.side]
+        return [stacked[0]] if stacked else DrawCard.legal_actions(self, state)
+
+    def apply(self, state: Any, action: int) -> Done:
+        stacked = state.deck_order[self.side]
+        if stacked:
+            stacked.pop(0)
+        return DrawCard.apply(self, state, action)
 
 
 def _d6(what: str, rules: tuple[str, ...], count: int = 2) -> RollDice:

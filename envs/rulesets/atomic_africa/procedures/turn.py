@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.core.frames import DrawCard
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import Decision
 from ..state import AAState
-from .common import Contest, UnitContext
+from .common import Contest, DeckDraw, UnitContext
 from .activation import Activation
 from .cleanup import CleanUp
 
@@ -82,7 +81,7 @@ class OrdersPhase(Frame):
                 state.reshuffle_if_empty(s)
                 if state.zones.size(f"deck:{s}") > 0:
                     self.to_draw -= 1
-                    return Push(DrawCard(f"deck:{s}", f"reserve:{s}", s, ("AA-G4",)))
+                    return Push(DeckDraw(f"deck:{s}", f"reserve:{s}", s, ("AA-G4",)))
                 self.to_draw = 0
             self.step = "assign"
         # assign: the next alive unit without an order, while the hand has cards
