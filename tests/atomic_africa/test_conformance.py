@@ -9,6 +9,7 @@ from envs.core.testing import check_random_games, run_all
 from .helpers import game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario,n", [("duel", 30), ("reaction", 6), ("cleanup_example", 20)])
 def test_run_all_passes(scenario: str, n: int) -> None:
     out = run_all(lambda: game(scenario), n_games=n, seed=7)

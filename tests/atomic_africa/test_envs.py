@@ -41,6 +41,7 @@ def test_aec_infos_name_the_decision_type() -> None:
     assert raw.metadata["name"] == "atomic_africa_v0"
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value")
 @pytest.mark.filterwarnings("ignore:illegal action ends the episode")
 def test_gymnasium_and_sb3_check_env() -> None:

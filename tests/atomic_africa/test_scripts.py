@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 from pathlib import Path
 
 from tests.test_scripts import TINY, run
 
 
+@pytest.mark.slow
 def test_train_and_evaluate_atomic_africa(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     p = run("train.py", "--ruleset", "atomic_africa", "--scenario", "duel",
