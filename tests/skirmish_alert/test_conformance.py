@@ -13,6 +13,7 @@ from envs import load_game
 from envs.core.testing import run_all
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario,teams,params", [
     ("duel", 2, {}), ("default", 2, {"rounds": 2}), ("ffa3", 3, {"rounds": 1}),
     ("ffa4", 4, {"rounds": 1}), ("three_teams", 3, {"reaction_timing": "before_effect"}),

@@ -47,6 +47,7 @@ def test_aec_never_asks_with_an_empty_mask_and_returns_sum_to_zero() -> None:
         assert abs(sum(total.values())) < 1e-9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["default", "ffa4"])
 def test_gymnasium_env_passes_both_checkers(scenario: str) -> None:
     register_envs()

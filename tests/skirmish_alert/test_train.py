@@ -12,6 +12,7 @@ import pytest
 from tests.test_scripts import TINY, run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario,teams", [("duel", 2), ("ffa4", 4)])
 def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
     run_dir = tmp_path / "run"
@@ -34,6 +35,7 @@ def test_train_skirmish_alert(tmp_path, scenario: str, teams: int) -> None:
     assert set(metrics["final_scores"]) == {"random", "heuristic", "never-alert", "always-alert"}
 
 
+@pytest.mark.slow
 def test_evaluate_free_for_all_four_teams(tmp_path) -> None:
     out = tmp_path / "ev.json"
     r = run("evaluate.py", "--ruleset", "skirmish_alert", "--scenario", "ffa4", "--agents",
@@ -85,6 +87,7 @@ def test_free_for_all_seating_and_placements() -> None:
     assert placements_of([1.0, -1 / 3, -1 / 3, -1 / 3]) == [1, 2, 2, 2]
 
 
+@pytest.mark.slow
 def test_train_four_teams_checkpoints_and_resumes(tmp_path) -> None:
     """The resume state of an env with 3 opponent seats (each a pool member) is written with
     every checkpoint and put back on --resume (it used to fail pickling the extra seats)."""
