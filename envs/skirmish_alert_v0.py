@@ -17,21 +17,22 @@ another team's turn), not a cycle.
 
 ## Action Space
 
-``Discrete(num_distinct_actions)``: 223 ids for two teams, 243 for three, 263 for four (fighter
+``Discrete(num_distinct_actions)``: 515 ids for two teams, 563 for three, 611 for four (fighter
 slots padded to 4 per team, element slots to 8), the same for every scenario of a team count.
 
 | family | examples |
 |---|---|
-| own turn | ``move:N:3``, ``charge:e1``, ``melee:e0``, ``shoot:e2``, ``disengage:SW:2``, ``pivot:E``, ``stand_up``, ``activate:x0``, ``repair:x4``, ``use:smoke``, ``alert``, ``pass`` |
+| own turn | ``move:+1:+2``, ``charge:e1:SW``, ``melee:e0``, ``shoot:e2``, ``disengage:-2:+0``, ``pivot:E``, ``stand_up``, ``activate:x0``, ``repair:x4``, ``use:smoke``, ``alert``, ``pass`` |
+| after a move or disengage | ``face:N`` … ``face:NW`` |
 | start of an alert fighter's turn | ``keep_alert``, ``drop_alert`` |
 | a window slot | ``alert:attempt:f{i}``, ``alert:decline`` |
-| the reaction | ``react:move:S:4``, ``react:shoot:e2``, …, ``react:none`` |
+| the reaction | ``react:move:+0:-4``, ``react:shoot:e2``, …, ``react:none`` |
 | after the reaction | ``rearm``, ``rearm:decline`` |
 
 ## Observation Space
 
 ``Dict(observation=Box(float32, (observation_size,)), action_mask=Box(int8, 0/1))``: the
-team's egocentric vector (own fighter slots first); 1494 floats for two teams, 1840 for four.
+team's egocentric vector (own fighter slots first); 1495 floats for two teams, 1841 for four.
 
 ## Starting State
 

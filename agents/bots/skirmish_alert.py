@@ -80,9 +80,13 @@ class SkirmishHeuristic(BasePolicy):
         fv = p["fighters"]
 
         def wounds(a: int) -> float:
-            j = int(self.labels[a].rsplit(":e", 1)[1])
+            j = self._enemy(a)
             return float(fv[self.F + j, self.fi["wounds"]])
         return min(ids, key=lambda a: (wounds(a), a))
+
+    def _enemy(self, a: int) -> int:
+        """The enemy slot a ``...:e{j}`` or ``charge:e{j}:D`` label names."""
+        return int(self.labels[a].split(":e", 1)[1].split(":")[0])
 
     # -- acting -----------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -104,6 +108,8 @@ class SkirmishHeuristic(BasePolicy):
             return lab.get("rearm", lab["rearm:decline"])
         if dt == "react":
             return self._react(p, legal, lab)
+        if dt == "facing":
+            return self._facing(p, lab)
         return self._action(p, legal, lab)
 
     def _attempt(self, p, legal, lab) -> int:
@@ -164,7 +170,7 @@ class SkirmishHeuristic(BasePolicy):
         shoot = self._pick(legal, "react:shoot:")
         actor = int(np.argmax(p["actor"])) if p["actor"].any() else -1
         if shoot:
-            own = [a for a in shoot if self.F + int(self.labels[a].rsplit(":e", 1)[1]) == actor]
+            own = [a for a in shoot if self.F + self._enemy(a) == actor]
             return own[0] if own else self._weakest(shoot, p)
         asked = int(np.argmax(p["asked"])) if p["asked"].any() else -1
         if asked >= 0 and p["trigger_target"].any() and int(np.argmax(p["trigger_target"])) \
@@ -182,11 +188,25 @@ class SkirmishHeuristic(BasePolicy):
         return lab["react:none"]
 
     def _after(self, here: np.ndarray, a: int) -> np.ndarray:
+        """The square a ``move:+dx:+dy`` / ``disengage:+dx:+dy`` label ends on."""
+        parts = self.labels[a].split(":")
+        return here + np.array([int(parts[-2]), int(parts[-1])])
+
+    def _facing(self, p, lab) -> int:
+        """After a move: face the nearest enemy (AL-PD-15, AL-9: keeps it out of the rear
+        arc)."""
         from envs.rulesets.skirmish_alert.params import DIRECTIONS, VECTORS
 
-        parts = self.labels[a].split(":")
-        d, k = DIRECTIONS.index(parts[-2]), int(parts[-1])
-        return here + np.array(VECTORS[d]) * k
+        asked = int(np.argmax(p["asked"])) if p["asked"].any() else 0
+        here = self._pos(p["fighters"][asked])
+        enemies = [self._pos(r) for _, r in self._enemy_rows(p)]
+        if not enemies:
+            return lab["face:N"]
+        near = min(enemies, key=lambda q: (float(np.abs(q - here).max()), tuple(q)))
+        way = near - here
+        best = max(range(8), key=lambda d: (float(np.dot(VECTORS[d], way))
+                                            / np.hypot(*VECTORS[d]), -d))
+        return lab[f"face:{DIRECTIONS[best]}"]
 
     def _action(self, p, legal, lab) -> int:
         fv = p["fighters"]

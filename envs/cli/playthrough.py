@@ -54,7 +54,7 @@ PLAYTHROUGHS: tuple[PlaythroughSpec, ...] = (
                     "example_c_opportunity_fire", 0, 72),
     PlaythroughSpec("acw_regimental_default.txt", "acw_regimental", "default", 0, 40),
     PlaythroughSpec("atomic_africa_default.txt", "atomic_africa", None, 0, 40),
-    PlaythroughSpec("skirmish_alert_default.txt", "skirmish_alert", None, 0, 45),
+    PlaythroughSpec("skirmish_alert_default.txt", "skirmish_alert", None, 0, 40),
 )
 
 

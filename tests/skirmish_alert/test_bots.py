@@ -78,19 +78,20 @@ DODGE_START = ["d6=6", "d6=6", "d6=1", "d6=1"]
 def test_heuristic_attempts_when_the_trigger_threatens_it_and_dodges() -> None:
     # Moera (position 1: difficulty 12) charges Gammeg (REF 4): 2d6 >= 8 is 15/36, so the
     # heuristic tests (it used to need REF + 7 >= 12); the baselines do as their names say
-    assert _decide("heuristic", DODGE_START + ["charge:e0"]) == "alert:attempt:f0"
-    assert _decide("never-alert", DODGE_START + ["charge:e0"]) == "alert:decline"
-    assert _decide("always-alert", DODGE_START + ["charge:e0"]) == "alert:attempt:f0"
-    # passed: it steps out of the charger's reach (4 squares away from her)
-    lab = _decide("heuristic", DODGE_START + ["charge:e0", "alert:attempt:f0", "d6=4", "d6=4"])
-    assert lab == "react:move:N:4"
+    assert _decide("heuristic", DODGE_START + ["charge:e0:SW"]) == "alert:attempt:f0"
+    assert _decide("never-alert", DODGE_START + ["charge:e0:SW"]) == "alert:decline"
+    assert _decide("always-alert", DODGE_START + ["charge:e0:SW"]) == "alert:attempt:f0"
+    # passed: it steps out of the charger's reach, as far from her as it can go (8 squares;
+    # the first of the equally far squares)
+    lab = _decide("heuristic", DODGE_START + ["charge:e0:SW", "alert:attempt:f0", "d6=4", "d6=4"])
+    assert lab == "react:move:-4:+4"
 
 
 def test_heuristic_declines_a_window_that_does_not_pay() -> None:
     # a plain move by Moera: Gammeg has no ranged weapon and is engaged with nobody, so no blow
     # or shot is on its menu and it keeps its alert for a threatening trigger
-    assert _decide("heuristic", DODGE_START + ["move:N:1"]) == "alert:decline"
-    assert _decide("always-alert", DODGE_START + ["move:N:1"]) == "alert:attempt:f0"
+    assert _decide("heuristic", DODGE_START + ["move:+0:+1"]) == "alert:decline"
+    assert _decide("always-alert", DODGE_START + ["move:+0:+1"]) == "alert:attempt:f0"
 
 
 def test_test_chance_is_the_2d6_table() -> None:

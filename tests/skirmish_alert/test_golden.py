@@ -23,7 +23,7 @@ def test_worked_example_replay() -> None:
     assert (moera.track_pos, gammeg.track_pos) == (1, 6)
     assert track[0] == moera.gid and track[-1] == gammeg.gid
     decl = kinds(s, "declare")[0]
-    assert decl["action"] == "charge:e0" and decl["target"] == gammeg.gid
+    assert decl["action"] == "charge:e0:SW" and decl["target"] == gammeg.gid
     window = kinds(s, "window_opened")[0]
     assert window["actor"] == moera.gid and window["eligible"] == [gammeg.gid]
     first, second = kinds(s, "attempt")
@@ -36,14 +36,14 @@ def test_worked_example_replay() -> None:
 
 
 def test_dodge_cancels_the_attack_but_not_the_charges_move() -> None:
-    s = replay("dodge", upto=9)  # Gammeg has moved away; the charge resolves
+    s = replay("dodge", upto=10)  # Gammeg has moved away; the charge resolves
     moera, gammeg = fighter(s, "Moera"), fighter(s, "Gammeg")
     assert gammeg.pos == (5, 10)
     lost = kinds(s, "attack_lost")
     assert len(lost) == 1 and lost[0]["fighter"] == moera.gid
     assert kinds(s, "attack") == []  # no blow was rolled
     # AL-25, AL-PD-20: the movement part is still made, to the destination fixed when the
-    # charge was declared (the nearest free square next to Gammeg then), facing him
+    # charge was declared (the square she chose next to Gammeg then, Q1), facing him
     assert kinds(s, "charge_move") == [{"fighter": moera.gid, "target": gammeg.gid,
                                         "to": [4, 5], "attack": False}]
     assert moera.ap == 1 and moera.pos == (4, 5)  # 2 AP spent

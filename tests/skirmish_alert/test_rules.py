@@ -21,7 +21,7 @@ def duel(*labels: str, **params):
 
 
 def test_al1_alert_costs_one_ap_and_is_refused_without_ap() -> None:
-    s = duel("move:N:1", "alert:decline", "alert")
+    s = duel("move:+0:+1", "alert:decline", "face:N", "alert")
     rell = fighter(s, "Rell")
     assert rell.on_alert and rell.ap == 1  # 3 - move 1 - alert 1
     s = duel()
@@ -41,13 +41,13 @@ def test_al3_only_alert_fighters_are_asked() -> None:
     s = duel()
     fighter(s, "Blix").on_alert = False
     tweak(s)
-    s.apply_action(s.string_to_action("move:N:1"))
-    assert s.current_player() == 0 and s.decision_name() == "action"
+    s.apply_action(s.string_to_action("move:+0:+1"))
+    assert s.current_player() == 0 and s.decision_name() == "facing"
     assert kinds(s, "window_opened") == []
 
 
 def test_al4_each_declared_action_opens_one_window_and_q8_exceptions_open_none() -> None:
-    s = duel("move:N:1", "alert:decline")
+    s = duel("move:+0:+1", "alert:decline")
     assert len(kinds(s, "window_opened")) == 1
     s2 = duel("pass")
     assert kinds(s2, "window_opened") == []
@@ -59,16 +59,16 @@ def test_al4_each_declared_action_opens_one_window_and_q8_exceptions_open_none()
 
 
 def test_al5_al14_success_pauses_the_actor_until_the_reaction_is_resolved() -> None:
-    s = duel("move:N:2", "alert:attempt:f0", "d6=6", "d6=6")  # 12 + 2 vs 12
+    s = duel("move:+0:+2", "alert:attempt:f0", "d6=6", "d6=6")  # 12 + 2 vs 12
     rell = fighter(s, "Rell")
     assert s.decision_name() == "react" and s.current_player() == 1
     assert rell.pos == (3, 1)  # the declared move waits
     s.apply_action(s.string_to_action("react:none"))
-    assert s.decision_name() == "action" and fighter(s, "Rell").pos == (3, 3)
+    assert s.decision_name() == "facing" and fighter(s, "Rell").pos == (3, 3)
 
 
 def test_al6_an_alert_fighter_reacts_even_after_acting_this_round() -> None:
-    s = duel("move:N:1", "alert:decline", "alert", "drop_alert", "move:S:1")
+    s = duel("move:+0:+1", "alert:decline", "face:N", "alert", "drop_alert", "move:+0:-1")
     assert fighter(s, "Rell").activated
     assert s.current_player() == 0 and s.decision_name() == "reaction"
     assert s.legal_labels() == ["alert:attempt:f0", "alert:decline"]
@@ -90,7 +90,7 @@ def test_al7_alert_carried_into_the_next_round_allows_a_reaction_first() -> None
     # round 1: Rell goes on alert; Blix passes. Round 2: Blix wins the track and acts first.
     s = duel("alert", "drop_alert", "pass", "d6=1", "d6=1", "d6=6", "d6=6")
     assert fighter(s, "Blix").track_pos == 1 and fighter(s, "Rell").on_alert
-    s.apply_action(s.string_to_action("move:S:1"))
+    s.apply_action(s.string_to_action("move:+0:-1"))
     assert s.current_player() == 0 and s.decision_name() == "reaction"
 
 
@@ -112,15 +112,15 @@ def test_al9_no_reaction_against_a_fighter_behind_the_back() -> None:
     s = duel()
     fighter(s, "Blix").facing = N  # Rell is straight behind
     tweak(s)
-    s.apply_action(s.string_to_action("move:E:1"))
-    assert s.decision_name() == "action"  # nobody asked
+    s.apply_action(s.string_to_action("move:+1:+0"))
+    assert s.decision_name() == "facing"  # nobody asked
     assert kinds(s, "window_opened")[0]["eligible"] == []
     s = duel()
     blix = fighter(s, "Blix")
     blix.facing = DIRECTIONS.index("W")
     blix.x, blix.y = 6, 1  # Rell due west: in front
     tweak(s)
-    s.apply_action(s.string_to_action("move:N:1"))
+    s.apply_action(s.string_to_action("move:+0:+1"))
     assert s.decision_name() == "reaction"
     s = duel()
     blix = fighter(s, "Blix")
@@ -131,7 +131,7 @@ def test_al9_no_reaction_against_a_fighter_behind_the_back() -> None:
 
 
 def test_al13_failure_loses_alert_and_the_action_goes_ahead() -> None:
-    s = duel("move:N:2", "alert:attempt:f0", "d6=1", "d6=1")
+    s = duel("move:+0:+2", "alert:attempt:f0", "d6=1", "d6=1", "face:N")
     blix = fighter(s, "Blix")
     assert not blix.on_alert and blix.attempted_turn == s.turn_id
     assert fighter(s, "Rell").pos == (3, 3) and s.decision_name() == "action"
@@ -139,13 +139,13 @@ def test_al13_failure_loses_alert_and_the_action_goes_ahead() -> None:
 
 
 def test_al13_q5_rearm_after_failure_is_a_parameter() -> None:
-    s = duel("move:N:2", "alert:attempt:f0", "d6=1", "d6=1", rearm_after_failure=True)
+    s = duel("move:+0:+2", "alert:attempt:f0", "d6=1", "d6=1", rearm_after_failure=True)
     fighter(s, "Blix")
     # Blix starts with 0 AP, so the window is skipped; give him one and try again
     s = duel(rearm_after_failure=True)
     fighter(s, "Blix").ap = 1
     tweak(s)
-    for lab in ("move:N:2", "alert:attempt:f0", "d6=1", "d6=1"):
+    for lab in ("move:+0:+2", "alert:attempt:f0", "d6=1", "d6=1"):
         s.apply_action(s.string_to_action(lab))
     assert s.decision_name() == "rearm" and s.legal_labels() == ["rearm", "rearm:decline"]
 
@@ -212,7 +212,7 @@ def test_al16f_no_equipment_in_a_reaction_while_engaged_whatever_the_parameter(
 
 def test_al17_the_reaction_need_not_target_the_trigger() -> None:
     s = play("three_teams", ["d6=6", "d6=6", "d6=5", "d6=5", "d6=6", "d6=5", "d6=3", "d6=3",
-                             "d6=4", "d6=4", "move:N:1", "alert:attempt:f0", "d6=6", "d6=6"])
+                             "d6=4", "d6=4", "move:+0:+1", "alert:attempt:f0", "d6=6", "d6=6"])
     birk = fighter(s, "Birk")  # team B's rifleman reacts to Ash's move by shooting team C
     menu = s.legal_labels()
     cinder = fighter(s, "Cinder")
@@ -228,24 +228,29 @@ def test_al19_al20_al21_rearm_limits_and_one_attempt_per_enemy_turn() -> None:
     # Nib's turn: she attempts again but cannot re-arm (AL-19, AL-20).
     start = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=4", "d6=4", "d6=1", "d6=1", "d6=5", "d6=4",
              "d6=3", "d6=4"]
-    s = play("worked_example", start + ["move:E:1", "alert:decline", "alert", "pass",
-                                         "move:W:1", "alert:attempt:f0", "d6=6", "d6=6",
+    s = play("worked_example", start + ["move:+1:+0", "alert:decline", "face:E", "alert", "pass",
+                                         "move:-1:+0", "alert:attempt:f0", "d6=6", "d6=6",
                                          "react:none"])
     moera = fighter(s, "Moera")
     assert not moera.on_alert and s.decision_name() == "rearm"
     s.apply_action(s.string_to_action("rearm"))
     assert moera.on_alert and moera.ap == 0
-    s.apply_action(s.string_to_action("move:W:1"))  # Rook again
-    assert kinds(s, "window_opened")[-1]["eligible"] == []  # AL-21
-    for lab in ("pass", "pass", "move:W:1", "alert:attempt:f0", "d6=6", "d6=6", "react:none"):
+    apply(s, "face:W", "move:-1:+0")  # Rook again
+    window = kinds(s, "window_opened")[-1]
+    assert window["eligible"] == []  # AL-21, and the event says why
+    assert window["ineligible"] == [{"fighter": moera.gid, "rules": ["AL-21"], "reason":
+                                     "Moera has already attempted a reaction during Rook's "
+                                     "turn"}]
+    for lab in ("face:W", "pass", "pass", "move:-1:+0", "alert:attempt:f0", "d6=6", "d6=6",
+                "react:none"):
         s.apply_action(s.string_to_action(lab))  # Rook ends, Pim passes, Nib moves
-    assert not moera.on_alert and s.decision_name() == "action"  # no re-arm without AP
+    assert not moera.on_alert and s.decision_name() == "facing"  # no re-arm without AP
     assert len(kinds(s, "rearm")) == 1
 
 
 def test_al22_same_team_order_is_the_controllers_choice() -> None:
     labels = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=6", "d6=5", "d6=3", "d6=3", "d6=4", "d6=4",
-              "move:N:1"]
+              "move:+0:+1"]
     s = play("three_teams", labels)
     assert s.current_player() == 1 and s.legal_labels() == [
         "alert:attempt:f0", "alert:attempt:f1", "alert:decline"]
@@ -253,51 +258,50 @@ def test_al22_same_team_order_is_the_controllers_choice() -> None:
 
 def test_al23_different_teams_by_track_position() -> None:
     labels = ["d6=6", "d6=6", "d6=5", "d6=5", "d6=6", "d6=5", "d6=3", "d6=3", "d6=4", "d6=4",
-              "move:N:1", "alert:decline"]
+              "move:+0:+1", "alert:decline"]
     s = play("three_teams", labels)
     assert s.current_player() == 2  # Cinder (C) at 4 before Bale (B) at 5
 
 
-def blocked_move(ap: int = 3, blix_at: tuple[int, int] = (5, 3)):
-    """Rell (3, 1) declares move:N:4 with ``ap`` AP; Blix (facing W, at ``blix_at``) passes
-    his test and steps 2 squares west, onto Rell's declared path."""
+def blocked_move(ap: int = 3, blix_at: tuple[int, int] = (5, 5)):
+    """Rell (3, 1) declares move:+0:+4 (to (3, 5)) with ``ap`` AP; Blix (facing W, at
+    ``blix_at``) passes his test and steps 2 squares west (by default onto (3, 5))."""
     s = duel()
     rell, blix = fighter(s, "Rell"), fighter(s, "Blix")
     rell.ap = ap
     blix.x, blix.y = blix_at
     blix.facing = DIRECTIONS.index("W")
     tweak(s)
-    apply(s, "move:N:4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:W:2")
+    apply(s, "move:+0:+4", "alert:attempt:f0", "d6=6", "d6=6", "react:move:-2:+0", "face:S")
     return s, rell, blix
-
-
-#: Rell's legal destinations from (3, 1) once Blix stands on (3, 3) (MOV 4, 8 x 8 board)
-REDIRECTS = ["move:N:1", "move:NE:1", "move:NE:2", "move:NE:3", "move:NE:4", "move:E:1",
-             "move:E:2", "move:E:3", "move:E:4", "move:SE:1", "move:S:1", "move:SW:1",
-             "move:W:1", "move:W:2", "move:W:3", "move:NW:1", "move:NW:2", "move:NW:3"]
 
 
 @pytest.mark.parametrize("ap", [3, 1])
 def test_al25_al_pd_20_a_blocked_move_may_pick_another_destination(ap: int) -> None:
     s, rell, blix = blocked_move(ap)
-    assert blix.pos == (3, 3) and rell.pos == (3, 1) and rell.ap == ap - 1
-    # Rell is asked (an "action" decision of his own turn, about the blocked move:N:4):
-    # any legal destination within his MOV, the AP already paid (AL-PD-20), or pass (stay)
+    assert blix.pos == (3, 5) and rell.pos == (3, 1) and rell.ap == ap - 1
+    # Rell is asked (an "action" decision of his own turn, about the blocked move:+0:+4):
+    # any square he can reach within his MOV by a free path, the AP already paid (AL-PD-20,
+    # AL-PD-35), or pass (stay): the 8 x 6 squares within 4 of (3, 1) but his own and Blix's
     assert s.current_player() == 0 and s.decision_name() == "action"
     assert s.stack.top.kind == "alert.redirect"
-    assert s.legal_labels() == REDIRECTS + ["pass"]
+    redirects = s.legal_labels()[:-1]
+    assert s.legal_labels()[-1] == "pass" and len(redirects) == 46
+    assert "move:+0:+4" not in redirects and "move:+1:+4" in redirects
     ctx = s.decision_context(0)
-    assert ctx.trigger == "move:N:4" and ctx.actor == rell.gid == ctx.fighter
+    assert ctx.trigger == "move:+0:+4" and ctx.actor == rell.gid == ctx.fighter
     blocked = kinds(s, "move_blocked")
-    assert blocked == [{"fighter": rell.gid, "action": "move:N:4", "options": REDIRECTS}]
+    assert blocked == [{"fighter": rell.gid, "action": "move:+0:+4", "options": redirects}]
     with pytest.raises(IllegalActionError):
-        s.apply_action(s.string_to_action("move:N:2"))  # Blix stands on (3, 3)
+        s.apply_action(s.string_to_action("move:+0:+4"))  # Blix stands on (3, 5)
     back = State.from_json(s.to_json())  # the waiting choice survives a JSON round trip
-    assert back.stack.top.kind == "alert.redirect" and back.legal_labels() == REDIRECTS + ["pass"]
-    apply(back, "move:NE:2")
+    assert back.stack.top.kind == "alert.redirect" and back.legal_labels()[:-1] == redirects
+    apply(back, "move:+2:+2", "face:NE")
     assert fighter(back, "Rell").pos == (5, 3)
-    apply(s, "move:NE:2")
-    assert rell.pos == (5, 3) and DIRECTIONS[rell.facing] == "NE" and rell.ap == ap - 1
+    apply(s, "move:+2:+2")
+    assert s.decision_name() == "facing" and s.current_player() == 0  # AL-PD-15
+    apply(s, "face:W")
+    assert rell.pos == (5, 3) and DIRECTIONS[rell.facing] == "W" and rell.ap == ap - 1
     assert len(kinds(s, "window_opened")) == 1  # the new destination opens no window
     if ap > 1:  # AL-24: his turn goes on
         assert s.current_player() == 0 and s.decision_name() == "action"
@@ -307,27 +311,35 @@ def test_al25_al_pd_20_a_blocked_move_may_pick_another_destination(ap: int) -> N
         assert s.stack.top.fighter == blix.gid and rell.ap == 0
 
 
-def test_al25_a_blocked_move_may_still_go_as_far_as_the_way_is_free_or_stay() -> None:
+def test_al25_a_blocked_move_may_stop_short_or_stay() -> None:
     s, rell, _ = blocked_move()
-    apply(s, "move:N:1")  # as far as the declared line is free
-    assert rell.pos == (3, 2) and rell.ap == 2
+    apply(s, "move:+0:+3", "face:N")  # short of the square Blix took
+    assert rell.pos == (3, 4) and rell.ap == 2
     assert s.stack.top.kind == "alert.turn" and s.decision_name() == "action"
     s, rell, _ = blocked_move()
     apply(s, "pass")  # here: keep the square; the turn is not ended (AL-24)
     assert rell.pos == (3, 1) and rell.ap == 2 and rell.facing == N
-    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:N:4",
+    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:+0:+4",
                                          "at": [3, 1], "asked": True}]
     assert s.current_player() == 0 and s.stack.top.kind == "alert.turn"
     assert "alert" in s.legal_labels() and kinds(s, "pass") == []
 
 
+def test_al25_a_move_goes_round_a_fighter_that_stepped_into_its_way() -> None:
+    # AL-PD-15, AL-25: Blix steps onto (3, 3), on the straight line to (3, 5); a free path
+    # round him still reaches (3, 5) within MOV 4, so the move goes ahead unasked
+    s, rell, blix = blocked_move(blix_at=(5, 3))
+    assert blix.pos == (3, 3) and s.decision_name() == "facing"
+    assert rell.pos == (3, 5) and kinds(s, "move_blocked") == []
+
+
 def test_al25_a_blocked_move_with_no_legal_destination_stays_unasked() -> None:
-    # Blix steps onto (3, 2): in Rell's path and in contact with him, so every move of
-    # Rell's is illegal (engaged: AL-PD-19); nobody is asked and Rell stays
+    # Blix steps onto (3, 2): in contact with Rell, so every move of Rell's is illegal
+    # (engaged: AL-PD-19); nobody is asked and Rell stays
     s, rell, blix = blocked_move(blix_at=(5, 2))
     assert blix.pos == (3, 2) and rell.pos == (3, 1)
     assert kinds(s, "move_blocked") == []
-    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:N:4",
+    assert kinds(s, "move_stopped") == [{"fighter": rell.gid, "action": "move:+0:+4",
                                          "at": [3, 1], "asked": False}]
     assert s.stack.top.kind == "alert.turn" and "melee:e0" in s.legal_labels()
 
@@ -341,18 +353,18 @@ def test_al25_al_pd_20_a_charge_whose_destination_is_taken_may_pick_another() ->
     moera, gammeg, rook = fighter(s, "Moera"), fighter(s, "Gammeg"), fighter(s, "Rook")
     rook.x, rook.y, rook.facing, rook.on_alert = 3, 6, DIRECTIONS.index("E"), True
     tweak(s)
-    apply(s, "charge:e0")
+    apply(s, "charge:e0:SW")
     assert (s.stack.top.kind, s.stack.frames[3].dest_x, s.stack.frames[3].dest_y) == (
         "alert.attempt_window", 4, 6)
-    apply(s, "alert:attempt:f1", "d6=6", "d6=6", "react:move:E:1",  # Rook: 12 + 1 vs 12
-          "alert:attempt:f0", "d6=6", "d6=5", "react:move:N:4")  # Gammeg: 11 + 1 vs 12
+    apply(s, "alert:attempt:f1", "d6=6", "d6=6", "react:move:+1:+0", "face:E",  # Rook: 12 + 1
+          "alert:attempt:f0", "d6=6", "d6=5", "react:move:+0:+4", "face:N")  # Gammeg: 11 + 1
     assert rook.pos == (4, 6) and gammeg.pos == (5, 11) and moera.pos == (5, 3)
-    assert [e["action"] for e in kinds(s, "attack_lost")] == ["charge:e0"]
+    assert [e["action"] for e in kinds(s, "attack_lost")] == ["charge:e0:SW"]
     assert kinds(s, "charge_move") == [] and moera.ap == 1
     assert s.stack.top.kind == "alert.redirect" and s.decision_name() == "action"
-    assert s.decision_context(0).trigger == "charge:e0"
-    assert "move:N:4" in s.legal_labels() and "pass" in s.legal_labels()
-    apply(s, "move:N:2")
+    assert s.decision_context(0).trigger == "charge:e0:SW"
+    assert "move:+0:+4" in s.legal_labels() and "pass" in s.legal_labels()
+    apply(s, "move:+0:+2", "face:N")
     assert moera.pos == (5, 5) and moera.ap == 1 and kinds(s, "attack") == []
     assert s.current_player() == 0 and s.stack.top.kind == "alert.turn"
 
@@ -373,8 +385,10 @@ def test_al26_knocked_down_actor_loses_a_move() -> None:
 
 
 def test_before_effect_timing_moves_first() -> None:
-    s = duel("move:N:2", reaction_timing="before_effect")
-    assert fighter(s, "Rell").pos == (3, 3) and s.decision_name() == "reaction"
+    s = duel("move:+0:+2", reaction_timing="before_effect")
+    assert fighter(s, "Rell").pos == (3, 3) and s.decision_name() == "facing"
+    apply(s, "face:E")
+    assert DIRECTIONS[fighter(s, "Rell").facing] == "E" and s.decision_name() == "reaction"
 
 
 def test_reaction_action_cost_parameter() -> None:
@@ -382,7 +396,7 @@ def test_reaction_action_cost_parameter() -> None:
     blix = fighter(s, "Blix")
     blix.ap = 0
     tweak(s)
-    for lab in ("move:N:1", "alert:attempt:f0", "d6=6", "d6=6"):
+    for lab in ("move:+0:+1", "alert:attempt:f0", "d6=6", "d6=6"):
         s.apply_action(s.string_to_action(lab))
     assert s.legal_labels() == ["react:none"]  # nothing is affordable
 
@@ -392,7 +406,7 @@ def test_illegal_action_names_action_fighter_and_legal_labels() -> None:
     with pytest.raises(IllegalActionError) as e:
         s.apply_action(s.string_to_action("melee:e0"))
     msg = str(e.value)
-    assert "melee:e0" in msg and "Rell" in msg and "move:N:1" in msg
+    assert "melee:e0" in msg and "Rell" in msg and "move:+0:+1" in msg
 
 
 def test_returns_sum_to_zero_for_any_team_count() -> None:
@@ -423,10 +437,9 @@ def test_q7_round_start_maintain_timing() -> None:
     assert fighter(s, "Rell").activated is False
     kept = play("duel", DUEL_START + ["keep_alert"], maintain_timing="round_start")
     assert kept.current_player() == 0 and kept.decision_name() == "action"  # Rell's turn
-    kept.apply_action(kept.string_to_action("move:N:1"))
+    kept.apply_action(kept.string_to_action("move:+0:+1"))
     assert kept.decision_name() == "reaction" and kept.current_player() == 1
-    kept.apply_action(kept.string_to_action("alert:decline"))
-    kept.apply_action(kept.string_to_action("pass"))
+    apply(kept, "alert:decline", "face:N", "pass")
     # Blix's turn began with 3 - 1 AP and ended at once, still on alert (asked nothing):
     # round 2's initiative rolls come next, then the round-start question again
     blix = fighter(kept, "Blix")
@@ -437,10 +450,10 @@ def test_q7_round_start_maintain_timing() -> None:
     for lab in DUEL_START:
         kept.apply_action(kept.string_to_action(lab))
     assert kept.decision_name() == "maintain_alert" and kept.current_player() == 1
-    dropped = play("duel", DUEL_START + ["drop_alert", "move:N:1"],
+    dropped = play("duel", DUEL_START + ["drop_alert", "move:+0:+1"],
                    maintain_timing="round_start")
     assert not fighter(dropped, "Blix").on_alert
-    assert dropped.decision_name() == "action" and dropped.current_player() == 0
+    assert dropped.decision_name() == "facing" and dropped.current_player() == 0
     assert kinds(dropped, "window_opened") == []
     # the default asks at the fighter's own turn instead (PD-11)
     s = duel()
@@ -509,13 +522,13 @@ def test_al18_al24_a_blow_resolves_even_when_paid_with_the_last_ap(ap: int) -> N
 def test_al18_a_shot_is_lost_only_when_the_target_leaves_its_range(ap: int) -> None:
     # Gammeg steps 1 north to (5, 7): 5 squares, still in the pistol's range 6 -> resolves
     s, m, g = moera_vs_gammeg(ap)
-    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:N:1")
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:+0:+1", "face:N")
     assert g.pos == (5, 7) and kinds(s, "attack_lost") == [] and s.is_chance_node()
     apply(s, "d6=4", "d6=3")  # 7 + 2 + 1 (Moera is now behind him) = 10 vs 9
     assert [(a["total"], a["needed"], a["hit"]) for a in kinds(s, "attack")] == [(10, 9, True)]
     # Gammeg steps 4 north to (5, 10): 8 squares, out of range 6 -> lost, AP stays spent
     s, m, g = moera_vs_gammeg(ap)
-    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:N:4")
+    apply(s, "shoot:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:move:+0:+4", "face:N")
     assert g.pos == (5, 10)
     lost = kinds(s, "attack_lost")
     assert len(lost) == 1 and lost[0]["action"] == "shoot:e0" and lost[0]["target"] == g.gid
@@ -526,7 +539,8 @@ def test_al18_a_shot_is_lost_only_when_the_target_leaves_its_range(ap: int) -> N
 def test_al18_a_blow_is_lost_only_when_the_target_leaves_contact(ap: int) -> None:
     # Gammeg disengages 2 north to (5, 5): no longer in contact -> the blow is lost
     s, m, g = moera_vs_gammeg(ap, gammeg_at=(5, 3))
-    apply(s, "melee:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:disengage:N:2")
+    apply(s, "melee:e0", "alert:attempt:f0", "d6=4", "d6=4", "react:disengage:+0:+2",
+          "face:N")
     assert g.pos == (5, 5)
     lost = kinds(s, "attack_lost")
     assert len(lost) == 1 and lost[0]["action"] == "melee:e0"
@@ -543,13 +557,13 @@ def test_al20_two_rearms_in_one_turn_cycle_while_ap_lasts() -> None:
     # Moera goes on alert at once (2 AP left), reacts to Rook (position 3, difficulty 10) and
     # re-arms (1 left), then reacts to Nib (position 5, difficulty 8) and re-arms again (0
     # left): no cap but her AP (AL-20); each re-arm costs 1 AP (AL-19)
-    s = play("worked_example", WORKED_START + ["alert", "pass", "move:W:1", "alert:attempt:f0",
+    s = play("worked_example", WORKED_START + ["alert", "pass", "move:-1:+0", "alert:attempt:f0",
                                                "d6=6", "d6=6", "react:none"])
     moera = fighter(s, "Moera")
     assert moera.ap == 2 and s.decision_name() == "rearm" and "rearm" in s.legal_labels()
     apply(s, "rearm")
     assert moera.on_alert and moera.ap == 1
-    apply(s, "pass", "pass", "move:W:1")  # Rook ends, Pim passes, Nib moves
+    apply(s, "face:W", "pass", "pass", "move:-1:+0")  # Rook ends, Pim passes, Nib moves
     assert s.decision_name() == "reaction" and s.legal_labels() == ["alert:attempt:f0",
                                                                     "alert:decline"]
     apply(s, "alert:attempt:f0", "d6=3", "d6=3", "react:none")  # 6 + REF 2 = 8 vs 8
@@ -566,7 +580,7 @@ def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
     from envs.rulesets.skirmish_alert.procedures import state_eligibility
 
     # control: Blix on alert and standing is eligible and asked
-    s = duel("move:N:1")
+    s = duel("move:+0:+1")
     assert s.decision_name() == "reaction" and kinds(s, "window_opened")[0]["eligible"] == [
         fighter(s, "Blix").gid]
     # E5: knocked down (still flagged on alert), Blix is not eligible and nobody is asked
@@ -575,9 +589,11 @@ def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
     blix.knocked_down = True
     assert blix.on_alert
     tweak(s)
-    s.apply_action(s.string_to_action("move:N:1"))
+    s.apply_action(s.string_to_action("move:+0:+1"))
     assert kinds(s, "window_opened")[0]["eligible"] == [] and kinds(s, "attempt") == []
-    assert s.decision_name() == "action" and s.current_player() == 0
+    assert kinds(s, "window_opened")[0]["ineligible"] == [
+        {"fighter": blix.gid, "rules": ["AL-PD-29"], "reason": "Blix is knocked down"}]
+    assert s.decision_name() == "facing" and s.current_player() == 0
     assert fighter(s, "Rell").pos == (3, 2)
 
     class Window:  # the declaration Rell made from (3, 2)
@@ -592,11 +608,16 @@ def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
     assert "alert" not in s.legal_labels() and s.legal_labels() == ["stand_up", "pass"]
 
 
-def test_al18_a_charge_follows_a_target_that_stays_within_its_reach() -> None:
-    # Gammeg steps 1 north to (5, 7): 5 squares from Moera, but (4, 6) next to him is 4 away,
-    # within her MOV 4, so the charge is not lost (AL-18): she goes in there and strikes
-    s = play("dodge", DODGE_START + ["charge:e0", "alert:attempt:f0", "d6=4", "d6=4",
-                                     "react:move:N:1"])
+def test_al18_q1_a_charge_follows_a_target_that_stays_within_its_reach() -> None:
+    # Gammeg steps 1 north to (5, 7): 5 squares from Moera, and the square she chose, (4, 5),
+    # is no longer next to him; but (4, 6), (5, 6) and (6, 6) are 4 away, within her MOV 4,
+    # so the charge is not lost (AL-18): she picks one again (Q1, AL-PD-20) and strikes
+    s = play("dodge", DODGE_START + ["charge:e0:SW", "alert:attempt:f0", "d6=4", "d6=4",
+                                     "react:move:+0:+1", "face:N"])
+    assert s.stack.top.kind == "alert.charge_square" and s.decision_name() == "action"
+    assert s.legal_labels() == ["charge:e0:SE", "charge:e0:S", "charge:e0:SW"]
+    assert s.decision_context(0).trigger == "charge:e0:SW"
+    apply(s, "charge:e0:SW")
     moera, gammeg = fighter(s, "Moera"), fighter(s, "Gammeg")
     assert gammeg.pos == (5, 7) and moera.pos == (4, 6) and moera.ap == 1
     assert kinds(s, "attack_lost") == [] and s.is_chance_node()

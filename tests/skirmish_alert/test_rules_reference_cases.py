@@ -87,7 +87,7 @@ BLIX_FIRST = ["d6=1", "d6=1", "d6=6", "d6=6"]
 
 @pytest.mark.rule("AL-28")
 def test_the_engine_speaks_of_ap_positions_and_fighters(tmp_path):
-    state = start(duel(tmp_path), INI_FIRST + ["move:N:1", "alert:attempt:f0"])
+    state = start(duel(tmp_path), INI_FIRST + ["move:+0:+1", "alert:attempt:f0"])
     assert events(state, "turn")[0].text == "Rell (team 0, position 1) starts its turn with 3 AP"
     assert events(state, "attempt")[0].text == ("Blix (position 2) attempts to react to Rell "
                                                 "(position 1): difficulty 12")
@@ -99,7 +99,10 @@ def test_the_engine_speaks_of_ap_positions_and_fighters(tmp_path):
 def test_the_window_opens_after_the_declaration(tmp_path, timing, where):
     """Q1: by default the declared Move waits for the window; with ``before_effect`` the
     movement is made first."""
-    state = start(duel(tmp_path), INI_FIRST + ["move:N:2"], reaction_timing=timing)
+    state = start(duel(tmp_path), INI_FIRST + ["move:+0:+2"], reaction_timing=timing)
+    if timing == "before_effect":  # moved first: it sets its facing (AL-PD-15), then the window
+        assert state.decision_name() == "facing"
+        play_labels(state, ["face:N"])
     assert state.decision_name() == "reaction" and state.current_player() == 1
     assert named(state, "Rell").pos == where
     assert events(state, "declare")[-1].data["ap"] == 1  # paid on declaration
@@ -110,7 +113,7 @@ def test_the_window_opens_after_the_declaration(tmp_path, timing, where):
 def test_difficulty_mode(tmp_path, mode, expected):
     """Q2: absolute reads the actor's position (1: 12); relative compares the two positions
     (1 and 2, fewer than 3 apart: 10)."""
-    state = start(duel(tmp_path), INI_FIRST + ["move:N:1", "alert:attempt:f0"],
+    state = start(duel(tmp_path), INI_FIRST + ["move:+0:+1", "alert:attempt:f0"],
                   difficulty_mode=mode)
     assert events(state, "attempt")[0].data["difficulty"] == expected
 
@@ -119,22 +122,22 @@ def test_difficulty_mode(tmp_path, mode, expected):
 def test_the_reaction_itself_is_free_unless_the_parameter_says(tmp_path):
     """Blix, on alert from an earlier turn, has no AP before its own turn: its reaction is
     free by default, and cannot be paid when reactions cost 1 AP."""
-    labels = INI_FIRST + ["move:N:1", "alert:attempt:f0", "d6=6", "d6=6"]
-    state = start(duel(tmp_path), labels + ["react:move:E:1"])
+    labels = INI_FIRST + ["move:+0:+1", "alert:attempt:f0", "d6=6", "d6=6"]
+    state = start(duel(tmp_path), labels + ["react:move:+1:+0"])
     assert named(state, "Blix").pos == (4, 6) and named(state, "Blix").ap == 0
     state = start(duel(tmp_path), labels, reaction_action_costs_ap=True)
     assert state.legal_labels() == ["react:none"]
-    why = state.why_illegal(state.string_to_action("react:move:E:1"))
+    why = state.why_illegal(state.string_to_action("react:move:+1:+0"))
     assert why is not None and "cannot pay 1 ap" in why.reason
 
 
 @pytest.mark.rule("Q5", "AL-13")
-@pytest.mark.parametrize("rearm, decision", [(False, "action"), (True, "rearm")])
+@pytest.mark.parametrize("rearm, decision", [(False, "facing"), (True, "rearm")])
 def test_no_rearm_after_a_failed_test_unless_the_parameter_says(tmp_path, rearm, decision):
     """Blix acts first and goes on alert with 2 AP left; it then fails its test in Rell's
     turn."""
     state = start(duel(tmp_path, blix={"on_alert": False}), BLIX_FIRST + [
-        "alert", "move:N:1", "alert:attempt:f0", "d6=1", "d6=1"], rearm_after_failure=rearm)
+        "alert", "move:+0:+1", "alert:attempt:f0", "d6=1", "d6=1"], rearm_after_failure=rearm)
     assert events(state, "aptitude_test")[-1].data["success"] is False
     assert events(state, "alert_lost")[-1].data == {"fighter": F}
     assert state.decision_name() == decision
@@ -186,7 +189,7 @@ def test_eligibility_is_checked_again_at_every_slot(tmp_path):
 @pytest.mark.rule("AL-PD-1", "AL-PD-2")
 @pytest.mark.parametrize("dice, success", [(("d6=4", "d6=6"), True), (("d6=4", "d6=5"), False)])
 def test_an_aptitude_test_is_two_dice_plus_ref_against_the_difficulty(tmp_path, dice, success):
-    state = start(duel(tmp_path), INI_FIRST + ["move:N:1", "alert:attempt:f0"])
+    state = start(duel(tmp_path), INI_FIRST + ["move:+0:+1", "alert:attempt:f0"])
     assert state.is_chance_node()
     play_labels(state, [dice[0]])
     assert state.is_chance_node()  # the second die
@@ -225,7 +228,7 @@ def test_eight_places_taken_by_total_and_played_in_order(tmp_path):
     assert [state.fighters[event.data["fighter"]].name for event in events(state, "turn")] == \
         names[:7]
     # Zed, 7th, moves: Anvil (REF 4) needs only 6 (AL-PD-8)
-    play_labels(state, ["move:N:1", "alert:attempt:f3"])
+    play_labels(state, ["move:+0:+1", "alert:attempt:f3"])
     assert events(state, "attempt")[-1].data["difficulty"] == 6
     assert events(state, "attempt")[-1].data["actor_pos"] == 7
 
@@ -234,7 +237,7 @@ def test_eight_places_taken_by_total_and_played_in_order(tmp_path):
 @pytest.mark.parametrize("extremes, success", [(False, True), (True, False)])
 def test_a_double_one_fails_only_with_natural_extremes(tmp_path, extremes, success):
     state = start(_track_of_eight(tmp_path), EIGHT_ROLLS + ["pass"] * 6 + [
-        "move:N:1", "alert:attempt:f3", "d6=1", "d6=1"], natural_extremes=extremes)
+        "move:+0:+1", "alert:attempt:f3", "d6=1", "d6=1"], natural_extremes=extremes)
     test = events(state, "aptitude_test")[-1].data
     assert (test["total"], test["difficulty"], test["success"]) == (6, 6, success)
 
@@ -272,10 +275,10 @@ def test_modifiers_are_capped(tmp_path, cap, total):
 def test_the_profile_defaults_to_3_ap_and_a_move_of_4(tmp_path):
     state = start(duel(tmp_path), INI_FIRST)
     assert events(state, "turn")[0].text.endswith("with 3 AP")
-    assert "move:N:4" in state.legal_labels() and "move:N:5" not in state.legal_labels()
+    assert "move:+0:+4" in state.legal_labels() and "move:+0:+5" not in state.legal_labels()
     state = start(duel(tmp_path, rell={"ap": 2, "mov": 2}), INI_FIRST)
     assert events(state, "turn")[0].text.endswith("with 2 AP")
-    assert "move:N:2" in state.legal_labels() and "move:N:3" not in state.legal_labels()
+    assert "move:+0:+2" in state.legal_labels() and "move:+0:+3" not in state.legal_labels()
 
 
 # -- rounds and turns ------------------------------------------------------------------------
@@ -304,7 +307,7 @@ def test_a_turn_ends_when_the_ap_run_out(tmp_path):
 
 @pytest.mark.rule("AL-PD-13", "AL-7")
 def test_an_alert_carried_from_an_earlier_turn_lasts_until_the_fighters_own_turn(tmp_path):
-    state = start(duel(tmp_path), INI_FIRST + ["move:N:1", "alert:decline", "pass"])
+    state = start(duel(tmp_path), INI_FIRST + ["move:+0:+1", "alert:decline", "face:N", "pass"])
     assert named(state, "Blix").on_alert  # it reacted to nothing, still on alert
     assert state.decision_name() == "maintain_alert" and state.current_player() == 1
     play_labels(state, ["drop_alert"])
@@ -314,9 +317,9 @@ def test_an_alert_carried_from_an_earlier_turn_lasts_until_the_fighters_own_turn
 @pytest.mark.rule("AL-PD-14", "AL-19")
 def test_ap_left_when_going_on_alert_pay_for_the_rearm(tmp_path):
     path = duel(tmp_path, blix={"on_alert": False})
-    state = start(path, INI_FIRST + ["move:N:1", "alert"])
+    state = start(path, INI_FIRST + ["move:+0:+1", "face:N", "alert"])
     assert named(state, "Rell").ap == 1
-    play_labels(state, ["move:S:1", "alert:attempt:f0", "d6=6", "d6=6", "react:none"])
+    play_labels(state, ["move:+0:-1", "alert:attempt:f0", "d6=6", "d6=6", "react:none"])
     assert state.legal_labels() == ["rearm", "rearm:decline"]
     play_labels(state, ["rearm"])
     rell = named(state, "Rell")
@@ -326,9 +329,10 @@ def test_ap_left_when_going_on_alert_pay_for_the_rearm(tmp_path):
 @pytest.mark.rule("AL-PD-16")
 def test_diagonals_cost_one_and_difficult_ground_two(tmp_path):
     state = start(duel(tmp_path), INI_FIRST)
-    assert "move:NE:4" in state.legal_labels()  # four diagonal steps within MOV 4
-    state = start(duel(tmp_path, difficult=[(3, 2)]), INI_FIRST)
-    assert "move:N:3" in state.legal_labels() and "move:N:4" not in state.legal_labels()
+    assert "move:+4:+4" in state.legal_labels()  # four diagonal steps within MOV 4
+    # a band of difficult ground across row 2: every path north pays 2 for it
+    state = start(duel(tmp_path, difficult=[(x, 2) for x in range(8)]), INI_FIRST)
+    assert "move:+0:+3" in state.legal_labels() and "move:+0:+4" not in state.legal_labels()
 
 
 @pytest.mark.rule("AL-PD-16", "AL-PD-24")
@@ -512,10 +516,10 @@ def test_a_closed_door_blocks_and_is_opened_by_working_it(tmp_path):
     path = duel(tmp_path, blix={"on_alert": False}, elements=DOOR_AND_MACHINE,
                 rell={"y": 2})
     state = start(path, INI_FIRST)
-    assert "move:N:1" not in state.legal_labels() and "shoot:e0" not in state.legal_labels()
+    assert "move:+0:+1" not in state.legal_labels() and "shoot:e0" not in state.legal_labels()
     play_labels(state, ["activate:x0"])
     assert events(state, "activate")[-1].data == {"fighter": 0, "element": 0}
-    assert "move:N:1" in state.legal_labels() and "shoot:e0" in state.legal_labels()
+    assert "move:+0:+1" in state.legal_labels() and "shoot:e0" in state.legal_labels()
 
 
 @pytest.mark.rule("AL-PD-30")

@@ -18,7 +18,7 @@ BUILTIN = sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
 def test_builtin_scenarios_load(name: str) -> None:
     g = load_game("skirmish_alert", name)
     assert 2 <= g.num_players <= 4
-    assert g.num_distinct_actions == {2: 223, 3: 243, 4: 263}[g.num_players]
+    assert g.num_distinct_actions == {2: 515, 3: 563, 4: 611}[g.num_players]
 
 
 def test_one_action_space_and_observation_shape_per_team_count() -> None:

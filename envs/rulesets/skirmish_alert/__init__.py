@@ -16,11 +16,15 @@ actor (AL-5, AL-14) while the reactor takes exactly one action of the menu (AL-1
 activate an element, melee an engaged enemy, move or disengage, repair or sabotage, shoot or use
 equipment when not engaged), at any target (AL-17); its alert then ends unless it pays 1 AP to
 re-arm (AL-19, AL-20). One attempt per opposing fighter's turn (AL-21). The actor then
-resumes (AL-24): an attack whose target moved out of reach, range or sight is lost (AL-18), but
-a charge's movement part is still made, to the square fixed when it was declared (AL-25,
-AL-PD-20); a move, or that charge movement, whose destination can no longer be reached lets the
-actor pick another legal destination within its MOV (AL-25, AL-PD-20; see the ``action``
-decision below); an actor knocked down loses the action (AL-26); AP stays spent.
+resumes (AL-24): an attack whose target moved out of reach, range or sight is lost (AL-18;
+the event says why, a closed door included), but a charge's movement part is still made, to
+the square the charger chose when it declared it (Q1, AL-25, AL-PD-20; a target still within
+reach lets the charger pick its square next to it again); a move, disengage, or that charge
+movement, whose destination can no longer be reached lets the actor pick another legal
+destination within its MOV (AL-25, AL-PD-20; see the ``action`` decision below); an actor
+knocked down loses the action (AL-26); AP stays spent. A Move goes to any square a free route
+within MOV reaches, and the mover then sets its facing (AL-PD-15, a ``facing`` decision); so do
+a reaction's move (AL-16(c)), a Disengage and a new destination after a blocked move.
 At the start of its turn an alert fighter keeps its alert for 1 AP (AL-27, ends the turn) or
 drops it. Terms (AL-28): AP = action point = action token; track = grid; fighter = character.
 
@@ -39,26 +43,27 @@ difficult terrain this turn), shield (+1 DEF).
 
 | value | who decides | actions |
 |---|---|---|
-| ``action`` | the active fighter's team | the own-turn menu below (AP paid on declaration); or, after a window, when the declared destination of its move (or of its charge whose attack was lost) can no longer be reached: the legal ``move:D:k`` (free, the AP is paid) or ``pass`` (stay; here it does not end the turn); the context's ``trigger`` (observation ``trigger_kind``) names the blocked move or charge (frame ``alert.redirect``, AL-25, AL-PD-20) |
+| ``action`` | the active fighter's team | the own-turn menu below (AP paid on declaration); or, after a window, when the declared destination of its move (or disengage, or of its charge whose attack was lost) can no longer be reached: the legal ``move:+dx:+dy`` (``disengage:+dx:+dy``; free, the AP is paid) or ``pass`` (stay; here it does not end the turn); the context's ``trigger`` (observation ``trigger_kind``) names the blocked move or charge (frame ``alert.redirect``, AL-25, AL-PD-20); or, when the target of its charge moved but is still within reach, the ``charge:e{j}:D`` squares next to it that it can reach (frame ``alert.charge_square``, Q1) |
 | ``maintain_alert`` | an alert fighter's team, at the start of its turn (``maintain_timing="round_start"``: of the round, in track order) | ``keep_alert`` (1 AP, ends the turn), ``drop_alert`` |
 | ``reaction`` | the team owning the next slot of a window | ``alert:attempt:f{i}`` (own slot ``i`` tests), ``alert:decline`` |
 | ``react`` | a reactor that passed its test | ``react:...`` menu (AL-16), ``react:none`` |
 | ``rearm`` | the reactor, after its reaction | ``rearm`` (1 AP), ``rearm:decline`` |
+| ``facing`` | the fighter that just moved or disengaged (own turn, reaction, new destination) | ``face:D`` for the eight ``D`` (AL-PD-15) |
 
 ## Action Space
 
-One catalogue per team count (``Discrete``; 223 ids for 2 teams, 243 for 3, 263 for 4, with
+One catalogue per team count (``Discrete``; 515 ids for 2 teams, 563 for 3, 611 for 4, with
 ``max_fighters_per_team = 4`` and ``max_elements = 8``). ``e{j}`` is an egocentric enemy slot
 (the teams after the decider's in seat order, 4 slots each), ``x{k}`` an element slot, ``D``
 one of ``N NE E SE S SW W NW`` (``y`` grows northwards).
 
 | labels | AP | conditions |
 |---|---|---|
-| ``move:D:k`` (k 1..6) | 1 | not engaged; k squares in a straight line within MOV (difficult squares cost 2); faces D |
-| ``charge:e{j}`` | 2 | not engaged; target in the front arc and in sight; reachable within MOV; then a blow at +1 |
+| ``move:+dx:+dy`` (-6..6) | 1 | not engaged; a square a free route within MOV reaches (difficult squares cost 2); then ``face:D`` |
+| ``charge:e{j}:D`` | 2 | not engaged; target in the front arc and in sight; ends on the free square on the target's side ``D``, reachable within MOV; then a blow at +1 (Q1) |
 | ``melee:e{j}`` | 1 | engaged with the target |
 | ``shoot:e{j}`` | 1 | not engaged; ranged weapon; target in range and sight |
-| ``disengage:D:k`` (k 1..2) | 1 | engaged; must end out of contact |
+| ``disengage:+dx:+dy`` (-2..2) | 1 | engaged; at most 2 steps within MOV; must end out of contact; then ``face:D`` |
 | ``pivot:D`` | 1 | any other facing |
 | ``stand_up`` | 1 | knocked down (a knocked-down fighter can do nothing else) |
 | ``activate:x{k}`` / ``repair:x{k}`` / ``sabotage:x{k}`` | 1 | adjacent to the element |
@@ -69,13 +74,14 @@ one of ``N NE E SE S SW W NW`` (``y`` grows northwards).
 | ``alert:attempt:f{i}`` / ``alert:decline`` | — | a window slot (AL-5, AL-22) |
 | ``react:<move, disengage, melee, shoot, activate, repair, sabotage, use>...`` / ``react:none`` | free (Q4) | the reaction menu (AL-16) |
 | ``rearm`` / ``rearm:decline`` | 1 / 0 | after a reaction (AL-19) |
+| ``face:D`` | — | the facing after a move or disengage (AL-PD-15) |
 
 Chance outcomes: ``d6=1`` … ``d6=6`` (every roll is made of single d6 nodes).
 
 ## Observation Space
 
 ``Box(float32, (observation_size,))`` per team, egocentric (own fighter slots first, then the
-other teams in seat order after it): 1494 floats for 2 teams, 1667 for 3, 1840 for 4 (with
+other teams in seat order after it): 1495 floats for 2 teams, 1668 for 3, 1841 for 4 (with
 ``max_board = 16``). Pieces (``game.layout.table()`` prints indices):
 
 | piece | shape | meaning |
@@ -84,7 +90,7 @@ other teams in seat order after it): 1494 floats for 2 teams, 1667 for 3, 1840 f
 | ``elements`` | (X, 12) | present, x, y, kind one-hot, open/on/working, held by own / other, owned by own, broken by own |
 | ``terrain`` | (4, B, B) | off-board, blocking, difficult, smoke |
 | ``round``, ``scores`` | (1,), (n,) | round / rounds; VP / 10, own first |
-| ``decision`` | (7,) | one-hot decision type |
+| ``decision`` | (8,) | one-hot decision type |
 | ``asked``, ``actor``, ``trigger_target`` | (n·F,) each | the fighter deciding, the fighter whose turn it is, the declared action's target |
 | ``trigger_kind`` | (14,) | kind of the declared action in a window |
 | ``window``, ``candidates`` | (2,), (F,) | difficulty / 12 and candidate count / F; own slots that may attempt |
@@ -121,4 +127,9 @@ counted).
   still moves to its declared square, and a Move blocked by a reaction asks for another
   destination (``alert.redirect``, RULINGS AL-PD-20); an engaged reactor never uses equipment
   (AL-16f).
+* v3: a Move, a reaction's move and a Disengage name their destination square
+  (``move:+dx:+dy``) and reach it by any free route, then set a free facing (``face:D``, a
+  ``facing`` decision); a Charge names its square next to the target (``charge:e{j}:D``) and,
+  when the target moves but stays in reach, picks again (AL-PD-15, Q1, RULINGS); window events
+  list the fighters on alert that are not eligible, and why; a lost attack's event says why.
 """

@@ -20,8 +20,20 @@ from .params import DIRECTIONS, USABLE_ITEMS
 AP_COST = {"move": 1, "charge": 2, "melee": 1, "shoot": 1, "disengage": 1, "pivot": 1,
            "stand_up": 1, "activate": 1, "repair": 1, "sabotage": 1, "use": 1, "alert": 1,
            "keep_alert": 1, "pass": 0}
-MAX_MOVE = 6  #: the largest MOV of a profile (a move label's distance)
+MAX_MOVE = 6  #: the largest MOV of a profile (a move label's largest offset)
 DISENGAGE_MAX = 2  #: disengage moves up to 2 squares (AL-PD-15)
+
+
+def offset_label(dx: int, dy: int) -> str:
+    """``"+dx:+dy"``: the signed offset of a destination square from the mover's square (``y``
+    grows northwards), as move and disengage labels write it (``move:+1:-2``)."""
+    return f"{dx:+d}:{dy:+d}"
+
+
+def move_label(kind: str, dx: int, dy: int, react: bool = False) -> str:
+    """The label of a ``move`` or ``disengage`` (``react:`` copy when ``react``) to the square
+    at offset ``(dx, dy)``."""
+    return f"{'react:' if react else ''}{kind}:{offset_label(dx, dy)}"
 
 
 class Decision(str, enum.Enum):
@@ -34,6 +46,7 @@ class Decision(str, enum.Enum):
     REACTION = "reaction"  #: a team's slot in an alert window: who attempts, or decline
     REACT = "react"  #: a successful reactor's one action from the menu (AL-15, AL-16)
     REARM = "rearm"  #: after a reaction: pay 1 AP to stay on alert (AL-19)
+    FACING = "facing"  #: the mover's free facing at the end of a Move or Disengage (AL-PD-15)
 
 
 DECISION_TYPES: tuple[str, ...] = tuple(d.value for d in Decision)
@@ -41,12 +54,15 @@ DECISION_TYPES: tuple[str, ...] = tuple(d.value for d in Decision)
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """A parsed action label. ``react`` marks the reaction menu's copy (``react:...``)."""
+    """A parsed action label. ``react`` marks the reaction menu's copy (``react:...``).
+    ``dx, dy``: a move's or disengage's destination offset; ``direction``: a pivot's or a
+    facing's direction, or the side of the target a charge ends on (AL-PD-15, Q1)."""
 
     kind: str
     react: bool = False
     direction: int = -1
-    distance: int = 0
+    dx: int = 0
+    dy: int = 0
     target: int = -1  #: egocentric enemy slot
     element: int = -1
     item: str = ""
@@ -56,15 +72,16 @@ class Act:
 def _menu(n_enemy: int, n_elements: int, react: bool) -> list[tuple[str, Act]]:
     p = "react:" if react else ""
     out: list[tuple[str, Act]] = []
-    for d, name in enumerate(DIRECTIONS):
-        for k in range(1, MAX_MOVE + 1):
-            out.append((f"{p}move:{name}:{k}", Act("move", react, d, k)))
-    for d, name in enumerate(DIRECTIONS):
-        for k in range(1, DISENGAGE_MAX + 1):
-            out.append((f"{p}disengage:{name}:{k}", Act("disengage", react, d, k)))
+    for kind, reach in (("move", MAX_MOVE), ("disengage", DISENGAGE_MAX)):
+        for dy in range(reach, -reach - 1, -1):
+            for dx in range(-reach, reach + 1):
+                if (dx, dy) != (0, 0):
+                    out.append((move_label(kind, dx, dy, react),
+                                Act(kind, react, dx=dx, dy=dy)))
     if not react:
         for j in range(n_enemy):
-            out.append((f"charge:e{j}", Act("charge", False, target=j)))
+            for d, name in enumerate(DIRECTIONS):
+                out.append((f"charge:e{j}:{name}", Act("charge", False, d, target=j)))
     for j in range(n_enemy):
         out.append((f"{p}melee:e{j}", Act("melee", react, target=j)))
     for j in range(n_enemy):
@@ -96,6 +113,7 @@ def build_catalogue(n_teams: int, fighters_per_team: int,
     rows += _menu(n_enemy, n_elements, react=True)
     rows += [("react:none", Act("none", True)), ("rearm", Act("rearm")),
              ("rearm:decline", Act("rearm_decline"))]
+    rows += [(f"face:{name}", Act("face", direction=d)) for d, name in enumerate(DIRECTIONS)]
     return ActionCatalogue(lab for lab, _ in rows), tuple(a for _, a in rows)
 
 

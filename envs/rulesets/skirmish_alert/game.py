@@ -35,7 +35,7 @@ class AlertGame(Game):
 
     ruleset_id = "skirmish_alert"
     scenario_dir = SCENARIO_DIR
-    version = 2
+    version = 3
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):
@@ -70,6 +70,7 @@ class AlertGame(Game):
                               if not a.react and a.kind in AP_COST and a.kind != "keep_alert")
         self.keep_id = self.actions.id("keep_alert")
         self.drop_id = self.actions.id("drop_alert")
+        self.face_ids = tuple(i for i, a in enumerate(acts) if a.kind == "face")
         self.react_ids = tuple(i for i, a in enumerate(acts) if a.react and a.kind != "none")
         slots = [0] * n
         fighters = []
@@ -91,9 +92,9 @@ class AlertGame(Game):
         self.element_squares = frozenset((e.x, e.y) for e in spec.elements)
         N = len(fighters)
         ap = max(f.ap_max for f in fighters)
-        # per action: its declaration, 3 per reactor (attempt, react, re-arm) and a new
-        # destination when its way is blocked (AL-PD-20)
-        per_turn = 1 + (ap + 1) * (2 + 3 * N)
+        # per action: its declaration and its facing, 4 per reactor (attempt, react, facing,
+        # re-arm), a new destination when its way is blocked (AL-PD-20) or its charge's square
+        per_turn = 1 + (ap + 1) * (4 + 4 * N)
         #: the decision cap of params (None: none; AlertState._apply_action)
         self.max_decisions = p.max_decisions
         self.max_game_length = p.max_decisions or self.rounds * N * per_turn

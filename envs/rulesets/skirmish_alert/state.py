@@ -12,7 +12,7 @@ from envs.core.procedure import FrameStack, ProcedureState
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost
 
-from .actions import AP_COST, Act, Decision
+from .actions import AP_COST, DISENGAGE_MAX, Act, Decision
 from .board import bresenham, chebyshev, in_front
 from .params import DIRECTIONS, RANGED_WEAPONS, VECTORS
 
@@ -177,34 +177,52 @@ class AlertState(ProcedureState):
     def step_cost(self, f: Fighter, x: int, y: int) -> int:
         return 2 if (x, y) in self.game.difficult and not f.grapnel else 1
 
-    def line_path(self, f: Fighter, d: int, k: int) -> int:
-        """How many of ``k`` steps in direction ``d`` a fighter can take from its square
-        within its MOV (AL-PD-16: difficult squares cost 2)."""
-        dx, dy = VECTORS[d]
-        x, y = f.x, f.y
-        spent = 0
-        for s in range(k):
-            x, y = x + dx, y + dy
-            spent += self.step_cost(f, x, y)
-            if spent > f.mov or not self.passable(x, y):
-                return s
-        return k
-
-    def charge_destination(self, f: Fighter, t: Fighter) -> tuple[int, int] | None:
-        """AL-PD-15: the nearest free square adjacent to ``t`` that ``f`` can reach within its
-        MOV (Dijkstra over 8-neighbour steps; ties by the lowest ``(y, x)``), or ``None``."""
-        goals = {(t.x + dx, t.y + dy) for dx, dy in VECTORS}
+    def reach(self, f: Fighter) -> dict[tuple[int, int], int]:
+        """AL-PD-15, AL-PD-16: every square ``f`` can reach by any path of 8-neighbour steps
+        within its MOV (difficult squares cost 2; fighters, blocking terrain, closed doors,
+        levers and machines block), with the path's cost (its own square costs 0). Memoised
+        while a legal list is computed."""
         sc = self._scope
-        reach = sc["reach"].get(f.gid) if sc is not None else None
-        if reach is None:
-            reach = self._reach(f)
-            if sc is not None:  # memoised while a legal list is computed
-                sc["reach"][f.gid] = reach
-        hit = min(((c, y, x) for (x, y), c in reach.items() if (x, y) in goals and (x, y) != f.pos),
-                  default=None)
-        return None if hit is None else (hit[2], hit[1])
+        found = sc["reach"].get(f.gid) if sc is not None else None
+        if found is None:
+            found = self._reach(f, f.mov)
+            if sc is not None:
+                sc["reach"][f.gid] = found
+        return found
 
-    def _reach(self, f: Fighter) -> dict[tuple[int, int], int]:
+    def reach_through_doors(self, f: Fighter) -> dict[tuple[int, int], int]:
+        """:meth:`reach` as it would be with every closed door open (to tell an attack lost to
+        a closed door from one lost to distance, AL-18, AL-PD-30)."""
+        return self._reach(f, f.mov, through_doors=True)
+
+    def disengage_squares(self, f: Fighter) -> set[tuple[int, int]]:
+        """AL-PD-15: the squares ``f`` can reach by a path of at most ``DISENGAGE_MAX`` steps
+        whose cost stays within its MOV (a disengage moves up to 2 squares, by any path)."""
+        found: set[tuple[int, int]] = set()
+        frontier = [(f.pos, 0)]
+        for _ in range(DISENGAGE_MAX):
+            nxt = []
+            for (x, y), cost in frontier:
+                for dx, dy in VECTORS:
+                    sq = (x + dx, y + dy)
+                    if not self.passable(*sq):
+                        continue
+                    total = cost + self.step_cost(f, *sq)
+                    if total <= f.mov:
+                        found.add(sq)
+                        nxt.append((sq, total))
+            frontier = nxt
+        found.discard(f.pos)
+        return found
+
+    def charge_square(self, target: Fighter, side: int) -> tuple[int, int]:
+        """The square next to ``target`` on its side ``side`` (a facing index): where a
+        ``charge:e{j}:D`` ends (Q1, AL-PD-20)."""
+        dx, dy = VECTORS[side]
+        return (target.x + dx, target.y + dy)
+
+    def _reach(self, f: Fighter, budget: int,
+               through_doors: bool = False) -> dict[tuple[int, int], int]:
         best: dict[tuple[int, int], int] = {f.pos: 0}
         heap = [(0, f.y, f.x)]
         while heap:
@@ -213,13 +231,31 @@ class AlertState(ProcedureState):
                 continue
             for dx, dy in VECTORS:
                 nx, ny = x + dx, y + dy
-                if not self.passable(nx, ny):
+                if not (self.passable(nx, ny) or (through_doors and self._door_only(nx, ny))):
                     continue
                 nc = c + self.step_cost(f, nx, ny)
-                if nc <= f.mov and nc < best.get((nx, ny), 99):
+                if nc <= budget and nc < best.get((nx, ny), 99):
                     best[(nx, ny)] = nc
                     heapq.heappush(heap, (nc, ny, nx))
         return best
+
+    def _door_only(self, x: int, y: int) -> bool:
+        """A closed door is all that blocks square ``(x, y)``."""
+        e = self.element_at(x, y)
+        return (e is not None and e["kind"] == "door" and e["state"] == "closed"
+                and self.occupant(x, y) is None)
+
+    def closed_door_on_line(self, a: tuple[int, int], b: tuple[int, int]) -> int | None:
+        """The element index of a closed door on the line of sight from ``a`` to ``b`` when
+        only closed doors block it (AL-PD-16, AL-PD-30), else ``None``."""
+        door = None
+        for x, y in bresenham(a, b):
+            if (x, y) in self.game.blocking or (x, y) in self.smoke:
+                return None
+            e = self.element_at(x, y)
+            if e is not None and e["kind"] == "door" and e["state"] == "closed" and door is None:
+                door = self.elements.index(e)
+        return door
 
     def enemies_adjacent(self, f: Fighter) -> list[Fighter]:
         return [o for o in self.live() if o.team != f.team and chebyshev(o.pos, f.pos) == 1]
@@ -279,19 +315,21 @@ class AlertState(ProcedureState):
         if k == "move":
             if eng:
                 return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged: disengage")
-            if a.distance > f.mov:
+            if max(abs(a.dx), abs(a.dy)) > f.mov:
                 return Illegality(("AL-PD-15",), f"{f.name} moves {f.mov} squares at most")
-            if self.line_path(f, a.direction, a.distance) < a.distance:
-                return Illegality(("AL-PD-16",), "the way is blocked or too costly")
+            dest = (f.x + a.dx, f.y + a.dy)
+            if dest not in self.reach(f):
+                return Illegality(("AL-PD-15", "AL-PD-16"), f"no free path within {f.name}'s "
+                                  f"MOV {f.mov} reaches {dest}")
             return None
         if k == "disengage":
             if not eng:
                 return Illegality(("AL-16", "AL-PD-15"), f"{f.name} is not engaged")
-            if self.line_path(f, a.direction, a.distance) < a.distance:
-                return Illegality(("AL-PD-16",), "the way is blocked")
-            dx, dy = VECTORS[a.direction]
-            end = (f.x + dx * a.distance, f.y + dy * a.distance)
-            if any(o.team != f.team and chebyshev(o.pos, end) <= 1 for o in self.live()):
+            dest = (f.x + a.dx, f.y + a.dy)
+            if dest not in self.disengage_squares(f):
+                return Illegality(("AL-PD-15", "AL-PD-16"), f"no free path of at most "
+                                  f"{DISENGAGE_MAX} squares reaches {dest}")
+            if any(o.team != f.team and chebyshev(o.pos, dest) <= 1 for o in self.live()):
                 return Illegality(("AL-PD-15",), "a disengage must end out of contact")
             return None
         if k in ("charge", "melee", "shoot"):
@@ -312,14 +350,20 @@ class AlertState(ProcedureState):
                     return Illegality(("AL-PD-15",), f"{t.name} is not in the front arc")
                 if not self.los(f.pos, t.pos):
                     return Illegality(("AL-PD-15",), f"no line of sight to {t.name}")
-                if self.charge_destination(f, t) is None:
-                    return Illegality(("AL-PD-15",), f"{t.name} is out of charge reach")
+                dest = self.charge_square(t, a.direction)
+                if dest not in self.reach(f):
+                    return Illegality(("AL-PD-15", "AL-PD-20"), f"{dest}, next to {t.name}, is "
+                                      f"not a free square {f.name} can reach")
                 return None
             if f.ranged_weapon is None:
                 return Illegality(("AL-PD-24",), f"{f.name} has no ranged weapon")
             if d > RANGED_WEAPONS[f.ranged_weapon].range:
                 return Illegality(("AL-PD-24",), f"{t.name} is out of range")
             if not self.los(f.pos, t.pos):
+                door = self.closed_door_on_line(f.pos, t.pos)
+                if door is not None:
+                    return Illegality(("AL-PD-16", "AL-PD-30"), f"the closed door x{door} "
+                                      f"blocks the line of sight to {t.name}")
                 return Illegality(("AL-PD-16",), f"no line of sight to {t.name}")
             if not self.game.allow_shoot_into_melee and any(
                     o.team == f.team for o in self.enemies_adjacent(t)):
@@ -384,16 +428,13 @@ class AlertState(ProcedureState):
         if facing is not None:
             f.facing = facing
 
-    def move_line(self, f: Fighter, d: int, k: int, rules: tuple[str, ...]) -> int:
-        """Move up to ``k`` squares in direction ``d``, as far as the way is free (a reaction
-        move; a resumed own-turn move whose way is blocked asks for another destination
-        instead, AL-25, AL-PD-20); the fighter then faces ``d``. Returns the squares moved."""
-        n = self.line_path(f, d, k)
-        dx, dy = VECTORS[d]
-        self.move_to(f, f.x + dx * n, f.y + dy * n, d)
-        self.log("move", rules, f"{f.name} moves {n} square(s) {DIRECTIONS[d]} to "
-                 f"({f.x}, {f.y})", f.team, fighter=f.gid, squares=n, to=[f.x, f.y])
-        return n
+    def move_to_square(self, f: Fighter, dest: tuple[int, int], rules: tuple[str, ...]) -> None:
+        """Move ``f`` to ``dest`` by any free path (AL-PD-15, AL-PD-16; the caller checked it
+        is reachable); its facing is set afterwards by a ``facing`` decision."""
+        start = f.pos
+        self.move_to(f, dest[0], dest[1])
+        self.log("move", rules, f"{f.name} moves from {start} to {dest}", f.team,
+                 fighter=f.gid, to=[f.x, f.y], start=list(start))
 
     def knock_down(self, f: Fighter, rules: tuple[str, ...]) -> None:
         """AL-PD-23, AL-PD-29: knocked down; alert is lost."""

@@ -8,6 +8,8 @@ Stack, bottom to top, in the middle of a reaction::
       Activations         the initiative track's order (envs.core.activation.InitiativeTrack)
         Turn              one fighter's game turn: AP refilled, keep/drop alert, actions
           ActionFrame     one declared action: (movement first,) alert window, then effect
+            Facing        after a Move or Disengage, the mover's free facing (AL-PD-15)
+            ChargeSquare  the charge's target moved but is in reach: the charger re-picks
             AlertWindow   AL-4: the window of this declaration, slot by slot (AL-22, AL-23)
               AttemptWindow   a team's slot: which alert fighter attempts, or decline
               AptitudeTest    2d6 + REF vs the difficulty (AL-5, AL-8, AL-13)
@@ -21,12 +23,14 @@ Stack, bottom to top, in the middle of a reaction::
 from .action import ActionFrame, Phase
 from .alert import (AlertWindow, AptitudeTest, AttemptReaction, AttemptWindow, MenuReaction,
                     ReactWindow, Rearm, RearmWindow, react_menu, state_eligibility)
+from .charge import ChargeSquare
 from .context import AlertContext
+from .facing import Facing
 from .redirect import RedirectMove, RedirectWindow
 from .resolution import Attack, TechTest, effect
 from .turn import Activations, Initiative, Match, RoundMaintain, Turn
 
 __all__ = ["ActionFrame", "Activations", "AlertContext", "AlertWindow", "AptitudeTest",
-           "Attack", "AttemptReaction", "AttemptWindow", "Initiative", "Match", "MenuReaction",
+           "Attack", "ChargeSquare", "Facing", "AttemptReaction", "AttemptWindow", "Initiative", "Match", "MenuReaction",
            "Phase", "ReactWindow", "Rearm", "RearmWindow", "RedirectMove", "RedirectWindow",
            "RoundMaintain", "TechTest", "Turn", "effect", "react_menu", "state_eligibility"]

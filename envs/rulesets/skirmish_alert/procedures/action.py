@@ -9,10 +9,15 @@ from typing import Any
 
 from envs.core.procedure import Done, Frame, Push, Step, register
 
+from envs.core.protocol import Illegality
+
 from ..actions import Act
 from ..board import chebyshev, direction_towards
+from ..params import DIRECTIONS
 from .alert import AlertWindow
-from .redirect import MOVE_LABELS, RedirectWindow
+from .charge import ChargeSquare
+from .facing import Facing
+from .redirect import DISENGAGE_LABELS, MOVE_LABELS, RedirectWindow
 from .resolution import Attack, effect
 
 
@@ -55,16 +60,15 @@ class ActionFrame(Frame):
         label = g.actions.labels[self.action]
         if self.phase is Phase.PRE:
             self.phase = Phase.WINDOW
-            if a.kind == "charge":  # Q1: the charge commits to its destination now
-                dest = state.charge_destination(f, state.fighters[self.target])
-                if dest is not None:
-                    self.dest_x, self.dest_y = dest
+            if a.kind == "charge":  # Q1: the charger's chosen square, fixed on declaration
+                self.dest_x, self.dest_y = state.charge_square(state.fighters[self.target],
+                                                               a.direction)
             if g.reaction_timing == "before_effect" and a.kind in ("move", "charge"):
                 self.moved = True
                 if a.kind == "move":
-                    state.move_line(f, a.direction, a.distance, ("AL-PD-20",))
-                else:
-                    self._charge_move(state, f)
+                    state.move_to_square(f, (f.x + a.dx, f.y + a.dy), ("AL-PD-20",))
+                    return Push(Facing(f.gid, label))
+                self._charge_move(state, f, (self.dest_x, self.dest_y), ("AL-PD-15",))
             return None
         if self.phase is Phase.WINDOW:
             self.phase = Phase.RESOLVE
@@ -78,18 +82,14 @@ class ActionFrame(Frame):
             return self._resolve(state, f, a, label)
         return Done()
 
-    def _charge_move(self, state: Any, f: Any) -> bool:
+    def _charge_move(self, state: Any, f: Any, dest: tuple[int, int],
+                     rules: tuple[str, ...]) -> None:
+        """Move the charger to ``dest`` next to its target, facing it (AL-PD-15, Q1)."""
         t = state.fighters[self.target]
-        if not t.in_play:
-            return False
-        dest = state.charge_destination(f, t) if chebyshev(f.pos, t.pos) > 1 else f.pos
-        if dest is None:
-            return False
         state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
-        state.log("charge_move", ("AL-PD-15",), f"{f.name} charges into contact with {t.name}"
+        state.log("charge_move", rules, f"{f.name} charges into contact with {t.name}"
                   f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],
                   attack=True)
-        return True
 
     def _charge_move_without_attack(self, state: Any, f: Any, t: Any, label: str) -> Step:
         """AL-25, AL-PD-20: the Charge's attack is lost but its movement part is still made,
@@ -99,7 +99,7 @@ class ActionFrame(Frame):
         dest = (self.dest_x, self.dest_y)
         if self.dest_x < 0 or dest == f.pos:
             return Done()
-        if dest not in state._reach(f):
+        if dest not in state.reach(f):
             return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))
         start = f.pos
         ahead = t.pos if t.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
@@ -108,6 +108,24 @@ class ActionFrame(Frame):
                   f"to ({f.x}, {f.y}) without its attack", f.team, fighter=f.gid,
                   target=t.gid, to=[f.x, f.y], attack=False)
         return Done()
+
+    def _charge_lost_reason(self, state: Any, f: Any, t: Any) -> Illegality:
+        """Why a charge's attack is lost after the window (AL-18): the target is out of play,
+        a closed door now bars every way to it (AL-PD-30), or no free square next to it is
+        within the charger's reach."""
+        if not t.in_play:
+            return Illegality(("AL-18", "AL-PD-22"), f"{t.name} is out of play")
+        beside = {state.charge_square(t, d) for d in range(8)}
+        if any(sq in beside and state.passable(*sq)
+               for sq in state.reach_through_doors(f)):
+            return Illegality(("AL-18", "AL-PD-30"), f"a closed door bars the way to {t.name}")
+        return Illegality(("AL-18", "AL-PD-15"), f"{t.name} is out of reach")
+
+    def _lose_attack(self, state: Any, f: Any, t: Any, label: str, why: Illegality) -> None:
+        state.log("attack_lost", ("AL-18", "AL-PD-20") + tuple(
+            r for r in why.rules if r not in ("AL-18", "AL-PD-20")),
+            f"{f.name} loses the attack of {label}: {why.reason}", f.team, fighter=f.gid,
+            target=t.gid, action=label, reason=why.reason)
 
     def _resolve(self, state: Any, f: Any, a: Act, label: str) -> Step:
         if not f.in_play:
@@ -120,33 +138,39 @@ class ActionFrame(Frame):
         if k == "move":
             if self.moved:
                 return Done()
-            if state.line_path(f, a.direction, a.distance) == a.distance:
-                state.move_line(f, a.direction, a.distance, ("AL-25", "AL-PD-20"))
-                return Done()
+            dest = (f.x + a.dx, f.y + a.dy)
+            if state.why_not(f, a, paid=True) is None:  # AL-25: a free path still reaches it
+                state.move_to_square(f, dest, ("AL-25", "AL-PD-20"))
+                return Done(Facing(f.gid, label))
             return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))  # AL-25
         if k == "charge":
             t = state.fighters[self.target]
             if self.moved:
-                ok = t.in_play and chebyshev(f.pos, t.pos) == 1
-            else:
-                ok = t.in_play and self._charge_move(state, f)
-            if not ok:
-                state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
-                          f"{f.name} loses the charge's attack", f.team, fighter=f.gid,
-                          target=t.gid, action=label)
-                if self.moved:
-                    return Done()
-                return self._charge_move_without_attack(state, f, t, label)
-            return Done(Attack(f.gid, t.gid, False, True))
+                if t.in_play and chebyshev(f.pos, t.pos) == 1:
+                    return Done(Attack(f.gid, t.gid, False, True))
+                self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))
+                return Done()
+            if t.in_play:
+                reach = state.reach(f)
+                dest = (self.dest_x, self.dest_y)
+                if chebyshev(dest, t.pos) == 1 and dest in reach:
+                    self._charge_move(state, f, dest, ("AL-PD-15",))
+                    return Done(Attack(f.gid, t.gid, False, True))
+                slot = state.enemy_slot(f.team, t.gid)
+                options = tuple(f"charge:e{slot}:{DIRECTIONS[d]}" for d in range(8)
+                                if state.charge_square(t, d) in reach)
+                if options:  # Q1: the target moved but is still in reach: the charger picks
+                    return Done(ChargeSquare(f.gid, t.gid, label, options))
+            self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))
+            return self._charge_move_without_attack(state, f, t, label)
         if k in ("melee", "shoot"):
             t = state.fighters[self.target]
             # AL-18: lost only when the target is now out of reach, range or sight; the AP
             # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
-            why = state.why_not(f, a, paid=True) if t.in_play else "out of play"
+            why = (state.why_not(f, a, paid=True) if t.in_play
+                   else Illegality(("AL-PD-22",), f"{t.name} is out of play"))
             if why is not None:
-                state.log("attack_lost", ("AL-18", "AL-PD-20"), f"{t.name} is out of reach: "
-                          f"{f.name} loses the attack ({why})", f.team, fighter=f.gid,
-                          target=t.gid, action=label)
+                self._lose_attack(state, f, t, label, why)
                 return Done()
             return Done(*effect(state, f, a, ("AL-24",)))
         if k == "alert":
@@ -161,8 +185,10 @@ class ActionFrame(Frame):
         if k == "pass":
             state.log("pass", ("AL-PD-12",), f"{f.name} ends its turn", f.team, fighter=f.gid)
             return Done()
+        if k == "disengage" and state.why_not(f, a, paid=True) is not None:
+            return Done(RedirectWindow(f.team, label, f.gid, DISENGAGE_LABELS))  # AL-25
         if k in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
-            if k not in ("disengage",) and state.why_not(f, a, paid=True) is not None:
+            if k != "disengage" and state.why_not(f, a, paid=True) is not None:
                 state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
                           f.team, fighter=f.gid, action=label)
                 return Done()

@@ -125,14 +125,24 @@ class AlertWindow(Frame):
     def run(self, state: Any) -> Step:
         if not self.opened:
             self.opened = True
-            el = [f for f in state.live() if self._eligible(state, f.gid)]
+            a = state.fighters[self.subject]
+            el, barred, rules = [], [], ["AL-4", "AL-23"]
+            for f in state.live():
+                why = state_eligibility(state, f.gid, self)
+                if why is None:
+                    el.append(f)
+                elif f.on_alert and f.team != a.team:  # on alert, but not eligible: why
+                    barred.append({"fighter": f.gid, "rules": list(why.rules),
+                                   "reason": why.reason})
+                    rules += [r for r in why.rules if r not in rules]
             el.sort(key=lambda f: f.track_pos)
             self.slots = [[f.track_pos, f.team] for f in el]
-            a = state.fighters[self.subject]
-            state.log("window_opened", ("AL-4", "AL-23"), f"{a.name} declares {self.trigger}: "
-                      f"{len(el)} fighter(s) on alert may react", a.team, actor=self.subject,
+            text = f"{a.name} declares {self.trigger}: {len(el)} fighter(s) on alert may react"
+            if barred:
+                text += "; not eligible: " + "; ".join(b["reason"] for b in barred)
+            state.log("window_opened", tuple(rules), text, a.team, actor=self.subject,
                       trigger=self.trigger, eligible=[f.gid for f in el],
-                      slots=[list(s) for s in self.slots])
+                      slots=[list(s) for s in self.slots], ineligible=barred)
         while self.index < len(self.slots):
             if not state.fighters[self.subject].in_play:
                 return Done()

@@ -12,14 +12,15 @@ from envs.core.reactions import Reaction, ReactionWindow
 
 from ..actions import Act, Decision
 from .context import AlertContext, _ctx, catalogue_reactions
+from .facing import Facing
 
 
 class RedirectMove(Reaction):
-    """``move:D:k`` offered again after a window, when the declared destination of the
+    """``move:+dx:+dy`` (or ``disengage:+dx:+dy``) offered again after a window, when the declared destination of the
     actor's Move (or of its Charge whose attack was lost) can no longer be reached: any legal
     destination within its MOV (AL-25, AL-PD-20). Free: the AP was paid on declaration."""
 
-    rules = ("AL-25", "AL-PD-20")
+    rules = ("AL-25", "AL-PD-20", "AL-PD-35")
 
     def __init__(self, label: str, act: Act):
         self.label = label
@@ -30,17 +31,19 @@ class RedirectMove(Reaction):
 
     def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighters[window.subject]
-        state.move_line(f, self.act.direction, self.act.distance, self.rules)
-        return ()
+        state.move_to_square(f, (f.x + self.act.dx, f.y + self.act.dy), self.rules)
+        return (Facing(f.gid, self.label),)
 
 
 @register
 @dataclass(slots=True)
 class RedirectWindow(ReactionWindow):
-    """The actor's choice of another destination (AL-25, AL-PD-20): after the window of its
-    Move (``trigger``: the declared ``move:D:k``) or of its Charge whose attack was lost
-    (``charge:e{j}``), the declared destination can no longer be reached. The legal actions
-    are the own-turn ``move:D:k`` labels that are legal now (AP not asked again) and ``pass``,
+    """The actor's choice of another destination (AL-25, AL-PD-20, AL-PD-35): after the window
+    of its Move (``trigger``: the declared ``move:+dx:+dy``), of its Disengage, or of its
+    Charge whose attack was lost (``charge:e{j}:D``), the declared destination can no longer
+    be reached. The legal actions are the own-turn ``move:+dx:+dy`` labels (after a
+    Disengage: ``disengage:+dx:+dy``) that are legal now (AP not asked again; a facing
+    decision follows, AL-PD-15) and ``pass``,
     which here keeps the square the actor stands on and does not end its turn (AL-24: the
     turn then goes on). The decision type is ``action`` (the active fighter decides in its
     own turn; the context's ``trigger`` names the blocked action), so the action space and
@@ -73,7 +76,10 @@ class RedirectWindow(ReactionWindow):
                     fighter=self.subject, actor=self.subject, offered=tuple(self.allowed))
 
 
-RedirectWindow.reactions = catalogue_reactions(RedirectMove,
-                                               lambda a: not a.react and a.kind == "move")
-#: the own-turn move labels a RedirectWindow offers (AL-25, AL-PD-20)
-MOVE_LABELS = tuple(RedirectWindow.reactions)
+RedirectWindow.reactions = catalogue_reactions(
+    RedirectMove, lambda a: not a.react and a.kind in ("move", "disengage"))
+#: the own-turn move labels a RedirectWindow offers after a blocked Move (AL-25, AL-PD-20)
+MOVE_LABELS = tuple(lab for lab in RedirectWindow.reactions if lab.startswith("move:"))
+#: ... and after a blocked Disengage
+DISENGAGE_LABELS = tuple(lab for lab in RedirectWindow.reactions
+                         if lab.startswith("disengage:"))

@@ -9,9 +9,10 @@ from typing import Any
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
 
-from ..actions import Act
+from ..actions import Act, move_label
 from ..board import bresenham, chebyshev, in_front
 from ..params import DIRECTIONS, MELEE_WEAPONS, RANGED_WEAPONS
+from .facing import Facing
 
 
 @register
@@ -116,9 +117,9 @@ def effect(state: Any, f: Any, a: Act, rules: tuple[str, ...]) -> tuple[Frame, .
     attacks); returns the frames that roll its dice. Used by a resumed own-turn action and by
     a reaction alike."""
     k = a.kind
-    if k in ("move", "disengage"):
-        state.move_line(f, a.direction, a.distance, rules)
-        return ()
+    if k in ("move", "disengage"):  # AL-PD-15: any free path, then a free facing
+        state.move_to_square(f, (f.x + a.dx, f.y + a.dy), rules)
+        return (Facing(f.gid, move_label(k, a.dx, a.dy, a.react)),)
     if k in ("melee", "shoot"):
         t = state.fighters[state.enemy_gid(f.team, a.target)]
         return (Attack(f.gid, t.gid, k == "shoot"),)

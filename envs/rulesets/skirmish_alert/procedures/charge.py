@@ -1,0 +1,60 @@
+"""A charge whose target moved in the window but is still within reach: the charger picks its
+square next to the target again (Q1, AL-18, AL-PD-20)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from envs.core.procedure import Done, Frame, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import Decision
+from ..board import direction_towards
+from .context import AlertContext, _ctx
+from .resolution import Attack
+
+
+@register
+@dataclass(slots=True)
+class ChargeSquare(Frame):
+    """After the window of ``trigger`` (a ``charge:e{j}:D``), the square chosen on
+    declaration is no longer next to the target, which is still within reach (AL-18: the
+    attack is lost only out of reach): the charger chooses among ``options``, the
+    ``charge:e{j}:D`` labels of the free squares next to the target it can reach now, then
+    strikes at +1 (AL-PD-21). Decision type ``action`` (the active fighter, in its own turn);
+    free, the AP was paid on declaration."""
+
+    kind = "alert.charge_square"
+    fighter: int
+    target: int
+    trigger: str
+    options: tuple[str, ...]
+    chosen: str = ""
+
+    def run(self, state: Any) -> Step:
+        if self.chosen:
+            return Done(Attack(self.fighter, self.target, False, True))
+        return Wait(state.fighters[self.fighter].team, Decision.ACTION)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return sorted(state.game.actions.id(label) for label in self.options)
+
+    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+        return Illegality(("AL-PD-20", "AL-PD-15"), f"the charge of {self.trigger} ends on a "
+                          f"free square next to its target that the charger can reach now")
+
+    def apply(self, state: Any, action: int) -> None:
+        f, t = state.fighters[self.fighter], state.fighters[self.target]
+        self.chosen = state.game.actions.labels[action]
+        dest = state.charge_square(t, state.game.acts[action].direction)
+        state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
+        state.log("charge_move", ("AL-PD-15", "AL-PD-20"), f"{f.name} charges into contact "
+                  f"with {t.name} at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid,
+                  to=[f.x, f.y], attack=True)
+        return None
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        return _ctx(self.kind, state.fighters[self.fighter].team, Decision.ACTION,
+                    trigger=self.trigger, fighter=self.fighter, actor=self.fighter,
+                    target=self.target, offered=self.options)

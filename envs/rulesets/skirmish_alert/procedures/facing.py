@@ -1,0 +1,51 @@
+"""The mover's free facing at the end of a Move or a Disengage (AL-PD-15; the same after a
+reaction's move, AL-16(c), and after a new destination for a blocked move, AL-PD-20,
+AL-PD-35)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from envs.core.procedure import Done, Frame, Step, Wait, register
+from envs.core.protocol import Illegality
+
+from ..actions import Decision
+from ..params import DIRECTIONS
+from .context import AlertContext, _ctx
+
+
+@register
+@dataclass(slots=True)
+class Facing(Frame):
+    """The fighter that just moved sets its facing (``face:D``, any of the eight, its
+    current one included). ``trigger``: the label of the move or disengage."""
+
+    kind = "alert.facing"
+    fighter: int
+    trigger: str = ""
+    chosen: bool = False
+
+    def run(self, state: Any) -> Step:
+        if self.chosen:
+            return Done()
+        return Wait(state.fighters[self.fighter].team, Decision.FACING)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return list(state.game.face_ids)
+
+    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+        return Illegality(("AL-PD-15",), "after its move the fighter sets its facing "
+                                         "(face:D)")
+
+    def apply(self, state: Any, action: int) -> None:
+        f = state.fighters[self.fighter]
+        f.facing = state.game.acts[action].direction
+        self.chosen = True
+        state.log("facing", ("AL-PD-15",), f"{f.name} faces {DIRECTIONS[f.facing]}", f.team,
+                  fighter=f.gid, facing=f.facing)
+        return None
+
+    def context(self, state: Any, viewer: int) -> AlertContext:
+        return _ctx(self.kind, state.fighters[self.fighter].team, Decision.FACING,
+                    trigger=self.trigger, fighter=self.fighter, actor=state.active)
