@@ -9,8 +9,9 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed
 RLLIB  := $(VENV)/.installed-rllib
+OSPIEL := $(VENV)/.installed-openspiel
 
-.PHONY: all install install-rllib test test-fast train evaluate bench clean
+.PHONY: all install install-rllib install-openspiel test test-fast train evaluate bench clean
 
 all: test
 
@@ -32,7 +33,15 @@ $(RLLIB): $(STAMP)
 
 install-rllib: $(RLLIB)
 
-test: $(STAMP) $(RLLIB)
+# the openspiel extra (envs/adapters/openspiel.py); `make test` installs it so CI runs
+# tests/openspiel. torch is already installed and open-spiel does not depend on it.
+$(OSPIEL): $(STAMP)
+	$(PIP) install --quiet -e ".[test,openspiel]"
+	touch $(OSPIEL)
+
+install-openspiel: $(OSPIEL)
+
+test: $(STAMP) $(RLLIB) $(OSPIEL)
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # the fast tier: every test module's tests not marked slow (training runs, long tournaments,
