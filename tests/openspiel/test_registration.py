@@ -32,9 +32,10 @@ def test_ruleset_parameters_by_their_own_names_reach_the_riposte_game():
     assert (g.riposte.params["turns"], g.riposte.params["pips_fixed"],
             g.riposte.params["opportunity_fire_trigger"]) == (3, True, 9.5)
     aa = pyspiel.load_game("riposte_atomic_africa(range_bands_cm=10.0;20.0;40.0,turns=2,"
-                           "split_extra_to=smaller)")
+                           "range_thresholds=3;4;5;6)")
     assert aa.riposte.params["range_bands_cm"] == [10.0, 20.0, 40.0]
-    assert aa.riposte.turns == 2 and aa.riposte.params["split_extra_to"] == "smaller"
+    assert aa.riposte.params["range_thresholds"] == [3, 4, 5, 6]
+    assert aa.riposte.turns == 2
     sk = pyspiel.load_game("riposte_skirmish_alert(scenario=duel,rounds=0,"
                            "non_triggering_actions=pass)")
     assert sk.riposte.params["rounds"] is None
