@@ -142,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         from envs.core.files import atomic_write_text
 
-        atomic_write_text(args.json, json.dumps(results, indent=2, sort_keys=True))
+        try:
+            atomic_write_text(args.json, json.dumps(results, indent=2, sort_keys=True))
+        except OSError as exc:  # a full disk: one line, no partial file
+            print(f"error: cannot write {args.json!r}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and "backend" not in given and (b := saved_backend(args.run_dir)):
         args = dataclasses.replace(args, backend=b)  # the run's own backend
     from agents.interrupts import SignalGuard, interrupted_in
+    from envs.core.files import quiet_unwritable_stdout, write_failure_line
     from envs.core.workers import WorkerDiedError
 
     # agents.training.pipelined.UPDATE_WORK (not imported: it loads sb3)
@@ -103,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
                       f"(killed by a signal or out of memory?); play the evaluations in this "
                       f"process (--eval-jobs 1 --no-eval-background) to see what happens; "
                       f"complete checkpoints (if any) are in {ckdir!r}: continue with --resume",
+                      file=sys.stderr)
+                return 1
+            if (line := write_failure_line(exc)) is not None:  # a full disk: no traceback
+                quiet_unwritable_stdout()
+                print(f"error: {line}; complete checkpoints (if any) are in {ckdir!r}",
                       file=sys.stderr)
                 return 1
             raise

@@ -42,6 +42,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from envs.core.files import quiet_unwritable_stdout, write_failure_line
 from envs.core.files import signals_held  # (re-exported: the scripts hold signals too)
 
 __all__ = ["Interrupted", "SignalGuard", "exit_status", "interrupted_in", "signals_held"]
@@ -203,8 +204,9 @@ def run_guarded(fn: Any, *args: Any, what: str | None = None) -> int:
     """``fn(*args)`` under a :class:`SignalGuard`; SIGINT / SIGTERM print one line on stderr
     (``interrupted (SIGINT): <what>``, default :data:`STOP_NOTE` at that moment) and give
     ``128 + signal`` instead of a traceback; a
-    worker process that died (:class:`~envs.core.workers.WorkerDiedError`) prints one
-    ``error:`` line and gives 1."""
+    worker process that died (:class:`~envs.core.workers.WorkerDiedError`) or a file the
+    storage refused to write (a full disk: :func:`envs.core.files.write_failure_line`) prints
+    one ``error:`` line and gives 1."""
     from envs.core.workers import WorkerDiedError
 
     with SignalGuard():
@@ -218,5 +220,9 @@ def run_guarded(fn: Any, *args: Any, what: str | None = None) -> int:
                 return intr.exit_status
             if isinstance(exc, WorkerDiedError):
                 print(f"error: {exc}", file=sys.stderr)
+                return 1
+            if (line := write_failure_line(exc)) is not None:  # a full disk: one line
+                quiet_unwritable_stdout()
+                print(f"error: {line}", file=sys.stderr)
                 return 1
             raise

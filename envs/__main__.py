@@ -92,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()
         except BrokenPipeError:  # the reader (``| head``) has closed the pipe: not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError as e:  # a full disk under ``> file``: one line, no partial promise
+            from envs.core.files import quiet_unwritable_stdout
+
+            quiet_unwritable_stdout()
+            print(f"error: cannot write the standard output: {e.strerror or e}",
+                  file=sys.stderr)
+            return 1
     return 0
 
 

@@ -108,3 +108,150 @@ def test_a_toml_file_with_a_byte_order_mark_gets_a_hint(tmp_path):
         read_toml(path)
     path.write_bytes(b'ruleset = "acw_regimental"\n')
     assert read_toml(path) == {"ruleset": "acw_regimental"}
+
+
+# -- a full disk: one line naming the file, a non-zero exit, no partial file -----------------
+ENOSPC_LINE = "No space left on device"
+
+
+def _full_disk_for(monkeypatch, part: str = "") -> None:
+    """``os.fsync`` of a file whose path holds ``part`` fails as on a full disk (where a
+    file system with delayed allocation reports it)."""
+    import errno
+
+    real = os.fsync
+
+    def fsync(fd):
+        if part in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+def test_write_failure_line_names_the_file_or_the_output():
+    import errno
+
+    from envs.core.files import write_failure_line
+
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/runs/a/metrics.json")
+    assert write_failure_line(full) == f"cannot write '/runs/a/metrics.json': {ENOSPC_LINE}"
+    try:
+        try:
+            raise full
+        except OSError:
+            raise RuntimeError("a library's clean-up failed too")
+    except RuntimeError as hidden:
+        assert write_failure_line(hidden) == write_failure_line(full)
+    assert write_failure_line(OSError(errno.ENOSPC, "x")) == f"cannot write the output: {ENOSPC_LINE}"
+    assert write_failure_line(FileNotFoundError(errno.ENOENT, "x", "a")) is None
+    assert write_failure_line(ValueError("no")) is None
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
+def test_fuzz_json_on_a_full_disk_is_one_line_and_leaves_no_file(tmp_path, capsys, monkeypatch):
+    from envs.__main__ import main
+
+    out = tmp_path / "fuzz.json"
+    _full_disk_for(monkeypatch)
+    status = main(["fuzz", "--ruleset", "acw_regimental", "--games", "2", "--json", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 1
+    assert err[-1] == f"error: cannot write {str(out)!r}: {ENOSPC_LINE}"
+    assert "Traceback" not in "\n".join(err) and os.listdir(tmp_path) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
+def test_whatif_json_on_a_full_disk_is_one_line(tmp_path, capsys, monkeypatch):
+    import evaluate
+
+    out = tmp_path / "whatif.json"
+    _full_disk_for(monkeypatch)
+    status = evaluate.run(["whatif", "examples/acw_default_first_reaction.toml", "--at", "1",
+                           "--agents", "random", "random", "--rollouts", "2", "--json", str(out), "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and err[-1] == f"error: cannot write {str(out)!r}: {ENOSPC_LINE}", err
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_replay_to_a_full_standard_output_is_one_line(json_flag):
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "envs", "replay",
+                            "examples/acw_default_first_reaction.toml", *json_flag],
+                           stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert r.returncode == 1
+    assert r.stderr == f"error: cannot write the standard output: {ENOSPC_LINE}\n"
+
+
+ROOT = Path(__file__).resolve().parents[1]
+#: train.py, tiny: a checkpoint at 128 timesteps (about 37 kB) and no other large file first
+TRAIN_TINY = ["--ruleset", "toy", "--seed", "3", "--total-timesteps", "512",
+              "--checkpoint-freq", "128", "--snapshot-freq", "100000", "--eval-freq", "0",
+              "--n-envs", "1", "--n-steps", "64", "--batch-size", "32", "--n-epochs", "2",
+              "--net-arch", "32", "--no-progress-bar", "--no-tensorboard", "--pool-bots",
+              "random", "never-react", "always-react", "--eval-agents", "random",
+              "always-react", "--bc-games", "0"]
+#: runs a script as tests.test_scripts.LAUNCH does, with os.fsync failing as on a full disk
+#: for files whose path holds sys.argv[1]
+FULL_DISK_LAUNCH = (
+    "import errno, os, runpy, sys, tests.conftest\n"
+    "part = sys.argv.pop(1); real = os.fsync\n"
+    "def fsync(fd):\n"
+    "    if part in os.readlink(f'/proc/self/fd/{fd}'):\n"
+    "        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
+    "    return real(fd)\n"
+    "os.fsync = fsync\n"
+    "script = sys.argv.pop(1); sys.argv[0] = script; runpy.run_path(script, run_name='__main__')")
+
+
+def _temporary_files(root: Path) -> list[str]:
+    return sorted(str(p) for p in root.rglob("*") if ".tmp" in p.name or ".probe" in p.name)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
+def test_train_checkpoint_on_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path):
+    import subprocess
+    import sys
+
+    run_dir = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-c", FULL_DISK_LAUNCH, "ckpt_0000000256", "train.py",
+                        *TRAIN_TINY, "--run-dir", str(run_dir)], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300, env=dict(os.environ, PYTHONHASHSEED="0"))
+    ckdir = run_dir / "checkpoints"
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"error: cannot write {str(ckdir / 'ckpt_0000000256.zip')!r}: {ENOSPC_LINE}; complete "
+        f"checkpoints (if any) are in {str(ckdir)!r}"]
+    assert sorted(p.name for p in ckdir.iterdir()) == ["ckpt_0000000128.zip"]
+    assert _temporary_files(run_dir) == []
+
+
+@pytest.mark.skipif(not hasattr(__import__("resource"), "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
+def test_train_with_a_file_size_limit_is_one_line_and_leaves_no_partial_file(tmp_path):
+    """A real failing write (no patch): RLIMIT_FSIZE below a checkpoint's size makes its write
+    fail with EFBIG."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    from tests.test_scripts import LAUNCH
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+
+    run_dir = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-c", LAUNCH, "train.py", *TRAIN_TINY, "--run-dir",
+                        str(run_dir)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                       preexec_fn=limit, env=dict(os.environ, PYTHONHASHSEED="0"))
+    ckdir = run_dir / "checkpoints"
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"error: cannot write {str(ckdir / 'ckpt_0000000128.zip')!r}: File too large; "
+        f"complete checkpoints (if any) are in {str(ckdir)!r}"]
+    assert list(ckdir.iterdir()) == [] and _temporary_files(run_dir) == []

@@ -12,8 +12,8 @@ Both write the PNG through a temporary file in the target's directory and ``os.r
 from __future__ import annotations
 
 import csv
+import io
 import math
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,16 +29,17 @@ def _pyplot():
 
 
 def save_figure(fig: Any, path: str | Path, dpi: int = 100) -> Path:
-    """``fig.savefig`` as PNG to ``path`` atomically (temporary file + ``os.replace``)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        fig.savefig(tmp, format="png", dpi=dpi, bbox_inches="tight")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    """``fig.savefig`` as PNG to ``path`` atomically (rendered in memory, then
+    :func:`envs.core.files.atomic_write_bytes`).
+
+    Raises:
+        OSError: when the file cannot be written (naming it; no partial file is left).
+    """
+    from envs.core.files import atomic_write_bytes
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    return atomic_write_bytes(path, buf.getvalue())
 
 
 def read_metrics(csv_path: str | Path) -> tuple[list[int], dict[str, list[float]]]:

@@ -167,6 +167,9 @@ def save_model(model: Any, path: str | Path, game: Any | None = None,
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as e:  # named after the checkpoint, not its temporary file
+        tmp.unlink(missing_ok=True)
+        raise type(e)(e.errno, e.strerror or str(e), str(path)) from e
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -62,6 +62,8 @@ def _check_outputs(json_path: str | None, plot_path: str | None, inputs: Any = (
 def _write_outputs(ns: argparse.Namespace, doc: dict, draw: Callable[[str], None]) -> int:
     """Write ``doc`` to ``ns.json`` and ``draw(ns.plot)`` when those flags are set; 0, or the
     exit status of one ``error:`` line when a file cannot be written (both writers are atomic)."""
+    from envs.core.files import write_failure_line
+
     from .common import write_json
 
     try:
@@ -69,8 +71,8 @@ def _write_outputs(ns: argparse.Namespace, doc: dict, draw: Callable[[str], None
             write_json(ns.json, doc)
         if ns.plot:
             draw(ns.plot)
-    except OSError as exc:
-        return fail(f"cannot write output: {exc}")
+    except OSError as exc:  # (a full disk: "cannot write 'FILE': No space left on device")
+        return fail(write_failure_line(exc) or f"cannot write output: {exc}")
     return 0
 
 

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from envs.core.files import atomic_write_text, check_output_path
+from envs.core.files import atomic_write_bytes, atomic_write_text, check_output_path
 
 REPO_DIR = Path(__file__).resolve().parents[2]
 
@@ -54,20 +54,16 @@ def _nan_to_none(x: Any) -> Any:
 
 
 def save_figure(fig: Any, path: str | Path) -> Path:
-    """Save a matplotlib figure as PNG atomically (rendered in memory, then written)."""
-    import os
+    """Save a matplotlib figure as PNG atomically (rendered in memory, then
+    :func:`envs.core.files.atomic_write_bytes`).
 
+    Raises:
+        OSError: when the file cannot be written (naming it; no partial file is left).
+    """
     path = check_output_path(path)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        tmp.write_bytes(buf.getvalue())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    return atomic_write_bytes(path, buf.getvalue())
 
 
 def pyplot():

@@ -7,9 +7,11 @@ Used by ``python -m envs.bench --json``, ``evaluate.py --json`` and ``train.py``
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
@@ -18,7 +20,50 @@ from typing import Any
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "blank_arguments", "check_name_lengths",
            "check_output_path", "check_output_suffix", "check_png_path", "input_file_problem",
-           "signals_held"]
+           "quiet_unwritable_stdout", "signals_held", "write_failure", "write_failure_line"]
+
+#: ``errno`` values meaning that the storage refused a write: a full disk or quota, a file
+#: larger than allowed, a read-only file system, an I/O error
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO})
+
+
+def quiet_unwritable_stdout() -> None:
+    """Flush standard output; when that fails (a full disk, a closed pipe), point it at
+    ``/dev/null`` so that the interpreter's own flush at exit does not fail again and print an
+    "Exception ignored" report after the command's one-line error."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def write_failure(exc: BaseException) -> OSError | None:
+    """The ``OSError`` with an ``errno`` of :data:`WRITE_ERRNOS` that ``exc`` is, or that it
+    was raised while handling (``__cause__`` / ``__context__`` chain), else ``None``."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, OSError) and cur.errno in WRITE_ERRNOS:
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
+def write_failure_line(exc: BaseException) -> str | None:
+    """``"cannot write '<file>': <OS error>"`` for a :func:`write_failure` in ``exc``, else
+    ``None``. The file is the error's ``filename`` (:func:`atomic_write_bytes` names the
+    target, not its temporary file); without one (a ``print`` to a full standard output) the
+    line says ``the output``."""
+    failure = write_failure(exc)
+    if failure is None:
+        return None
+    what = os.strerror(failure.errno) if failure.errno else str(failure)
+    name = failure.filename
+    if name is None or isinstance(name, int):
+        return f"cannot write the output: {what}"
+    return f"cannot write {os.fsdecode(name)!r}: {what}"
 
 
 def input_file_problem(path: str | Path) -> str | None:
