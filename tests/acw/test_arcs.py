@@ -61,6 +61,7 @@ class TestZones:
         assert zone_of(fp, (12.5, 3.1)) == "right"
         assert zone_of(fp, (12.5, 3.0)) == "rear"
 
+    @pytest.mark.slow
     @SETTINGS
     @given(footprints(), point)
     def test_zone_matches_pd16_inequalities(self, fp, p):
@@ -72,6 +73,7 @@ class TestZones:
         assert z == pd16_zone(fp, p)
         assert in_forward_arc(fp, p) == (z == "front")
 
+    @pytest.mark.slow
     @SETTINGS
     @given(footprints(-10, 10), st.tuples(fl(-10, 10), fl(-10, 10)),
            point, angle, fl(-20, 20), fl(-20, 20))
@@ -85,6 +87,7 @@ class TestZones:
         assert zone_of(moved, q) == zone_of(fp, p)
         assert moved.to_local(q) == pytest.approx(fp.to_local(p), abs=1e-9)
 
+    @pytest.mark.slow
     @SETTINGS
     @given(footprints(), fl(0.0, 40.0), st.sampled_from([-1, 1]),
            fl(1e-4, 5.0))
@@ -99,6 +102,7 @@ class TestZones:
         assert not in_forward_arc(fp, outside)
         assert zone_of(fp, outside) == ("right" if side > 0 else "left")
 
+    @pytest.mark.slow
     @SETTINGS
     @given(footprints(), footprints(), fl(0.0, 20.0), fl(-3.0, 3.0))
     def test_unit_centres_ahead_behind_beside(self, fp, other, gap, lateral):
@@ -115,6 +119,7 @@ class TestZones:
             beside = fp.to_table((sgn * (hw + gap + 0.01), -fp.depth / 2))
             assert zone_of(fp, beside) == name
 
+    @pytest.mark.slow
     @BRUTE_SETTINGS
     @given(footprints(-10, 10), footprints(-10, 10), fl(0.0, 16.0),
            fl(0.05, 0.5), fl(0.002, 0.05))

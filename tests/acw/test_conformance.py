@@ -67,6 +67,7 @@ def test_static_facts(game: Game) -> None:
     assert "reaction" in [getattr(t, "value", t) for t in game.decision_types]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", RANDOM_SEEDS)
 def test_random_games_default_scenario(game: Game, seed: int) -> None:
     # observations every 8th decision and one masked why_illegal per decision here (every
@@ -84,14 +85,17 @@ def test_random_games_default_scenario(game: Game, seed: int) -> None:
     print(f"\nseed {seed}: {stats.to_dict()}")
 
 
+@pytest.mark.slow
 def test_clone_independence(game: Game) -> None:
     assert check_clone_independence(game, seed=10, n_games=2) >= 2 * 5
 
 
+@pytest.mark.slow
 def test_json_round_trip_every_step(game: Game) -> None:
     assert check_json_round_trip(game, seed=20, every_step=True, n_games=3, branches=1) > 3
 
 
+@pytest.mark.slow
 def test_replay(game: Game) -> None:
     assert check_replay(game, seed=30, n_games=5) > 0
 
@@ -100,19 +104,23 @@ def test_determinism() -> None:
     check_determinism(factory(), seed=40)
 
 
+@pytest.mark.slow
 def test_determinism_across_processes() -> None:
     digests = check_cross_process_determinism(RULESET, seed=45, n_games=2)
     assert len(digests) == 2
 
 
+@pytest.mark.slow
 def test_every_legal_action_applies(game: Game) -> None:
     assert check_every_legal_action_applies(game, seed=55, n_games=3) > 3 * 300
 
 
+@pytest.mark.slow
 def test_illegal_actions_raise(game: Game) -> None:
     assert check_illegal_action_raises(game, seed=50, n_games=2) > 0
 
 
+@pytest.mark.slow
 def test_states_pickle_and_play_on_identically(game: Game) -> None:
     """Mid-game states (every decision type incl. reaction windows, chance nodes) survive
     pickle and deepcopy: the movement-clipping predicate cache is transient."""
@@ -131,6 +139,7 @@ def test_states_pickle_and_play_on_identically(game: Game) -> None:
     assert not closures(c) and c.legal_actions() == s.legal_actions()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", EXAMPLES)
 def test_worked_example_scenarios(scenario: str) -> None:
     out = run_all(factory(scenario), n_games=50, seed=60, json_games=2, clone_games=1,
@@ -139,6 +148,7 @@ def test_worked_example_scenarios(scenario: str) -> None:
     print(f"\n{scenario}: {out}")
 
 
+@pytest.mark.slow
 def test_cli_replays_a_random_game(game: Game, tmp_path) -> None:
     """``python -m envs replay`` (a fresh interpreter) reproduces a random game's event log and
     final JSON from its transcript."""

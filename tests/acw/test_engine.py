@@ -57,6 +57,7 @@ def game():
     return load_game("acw_regimental")
 
 
+@pytest.mark.slow
 def test_random_games_run_to_the_end(game):
     kinds: set[str] = set()
     phases: set[int] = set()
@@ -73,6 +74,7 @@ def test_random_games_run_to_the_end(game):
     assert {"pips", "reserve", "activate", "move", "fire", "smoke", "game_end"} <= kinds
 
 
+@pytest.mark.slow
 def test_aggressive_games_exercise_every_reaction():
     # the Union-first Two Farms: these eight seeds' games are the ones this test was written on
     # (the default battle's roll-off draws its first dice from the same streams)
@@ -92,6 +94,7 @@ def test_aggressive_games_exercise_every_reaction():
     assert "army break" in ends
 
 
+@pytest.mark.slow
 def test_conformance_suite(game):
     out = run_all(lambda: load_game("acw_regimental", None, {"turns": 2}), n_games=3, seed=7,
                   json_every_step=False, clone_games=1, replay_games=1, illegal_games=1,
@@ -378,6 +381,7 @@ _size = st.floats(0.5, 8.0, allow_nan=False).map(lambda v: round(v, 6))
 _fps = st.builds(Footprint, _coord, _coord, _angle, _size, _size)
 
 
+@pytest.mark.slow
 @pytest.mark.rule("ACW-PD-24", "ACW-PD-16")
 @settings(max_examples=400, deadline=None)
 @given(d_fp=_fps, m_fp=_fps, trig=st.sampled_from(["opp_medium", "opp_short", "refuse"]),

@@ -80,6 +80,7 @@ def test_example_a_closing_volley():
     assert_event(s, "morale", modifier=-1, target=4, roll=5, passed=True)  # needs 5+
 
 
+@pytest.mark.slow
 def test_example_a_replay_cli_prints_rule_ids():
     out = subprocess.run([sys.executable, "-m", "envs", "replay",
                           str(GOLDEN / "example_a.toml")], cwd=ROOT, capture_output=True,

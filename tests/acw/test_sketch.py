@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from envs.core.replay import play_labels
 from envs.rulesets import load_game
 from envs.rulesets.acw_regimental.sketch import render_sketch, unit_letter
@@ -76,6 +78,7 @@ def test_wrong_event():
 """
 
 
+@pytest.mark.slow
 def test_failing_tests_show_the_table(tmp_path: Path) -> None:
     (tmp_path / "test_fails.py").write_text(FAILING_TEST)
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
