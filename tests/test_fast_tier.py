@@ -12,6 +12,9 @@ TESTS = Path(__file__).resolve().parent
 SLOW_ONLY = {
     "cli/test_browser.py": "a person's game driven through Chromium; the fast tier serves and "
                            "plays the page in process (tests/cli/test_play.py)",
+    "rllib/test_rllib_train.py": "train.py --backend rllib end to end on real Ray instances; the "
+                                 "fast tier checks the RLlib glue in process "
+                                 "(tests/rllib/test_rllib_units.py)",
     "test_resume.py": "exact resumption of real training runs; the fast tier checks the resumed "
                       "configuration (tests/cli/test_train_presets.py) and the checkpoint "
                       "files (tests/agents/test_checkpoint.py)",

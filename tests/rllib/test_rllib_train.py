@@ -48,6 +48,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_local_run_checkpoints_resumes_and_exports(tmp_path):
     run = tmp_path / "run"
     r = train("--run-dir", str(run), "--total-timesteps", "200", "--num-env-runners", "2")
@@ -112,6 +113,7 @@ def _kill_group(proc_pgids: list[int]) -> None:
                 pass
 
 
+@pytest.mark.slow
 def test_two_node_cluster_places_env_runners_on_both_nodes(tmp_path):
     port = free_port()
     env = dict(os.environ, RAY_AUTH_MODE="token", RAY_USAGE_STATS_ENABLED="0")

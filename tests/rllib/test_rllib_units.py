@@ -196,12 +196,14 @@ def run_train(*args, pre="pass", timeout=240):
                           text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_unknown_backend_lists_the_known_ones(tmp_path):
     r = run_train("--backend", "jax", "--run-dir", str(tmp_path))
     assert r.returncode == 2
     assert r.stderr.strip() == "error: --backend 'jax' is not one of sb3, rllib"
 
 
+@pytest.mark.slow
 def test_missing_extra_names_the_install_command(tmp_path):
     r = run_train("--backend", "rllib", "--run-dir", str(tmp_path), pre="sys.modules['ray'] = None")
     assert r.returncode == 2
@@ -211,6 +213,7 @@ def test_missing_extra_names_the_install_command(tmp_path):
     assert not (tmp_path / "config.json").exists()
 
 
+@pytest.mark.slow
 def test_unreachable_address_is_one_line(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -224,6 +227,7 @@ def test_unreachable_address_is_one_line(tmp_path):
     assert not (tmp_path / "run").exists()  # nothing written for a cluster never joined
 
 
+@pytest.mark.slow
 def test_overwrite_refused_for_a_bad_flag_deletes_nothing(tmp_path):
     run_dir = tmp_path / "run"
     (run_dir / "rllib_checkpoints" / "ckpt_0000000128").mkdir(parents=True)
@@ -235,6 +239,7 @@ def test_overwrite_refused_for_a_bad_flag_deletes_nothing(tmp_path):
     assert (run_dir / "rllib_checkpoints" / "ckpt_0000000128").is_dir()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flag", ["--pool-bots", "--eval-agents"])
 def test_a_bot_given_twice_is_refused(tmp_path, flag):
     """opponent_table and the evaluation's dict kept one of them, silently."""
@@ -245,6 +250,7 @@ def test_a_bot_given_twice_is_refused(tmp_path, flag):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit, message", [
     ({"n_envs": 0}, "has \"n_envs\": 0: --n-envs must be >= 1"),
     ({"eval_agents": ["random", "random"]},
@@ -268,6 +274,7 @@ def test_resume_checks_the_run_config_like_fresh_flags(tmp_path, edit, message):
                                 f"configuration) {message}"), r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="fcntl locks")
 def test_a_run_directory_in_use_is_refused(tmp_path):
     """The SB3 backend's run_dir/.lock, now also the RLlib backend's: refused before Ray starts,
