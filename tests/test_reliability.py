@@ -161,6 +161,7 @@ def test_fuzz_json_on_a_full_disk_is_one_line_and_leaves_no_file(tmp_path, capsy
     assert "Traceback" not in "\n".join(err) and os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
 def test_whatif_json_on_a_full_disk_is_one_line(tmp_path, capsys, monkeypatch):
     import evaluate
@@ -174,6 +175,7 @@ def test_whatif_json_on_a_full_disk_is_one_line(tmp_path, capsys, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 def test_replay_to_a_full_standard_output_is_one_line(json_flag):
     import subprocess
@@ -212,6 +214,7 @@ def _temporary_files(root: Path) -> list[str]:
     return sorted(str(p) for p in root.rglob("*") if ".tmp" in p.name or ".probe" in p.name)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc (Linux)")
 def test_train_checkpoint_on_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path):
     import subprocess
@@ -230,6 +233,7 @@ def test_train_checkpoint_on_a_full_disk_is_one_line_and_leaves_no_partial_file(
     assert _temporary_files(run_dir) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(__import__("resource"), "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
 def test_train_with_a_file_size_limit_is_one_line_and_leaves_no_partial_file(tmp_path):
     """A real failing write (no patch): RLIMIT_FSIZE below a checkpoint's size makes its write
