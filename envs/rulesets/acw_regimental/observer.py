@@ -131,7 +131,8 @@ def unit_row(unit, side: int, table_width: float, table_depth: float) -> list[fl
     return row
 
 
-#: unit rows already built, by everything a row is computed from (bounded: cleared when full)
+#: unit rows already built, by everything a row is computed from (bounded: cleared when full):
+#: ``key -> (footprint, row array, row bytes)``
 _ROWS: dict[tuple, tuple] = {}
 _ROWS_MAX = 4096
 
@@ -146,6 +147,11 @@ def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> 
     be reused while the entry exists. The other inputs of the row (including what
     ``unit.health`` derives from) are in the key by value. The returned array is shared:
     callers copy it and never write to it."""
+    return _cached_row(unit, side, table_width, table_depth)[1]
+
+
+def _cached_row(unit, side: int, table_width: float, table_depth: float) -> tuple:
+    """The cache entry of :func:`cached_unit_row`: ``(footprint, row array, row bytes)``."""
     fp = unit.fp
     key = (id(fp), side, table_width, table_depth, unit.kind, unit.formation, unit.stands,
            unit.starting_stands, unit.lost, unit.broken, unit.alive, unit.hits, unit.disordered,
@@ -154,32 +160,47 @@ def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> 
            unit.is_screen, unit.traits)
     hit = _ROWS.get(key)
     if hit is not None and hit[0] is fp:
-        return hit[1]
+        return hit
     row = np.array(unit_row(unit, side, table_width, table_depth), dtype=np.float32)
     row.flags.writeable = False
     if len(_ROWS) >= _ROWS_MAX:
         _ROWS.clear()
-    _ROWS[key] = (fp, row)
-    return row
+    entry = _ROWS[key] = (fp, row, row.tobytes())
+    return entry
+
+
+#: the bytes of ``n`` float32 zeros, by ``n`` (an empty unit slot, the pieces after the units)
+_ZERO_BYTES: dict[int, bytes] = {}
+
+
+def _zero_bytes(n: int) -> bytes:
+    zeros = _ZERO_BYTES.get(n)
+    if zeros is None:
+        zeros = _ZERO_BYTES[n] = bytes(4 * n)
+    return zeros
 
 
 def observation(game: Any, state: ACWState, side: int) -> np.ndarray:
     """float32 vector of shape ``(game.observation_size,)`` for ``side`` (0 or 1).
 
-    Filled in place in a zeroed float32 array: each live unit's row is one slice copy of its
-    cached float32 row (:func:`cached_unit_row`), the few scalars are stored one by one (each
-    rounded from double to float32 as a conversion of the whole vector would); the pieces and
-    their order are :func:`build_layout`'s."""
+    The unit pieces (the first ``2 * slots`` rows of :data:`NF` floats, own slots then enemy
+    slots) are one byte string joined from each live unit's cached float32 row
+    (:func:`cached_unit_row`) and zero rows for the empty slots, followed by the zeros of the
+    other pieces, read into a writable float32 array; the few scalars are then stored one by
+    one (each rounded from double to float32 as a conversion of the whole vector would). The
+    pieces and their order are :func:`build_layout`'s."""
     lay = game.layout
     offsets = lay.offsets
-    vector = np.zeros(lay.size, dtype=np.float32)
     slots = game.max_units_per_side
     W, D = game.terrain.width, game.terrain.depth
-    for s, base in ((side, offsets["own_units"]), (1 - side, offsets["enemy_units"])):
+    empty = _zero_bytes(NF)
+    parts = []
+    for s in (side, 1 - side):
         for unit in state.units[s]:
-            if unit is not None and unit.alive:
-                offset = base + unit.slot * NF
-                vector[offset:offset + NF] = cached_unit_row(unit, side, W, D)
+            parts.append(_cached_row(unit, side, W, D)[2]
+                         if unit is not None and unit.alive else empty)
+    parts.append(_zero_bytes(lay.size - 2 * slots * NF))
+    vector = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)
     offset = offsets["resources"]
     vector[offset:offset + 3] = (state.pips[side] / 6.0, state.reserved[side] / 2.0,
                   state.reserved[1 - side] / 2.0)
