@@ -129,6 +129,7 @@ def test_cli_reference_adds_the_calibration(tmp_path: Path,
     assert written["seed"] == 2 and written["scenario"] == "default"
 
 
+@pytest.mark.slow
 def test_cli_reference_stdout_is_json_in_a_fresh_process(tmp_path: Path) -> None:
     # a fresh interpreter imports pygame for the first time: no banner may reach stdout
     env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}

@@ -310,6 +310,7 @@ def test_suite_catches_broken_game(state_cls: type[ToyState], check: Any, expect
     assert isinstance(ei.value, RiposteError)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("state_cls,check,expected", [b[1:] for b in BROKEN],
                          ids=[b[0] for b in BROKEN])
 def test_run_all_catches_broken_game(state_cls: type[ToyState], check: Any, expected: str) -> None:
@@ -391,6 +392,7 @@ _REGISTER_TOY = ("from envs.rulesets import REGISTRY\n"
                  "REGISTRY.setdefault('toy', 'tests.toy_ruleset:ToyGame')\n")
 
 
+@pytest.mark.slow
 def test_cross_process_determinism_on_toy() -> None:
     from envs.core.testing import check_cross_process_determinism
 
@@ -399,6 +401,7 @@ def test_cross_process_determinism_on_toy() -> None:
     assert len(digests) == 2 and digests[0] != digests[1]
 
 
+@pytest.mark.slow
 def test_cross_process_determinism_catches_hash_order() -> None:
     from envs.core.testing import check_cross_process_determinism
 

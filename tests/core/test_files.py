@@ -76,6 +76,7 @@ def test_a_name_too_long_for_the_file_system_is_refused_naming_it(tmp_path):
     assert os.listdir(tmp_path) == []                  # that name the path already)
 
 
+@pytest.mark.slow
 def test_train_and_evaluate_refuse_a_name_too_long_in_one_line(tmp_path):
     from tests.test_scripts import ROOT, run
 
@@ -101,6 +102,7 @@ def test_train_and_evaluate_refuse_a_name_too_long_in_one_line(tmp_path):
     assert r.returncode == 2 and r.stderr.count("cannot write") == 1, r.stderr
 
 
+@pytest.mark.slow
 def test_evaluate_json_ending_in_a_slash_is_one_line_error(tmp_path):
     from tests.test_scripts import run
 
@@ -165,6 +167,7 @@ def test_a_failed_write_names_the_target_not_the_temporary_file(tmp_path, monkey
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_evaluate_prints_its_report_before_a_failed_write(tmp_path, monkeypatch, capsys):
     """A result file that cannot be written at the end loses nothing already computed: the
     report is printed first, then the one-line error."""
@@ -195,6 +198,7 @@ def test_an_output_that_is_also_an_input_is_refused(tmp_path):
     check_not_an_input(model, ["heuristic", None, ""])  # names that are no files: fine
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, name", [
     (["evaluate.py", "--agents", "MODEL", "random", "--games", "2", "--json", "MODEL"], "m.zip"),
     (["evaluate.py", "exploit", "MODEL", "--save", "MODEL"], "m.zip"),

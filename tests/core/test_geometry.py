@@ -114,6 +114,7 @@ class TestDistances:
         assert d == pytest.approx(oracle, abs=1e-7)
         assert footprint_distance(b, a) == pytest.approx(d, abs=1e-12)
 
+    @pytest.mark.slow
     @SETTINGS
     @given(footprints(-12, 12), footprints(-12, 12))
     def test_zero_iff_overlaps(self, a, b):
@@ -223,6 +224,7 @@ class TestPolygons:
         assume(shp.exterior.distance(Point(p)) > 1e-6)
         assert polygon_contains(poly, p) == shp.covers(Point(p))
 
+    @pytest.mark.slow
     @POLY_SETTINGS
     @given(star_polygons(), footprints(-15, 15))
     def test_footprint_polygon_distance_matches_shapely(self, poly, fp):
@@ -230,6 +232,7 @@ class TestPolygons:
         oracle = rect(fp).distance(Polygon(poly))
         assert footprint_polygon_distance(fp, poly) == pytest.approx(oracle, abs=1e-7)
 
+    @pytest.mark.slow
     @POLY_SETTINGS
     @given(star_polygons(), point, point)
     def test_segment_crosses_polygon_matches_shapely(self, poly, a, b):
@@ -355,6 +358,7 @@ class TestFirstCrossing:
         assert seen[:2] == [0.0, 7.0]
         assert all(6.75 < s < 7.0 for s in seen[2:]) and len(seen) == 2 + 5
 
+    @pytest.mark.slow
     @BRUTE_SETTINGS
     @given(footprints(-10, 10), footprints(-10, 10), fl(0.5, 8.0),
            fl(0.0, 16.0), fl(0.05, 0.5), fl(0.002, 0.05))
@@ -564,6 +568,7 @@ def reference_footprint_distance(a: Footprint, b: Footprint) -> float:
     return math.sqrt(d2_a if d2_a < d2_b else d2_b)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(footprints(-10, 10), footprints(-10, 10))
 def test_footprint_distance_equals_the_two_pass_reference_exactly(a, b):
@@ -573,6 +578,7 @@ def test_footprint_distance_equals_the_two_pass_reference_exactly(a, b):
     assert (footprint_distance(a, b) == 0.0) == overlaps(a, b)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(footprints(-10, 10), footprints(-10, 10), fl(0.0, 20.0))
 def test_distance_exceeds_agrees_with_footprint_distance(a, b, limit):

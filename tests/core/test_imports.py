@@ -57,6 +57,7 @@ def test_probe_sees_an_rl_import() -> None:
     assert "gymnasium" in loaded
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not ACW_GAME.is_file(), reason="envs/rulesets/acw_regimental/game.py not "
                                                    "written yet")
 def test_acw_ruleset_does_not_import_the_rl_stack() -> None:
@@ -132,6 +133,7 @@ def test_scanner_catches_global_rng_calls() -> None:
         (6, "np.random.seed"), (7, "numpy.random.shuffle")]
 
 
+@pytest.mark.slow
 def test_no_global_rng_under_envs() -> None:
     offenders = []
     allowed = []

@@ -242,6 +242,7 @@ def test_every_module_has_a_layer() -> None:
     assert unplaced == []
 
 
+@pytest.mark.slow
 def test_imports_point_down_with_no_cycle() -> None:
     violations = layering_violations(_tree_sources())
     assert violations == [], "layering violations:\n" + "\n".join(violations)
@@ -346,6 +347,7 @@ INDEPENDENT = [("envs.adapters.aec", "envs.adapters.single_agent"),
                ("envs.adapters.wrappers", "envs.adapters.single_agent")]
 
 
+@pytest.mark.slow
 def test_env_front_ends_share_helpers_not_imports() -> None:
     graph = import_graph(_tree_sources())
     sideways = [f"{a}:{line} imports {b}" for x, y in INDEPENDENT for a, b in ((x, y), (y, x))

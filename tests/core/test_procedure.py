@@ -27,6 +27,7 @@ def at(labels: list[str], **params) -> SkirmishState:
 
 
 # -- the whole toy game passes the conformance suite, under each activation order -------------
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["alternating", "initiative", "cards"])
 def test_conformance_suite_passes_on_the_frame_built_toy(order: str) -> None:
     out = run_all(lambda: SkirmishGame(params={"order": order}), n_games=40, seed=5)

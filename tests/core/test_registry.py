@@ -78,6 +78,7 @@ def test_from_json_rebuilds_a_game_registered_by_class(clean_registry: dict) -> 
     assert back.to_json() == s.to_json()
 
 
+@pytest.mark.slow
 def test_the_core_loads_no_ruleset_module() -> None:
     """Importing the core (and its registry) imports the built-in registrations, not a
     ruleset's modules: they load on the first load_game."""

@@ -53,11 +53,13 @@ def test_replay_prints_one_line_per_event_in_process(capsys: pytest.CaptureFixtu
     assert out.out == TWO_VOLLEYS_LOG and out.err == ""
 
 
+@pytest.mark.slow
 def test_replay_prints_one_line_per_event_subprocess() -> None:
     r = _module_with_toy("replay", str(FIX / "toy_two_volleys.toml"))
     assert (r.returncode, r.stdout, r.stderr) == (0, TWO_VOLLEYS_LOG, "")
 
 
+@pytest.mark.slow
 def test_replay_to_the_end() -> None:
     r = _module_with_toy("replay", str(FIX / "toy_to_the_end.toml"))
     assert r.returncode == 0
@@ -65,6 +67,7 @@ def test_replay_to_the_end() -> None:
                                      "# final: <ToyState player=-4 decision=terminal>"]
 
 
+@pytest.mark.slow
 def test_replay_json_is_the_final_state(capsys: pytest.CaptureFixture[str]) -> None:
     f = FIX / "toy_two_volleys.toml"
     assert main(["replay", str(f), "--json"]) == 0
@@ -89,6 +92,7 @@ def test_script_api_and_transcript_round_trip() -> None:
 
 
 # -- illegal or unknown labels: exit 2, position and legal labels -------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("name,message", [
     ("toy_illegal_label.toml",
      "action 4 'pass' is not legal at this reaction node (TOY-2: only a reaction may be chosen "
@@ -122,6 +126,7 @@ MALFORMED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,problem", MALFORMED)
 def test_malformed_file_subprocess(name: str, problem: str) -> None:
     f = FIX / name
@@ -155,6 +160,7 @@ def test_from_mapping_errors_name_source_and_key(data: dict, problem: str) -> No
     assert str(ei.value) == f"bug-report.toml: {problem}"
 
 
+@pytest.mark.slow
 def test_cli_usage_errors_exit_2() -> None:
     r = _module("replay")
     assert r.returncode == 2 and "the following arguments are required: file" in r.stderr
@@ -210,6 +216,7 @@ def test_first_difference_names_the_first_path_and_both_values() -> None:
     assert repr(ABSENT) == "(absent)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags", [[], ["--json"]])
 def test_replay_cli_into_a_closed_pipe_is_quiet(flags):
     """``python -m envs replay FILE | head -1``: the reader closes the pipe early; the command

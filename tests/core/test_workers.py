@@ -62,6 +62,7 @@ def _swallow_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: None)
 
 
+@pytest.mark.slow
 def test_leaving_the_pool_kills_a_worker_that_lives_through_sigterm():
     """A worker that lives through SIGTERM and never reads the stop sentinel (in CI: stuck on
     the queue lock of a sibling terminated while holding it; here: busy) is killed, instead of
