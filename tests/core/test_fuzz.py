@@ -70,6 +70,7 @@ REGISTRY.setdefault("toy_chance09", "tests.core.test_fuzz:ChanceSumsTo09Game")
 REGISTRY.setdefault("toy_negative_turn", "tests.core.test_fuzz:NegativeTurnGame")
 
 
+@pytest.mark.slow
 def test_fuzz_healthy_toy_reports_counts(tmp_path, capsys):
     out = tmp_path / "fuzz.json"
     rc = main(["fuzz", "--ruleset", "toy", "--games", "40", "--seed", "5", "--json", str(out),
@@ -189,6 +190,7 @@ def test_fuzz_bad_input_is_one_line(capsys, args, message):
     assert rc == 2 and len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
 
 
+@pytest.mark.slow
 def test_fuzz_acw_default_small_n(tmp_path):
     """CI's small N on the ACW default battle, as a real command line."""
     out = tmp_path / "acw.json"
@@ -214,6 +216,7 @@ def _start_toy_fuzz(out: Path, *extra: str, **popen: Any) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, **popen)
 
 
+@pytest.mark.slow
 def test_fuzz_ctrl_c_reports_the_games_played(tmp_path):
     import signal
     import time
@@ -257,6 +260,7 @@ def test_fuzz_jobs_play_the_same_games_with_the_same_violations(tmp_path, capsys
 PACKAGE_RULESETS = sorted(r for r, t in REGISTRY.items() if str(t).startswith("envs.rulesets."))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", PACKAGE_RULESETS)
 def test_fuzz_runs_on_every_registered_ruleset(ruleset, tmp_path, capsys):
     out = tmp_path / "f.json"
@@ -268,6 +272,7 @@ def test_fuzz_runs_on_every_registered_ruleset(ruleset, tmp_path, capsys):
     assert doc["decisions"] >= 4 and doc["round_trips"] >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, group, status", [("SIGINT", False, 130),
                                                  ("SIGTERM", True, 143)])
 def test_fuzz_jobs_interrupt_stops_the_workers_and_reports(tmp_path, name, group, status):
