@@ -64,12 +64,12 @@ class AAHeuristic(BasePolicy):
 
     def __init__(self, game: Game, seed: SeedLike = None, name: str | None = None):
         super().__init__(seed, name)
-        from envs.rulesets.atomic_africa.game import FI, UNIT_FEATURES
+        from envs.rulesets.atomic_africa.observer import FEATURE_INDEX, UNIT_FEATURES
 
         self.labels = tuple(game.actions.labels)
         self.id = {lab: i for i, lab in enumerate(self.labels)}
         self.layout = game.layout
-        self.fi = FI
+        self.fi = FEATURE_INDEX
         self.nf = len(UNIT_FEATURES)
         self.decisions = tuple(game.decision_types)
         self.cards = [f.removeprefix("card_") for f in UNIT_FEATURES if f.startswith("card_")]

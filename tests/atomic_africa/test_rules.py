@@ -148,7 +148,7 @@ def test_aa_r9_split_fire_cascade_and_its_bound() -> None:
 def test_aa_d1_orders_are_revealed_together() -> None:
     s = play("duel", DUEL_TARGETED + ["reserve:play:3"])
     ob = s.game.observation
-    from envs.rulesets.atomic_africa.game import FI
+    from envs.rulesets.atomic_africa.observer import FEATURE_INDEX as FI
     L = s.game.layout
     enemy = L.view(ob(s, 1), "enemy_units")
     assert enemy[0, FI["has_order"]] == 1.0 and enemy[0, FI["card_5"]] == 0.0  # face down

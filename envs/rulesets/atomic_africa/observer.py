@@ -1,0 +1,239 @@
+"""The observer of Atomic Africa: one egocentric ``float32`` vector per side, and its text twin
+(the table of pieces is in the package docstring and :attr:`AAObserver.layout`).
+
+Nothing hidden from the viewing side enters: a zone's cards are read only where
+:meth:`envs.core.zones.Zone.visible_to` allows (the side's own hand, Reserve and face-down
+orders; revealed orders and the public discard piles), every other zone by its size only, and
+the decision context as :meth:`envs.core.procedure.ProcedureState.decision_context` gives it to
+that side (a hidden commitment never shows the other side's choice).
+
+The vector is written piece by piece into one buffer: a unit row as one slice assignment, the
+line-of-sight matrix from a cache keyed by the units' points (it changes only when a unit moves,
+places its In-transit figure, splits or is removed).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.core.frames import CommitContext
+from envs.core.observer import ObservationLayout, Piece
+
+from .actions import DECISION_TYPES
+from .cards import CARD_NAMES, DIE_LADDER, N_CARDS, ORDER_KINDS, POSTURES
+from .state import AAState, Unit, key
+
+if TYPE_CHECKING:
+    from .game import AAGame
+
+#: features of one unit row of the observation
+UNIT_FEATURES: tuple[str, ...] = (
+    "present", "x", "y", "figures", "wounds", "suppression", "morale_die", "equipment_die",
+    "vehicle", "attached", "has_order", "acted", "confused", "in_transit", "transit_x",
+    "transit_y", "activating", "reacting", "targeted", "revealed",
+) + tuple(f"card_{c}" for c in CARD_NAMES) + tuple(f"order_{o}" for o in ORDER_KINDS) + tuple(
+    f"posture_{p}" for p in POSTURES)
+#: index of each feature in a unit row
+FEATURE_INDEX: dict[str, int] = {name: i for i, name in enumerate(UNIT_FEATURES)}
+#: the scalar features written as one slice at the start of a row
+_SCALARS = FEATURE_INDEX["revealed"] + 1
+_CARD0 = FEATURE_INDEX[f"card_{CARD_NAMES[0]}"]
+_ORDER0 = FEATURE_INDEX[f"order_{ORDER_KINDS[0]}"]
+_POSTURE0 = FEATURE_INDEX[f"posture_{POSTURES[0]}"]
+_ORDER_INDEX = {kind: i for i, kind in enumerate(ORDER_KINDS)}
+_POSTURE_INDEX = {posture: i for i, posture in enumerate(POSTURES)}
+_DIE_INDEX = {sides: i for i, sides in enumerate(DIE_LADDER)}
+_TOP_DIE = len(DIE_LADDER) - 1
+_DECISION_INDEX = {name: i for i, name in enumerate(DECISION_TYPES)}
+#: line-of-sight matrices kept per game (a bounded cache: cleared when it grows past this)
+_LOS_CACHE_SIZE = 4096
+
+
+def _die_feature(sides: int, steps: int) -> float:
+    """A die shifted ``steps`` types lower as (ladder index + 1) / 5; 0 below d4."""
+    index = _DIE_INDEX[sides] - steps
+    if index < 0:
+        return 0.0
+    return (min(index, _TOP_DIE) + 1) / 5.0
+
+
+class AAObserver:
+    """Builds observations of one :class:`~.game.AAGame` (see the module docstring).
+
+    Args:
+        game: the game (its table, unit slots, turns and objectives).
+    """
+
+    def __init__(self, game: "AAGame"):
+        self.game = game
+        slots = game.max_units_per_side
+        self.layout = ObservationLayout([
+            Piece("own_units", (slots, len(UNIT_FEATURES)),
+                  "own units by slot (features: UNIT_FEATURES)"),
+            Piece("enemy_units", (slots, len(UNIT_FEATURES)),
+                  "enemy units by slot; card only once revealed"),
+            Piece("los", (slots, slots), "1 where own unit i and enemy unit j see each other"),
+            Piece("own_reserve", (N_CARDS,), "own Reserve / hand: copies of each card / 4"),
+            Piece("counts", (5,), "enemy Reserve size, own deck, enemy deck (/ 54), own and "
+                  "enemy discard size (/ 54)"),
+            Piece("own_discard", (N_CARDS,), "own discard pile by card / 4"),
+            Piece("enemy_discard", (N_CARDS,), "enemy discard pile by card / 4"),
+            Piece("turn", (2,), "turn / turns, 1 if the observer activated first"),
+            Piece("decision", (len(DECISION_TYPES),), "one-hot decision type"),
+            Piece("subject", (slots,), "one-hot own unit the decision is about"),
+            Piece("commit", (3 + N_CARDS,), "change loop: own committed, enemy committed, own "
+                  "stand, own card played (one-hot)"),
+            Piece("frozen", (2,), "own, enemy orders frozen by a Joker (AA-D8)"),
+            Piece("objectives", (3, 4), "x, y, held by own, held by enemy"),
+            Piece("score", (2,), "own, enemy score / 10"),
+        ])
+        self.offsets = self.layout.offsets
+
+    # -- helpers -----------------------------------------------------------------------------
+    def table_xy(self, side: int, x: float, y: float) -> tuple[float, float]:
+        """Egocentric table coordinates in [0, 1] (side 1 sees the table turned round)."""
+        game = self.game
+        if side == 1:
+            x, y = game.width - x, game.depth - y
+        return x / game.width, y / game.depth
+
+    def los_matrix(self, state: AAState, side: int) -> np.ndarray:
+        """``(slots, slots)`` float32: 1 where own unit i and enemy unit j see each other
+        (AA-G9, :meth:`AAState.sees`), cached by the units' points."""
+        points = tuple(None if unit is None or not unit.alive else
+                       (unit.x, unit.y, unit.tx, unit.ty)
+                       for row in state.units for unit in row)
+        cache = self.game.los_matrix_cache
+        cache_key = (side, points)
+        matrix = cache.get(cache_key)
+        if matrix is None:
+            slots = self.game.max_units_per_side
+            matrix = np.zeros((slots, slots), dtype=np.float32)
+            enemies = state.alive_units(1 - side)
+            for own in state.alive_units(side):
+                for enemy in enemies:
+                    matrix[own.slot, enemy.slot] = float(state.sees(own, enemy))
+            if len(cache) >= _LOS_CACHE_SIZE:
+                cache.clear()
+            cache[cache_key] = matrix
+        return matrix
+
+    def _unit_row(self, state: AAState, side: int, owner: int, unit: Unit,
+                  row: np.ndarray) -> None:
+        """Write the features of ``unit`` (of side ``owner``) as ``side`` sees it."""
+        zone = state.zones[f"order:{owner}:{unit.slot}"]
+        x, y = self.table_xy(side, unit.x, unit.y)
+        vehicle = unit.vehicle
+        in_transit = unit.tx is not None
+        transit_x, transit_y = self.table_xy(side, unit.tx, unit.ty) if in_transit else (0, 0)
+        phase = state.ap
+        activating = reacting = targeted = 0.0
+        if phase is not None:
+            role = phase.role(owner, unit.slot)
+            activating = float(role == 0)
+            reacting = float(role > 0)
+            targeted = float(any(line[2] == owner and line[3] == unit.slot
+                                 for line in phase.fire))
+        row[:_SCALARS] = (
+            1.0, x, y, unit.figures / 12.0, unit.wounds / 6.0, unit.suppression / 6.0,
+            _die_feature(unit.morale, 0 if vehicle else unit.wounds),
+            _die_feature(unit.equipment, unit.suppression + (unit.wounds if vehicle else 0)),
+            float(vehicle), float(unit.attached), float(len(zone.cards) > 0), float(unit.acted),
+            float(unit.confused), float(in_transit), transit_x, transit_y, activating, reacting,
+            targeted, float(zone.visibility == "public"))
+        if zone.cards and zone.visible_to(side):  # own card, or a revealed enemy card
+            row[_CARD0 + zone.cards[0]] = 1.0
+        if phase is not None:
+            unit_key = key(owner, unit.slot)
+            special = phase.special.get(unit_key)
+            if special is not None:
+                row[_ORDER0 + _ORDER_INDEX[special]] = 1.0
+            posture = phase.posture.get(unit_key)
+            if posture is not None:
+                row[_POSTURE0 + _POSTURE_INDEX[posture]] = 1.0
+
+    # -- the observation ---------------------------------------------------------------------
+    def observation(self, state: AAState, side: int) -> np.ndarray:
+        """float32 vector of shape ``(observation_size,)`` for ``side`` (0 or 1), egocentric;
+        nothing hidden from ``side`` enters it (module docstring)."""
+        layout = self.layout
+        vector = layout.zeros()
+        pieces = layout.split(vector)
+        zones = state.zones
+        enemy = 1 - side
+        for owner, rows in ((side, pieces["own_units"]), (enemy, pieces["enemy_units"])):
+            for unit in state.units[owner]:
+                if unit is not None and unit.alive:
+                    self._unit_row(state, side, owner, unit, rows[unit.slot])
+        pieces["los"][:] = self.los_matrix(state, side)
+        own_reserve = zones[f"reserve:{side}"]
+        if own_reserve.cards:
+            pieces["own_reserve"][:] = np.bincount(own_reserve.cards, minlength=N_CARDS) * 0.25
+        own_discard = zones[f"discard:{side}"].cards
+        enemy_discard = zones[f"discard:{enemy}"].cards
+        pieces["counts"][:] = (len(zones[f"reserve:{enemy}"].cards) / 10.0,
+                               len(zones[f"deck:{side}"].cards) / 54.0,
+                               len(zones[f"deck:{enemy}"].cards) / 54.0,
+                               len(own_discard) / 54.0, len(enemy_discard) / 54.0)
+        if own_discard:
+            pieces["own_discard"][:] = np.bincount(own_discard, minlength=N_CARDS) * 0.25
+        if enemy_discard:
+            pieces["enemy_discard"][:] = np.bincount(enemy_discard, minlength=N_CARDS) * 0.25
+        pieces["turn"][:] = (state.turn / self.game.turns, float(state.first == side))
+        decision = state.decision_type()
+        pieces["decision"][_DECISION_INDEX[str(getattr(decision, "value", decision))]] = 1.0
+        self._context(state, side, pieces)
+        phase = state.ap
+        if phase is not None:
+            pieces["frozen"][:] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
+        for index, (x, y) in enumerate(self.game.objectives[:3]):
+            holder = state.objective_holder(x, y)
+            pieces["objectives"][index] = (*self.table_xy(side, x, y), float(holder == side),
+                                           float(holder == enemy))
+        scores = state.scores()
+        pieces["score"][:] = (scores[side] / 10.0, scores[enemy] / 10.0)
+        return vector
+
+    def _context(self, state: AAState, side: int, pieces: dict[str, np.ndarray]) -> None:
+        """The ``commit`` (change loop) or ``subject`` piece from the decision context."""
+        context = state.decision_context(side)
+        if isinstance(context, CommitContext):
+            sides = state.stack.top.sides
+            own = [done for who, done in zip(sides, context.committed) if who == side]
+            other = [done for who, done in zip(sides, context.committed) if who != side]
+            commit = pieces["commit"]
+            commit[0] = float(bool(own and own[0]))
+            commit[1] = float(bool(other and other[0]))
+            if context.own_choice is not None:
+                ids = self.game.ids
+                if context.own_choice == ids.stand:
+                    commit[2] = 1.0
+                else:
+                    commit[3 + context.own_choice - ids.play0] = 1.0
+        elif (context is not None and getattr(context, "subject", -1) >= 0
+              and context.player == side):
+            pieces["subject"][context.subject] = 1.0
+
+    def observation_string(self, state: AAState, side: int) -> str:
+        """Text twin of :meth:`observation` (own cards named; enemy cards only when revealed)."""
+        game = self.game
+        view = state.zones.public_view(side)
+        lines = [f"turn {state.turn}/{game.turns}; you are {game.side_names[side]}; scores "
+                 f"{state.scores()}"]
+        for owner in (side, 1 - side):
+            who = "own" if owner == side else "enemy"
+            for unit in state.alive_units(owner):
+                zone = view[f"order:{owner}:{unit.slot}"]
+                order = ("-" if zone.size == 0 else CARD_NAMES[zone.cards[0]] if zone.cards
+                         else "face-down")
+                lines.append(f"  {who} unit{unit.slot} {unit.name}: {unit.figures} fig at "
+                             f"({unit.x:.1f}, {unit.y:.1f}) cm, {unit.wounds} wounds, "
+                             f"{unit.suppression} markers, order {order}"
+                             f"{', acted' if unit.acted else ''}")
+        reserve = view[f"reserve:{side}"].cards
+        lines.append(f"  own Reserve: {[CARD_NAMES[c] for c in reserve]}; enemy Reserve: "
+                     f"{view[f'reserve:{1 - side}'].size} cards; decks "
+                     f"{view[f'deck:{side}'].size}/{view[f'deck:{1 - side}'].size}")
+        return "\n".join(lines)
