@@ -12,7 +12,7 @@ import numpy as np
 from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
-from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
+from .actions import CHANCE_CATALOGUE, DECISION_TYPES, DIRECTIONS, MAX_INCREMENTS, Ids
 from .cards import EXPERIENCE_BONUS
 from .observer import AAObserver
 from .params import SCENARIO_DIR, AAParams, load_scenario
@@ -37,7 +37,7 @@ class AAGame(Game):
 
     ruleset_id = "atomic_africa"
     scenario_dir = SCENARIO_DIR
-    _cache_attrs = ("los_cache", "los_matrix_cache")
+    _cache_attrs = ("los_cache", "inside_cache", "sees_cache", "los_matrix_cache", "placements_cache")
     version = 2
 
     def __init__(self, scenario: str | Path | None = None,
@@ -59,6 +59,12 @@ class AAGame(Game):
         self.los_cache: dict = {}
         #: memo of the observer's line-of-sight matrices ((side, units' points) -> matrix)
         self.los_matrix_cache: dict = {}
+        #: memo of unit-to-unit sight (the two units' points -> bool)
+        self.sees_cache: dict = {}
+        #: memo of which sight-blocking areas hold a point (point -> tuple of bools)
+        self.inside_cache: dict = {}
+        #: memo of the legal In-transit placements ((side, vehicle, x, y) -> action ids)
+        self.placements_cache: dict = {}
         self.cover_areas = [([tuple(pt) for pt in t.points], t.cover) for t in spec.terrain]
         self.objectives = [(o.x, o.y) for o in spec.objectives]
         self.experience = tuple(sd.experience for sd in spec.sides)
@@ -70,6 +76,21 @@ class AAGame(Game):
         self.num_players = 2
         self.side_names = tuple(sd.name for sd in spec.sides)
         self.ids = Ids(U)
+        #: AA-G8: (side, vehicle) -> [(action id, dx, dy)] of every ``move:<dir>:<n>`` in id
+        #: order, the offset in cm on the table (side 1's forward is -y)
+        self.move_offsets: dict[tuple[int, bool], list[tuple[int, float, float]]] = {}
+        for side in (0, 1):
+            for vehicle in (False, True):
+                increment = p.vehicle_increment_cm if vehicle else p.infantry_increment_cm
+                rows = []
+                for direction, (dx, dy) in enumerate(DIRECTIONS.values()):
+                    if side == 1:
+                        dx, dy = -dx, -dy
+                    for n in range(1, MAX_INCREMENTS + 1):
+                        step = increment * n
+                        rows.append((self.ids.move(self.ids.dirs[direction], n), dx * step,
+                                     dy * step))
+                self.move_offsets[side, vehicle] = rows
         self.actions = self.ids.cat
         self.chance = CHANCE_CATALOGUE
         self.decision_types = DECISION_TYPES

@@ -7,14 +7,38 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.core.geometry import polygon_contains, segment_crosses_polygon
+from envs.core.geometry import polygon_contains, segments_intersect
 from envs.core.procedure import FrameStack, ProcedureState, Record, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost
-from envs.core.zones import Visibility, Zones
+from envs.core.zones import Visibility, Zone, Zones
 
-from .actions import DECISION_ASKS, DECISION_LABELS, DIRECTIONS, Decision
+from .actions import DECISION_ASKS, DECISION_LABELS, MAX_INCREMENTS, Decision
 from .cards import (CARD_ID, JOKER, MENU, VEHICLE_SPECIALS, is_face, shifted)
+
+
+class CardZones(Zones):
+    """The card zones of one state (:class:`envs.core.zones.Zones`) with a copy that builds
+    each zone directly (its fields are a name, an owner, a visibility and a list of ints)."""
+
+    __slots__ = ()
+
+    def copy(self) -> "CardZones":
+        out = CardZones()
+        out._zones = {name: Zone(zone.name, zone.owner, zone.visibility, list(zone.cards))
+                      for name, zone in self._zones.items()}
+        return out
+
+
+def segment_meets_edges(a: tuple[float, float], b: tuple[float, float],
+                        poly: list[tuple[float, float]]) -> bool:
+    """Whether segment ``a``-``b`` meets an edge of polygon ``poly`` (closed segments)."""
+    prev = poly[-1]
+    for cur in poly:
+        if segments_intersect(a, b, prev, cur):
+            return True
+        prev = cur
+    return False
 
 
 @register
@@ -48,6 +72,14 @@ class Unit(Record):
     def vehicle(self) -> bool:
         return self.utype == "vehicle"
 
+    def copy(self) -> "Unit":
+        """An independent copy (every field is an immutable value, so a field-by-field copy
+        is a deep one)."""
+        return Unit(self.side, self.slot, self.name, self.utype, self.attached, self.figures,
+                    self.morale, self.equipment, self.defense, self.x, self.y, self.wounds,
+                    self.suppression, self.alive, self.acted, self.confused, self.tx, self.ty,
+                    self.vehicle_marked)
+
 
 @register
 @dataclass(slots=True)
@@ -79,9 +111,6 @@ class PhaseData(Record):
         return -1
 
 
-_DIRS = list(DIRECTIONS.values())
-
-
 def key(side: int, unit: int) -> str:
     return f"{side}:{unit}"
 
@@ -107,7 +136,7 @@ class AAState(ProcedureState):
         self.destroyed = [0, 0]  # units of each side destroyed
         self.first = 0
         self.ap: PhaseData | None = None
-        self.zones = Zones()
+        self.zones = CardZones()
         cards = game.cards
         for s in (0, 1):
             self.zones.add(f"deck:{s}", s, Visibility.NOBODY, cards.deck[s])
@@ -184,20 +213,38 @@ class AAState(ProcedureState):
         hit = cache.get(k)
         if hit is not None:
             return hit
+        game = self.game
+        inside_a = self.inside_blocking(a)
+        inside_b = self.inside_blocking(b)
         out = True
-        for poly, (x0, y0, x1, y1) in zip(self.game.blocking, self.game.blocking_boxes):
+        for index, (poly, (x0, y0, x1, y1)) in enumerate(zip(game.blocking,
+                                                             game.blocking_boxes)):
             if (max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0
                     or min(a[1], b[1]) > y1):
                 continue
-            if segment_crosses_polygon(a, b, poly):
-                if polygon_contains(poly, a) or polygon_contains(poly, b):
-                    continue
+            # an area holding either end does not block; otherwise the line is blocked when
+            # it meets one of the area's edges (it cannot lie inside without holding an end)
+            if inside_a[index] or inside_b[index]:
+                continue
+            if segment_meets_edges(a, b, poly):
                 out = False
                 break
         if len(cache) > 200_000:
             cache.clear()
         cache[k] = out
         return out
+
+    def inside_blocking(self, point: tuple[float, float]) -> tuple[bool, ...]:
+        """Whether ``point`` lies in (or on the edge of) each sight-blocking area, in
+        ``game.blocking`` order (memoised on the game)."""
+        cache = self.game.inside_cache
+        inside = cache.get(point)
+        if inside is None:
+            inside = tuple(polygon_contains(poly, point) for poly in self.game.blocking)
+            if len(cache) > 200_000:
+                cache.clear()
+            cache[point] = inside
+        return inside
 
     @staticmethod
     def points(u: Unit) -> list[tuple[float, float]]:
@@ -208,8 +255,17 @@ class AAState(ProcedureState):
         return pts
 
     def sees(self, a: Unit, b: Unit) -> bool:
-        """Any of ``a``'s points to any of ``b``'s points (AA-R3, AA-G9)."""
-        return any(self.los(p, q) for p in self.points(a) for q in self.points(b))
+        """Any of ``a``'s points to any of ``b``'s points (AA-R3, AA-G9). Memoised on the game
+        by the two units' points."""
+        cache = self.game.sees_cache
+        cache_key = (a.x, a.y, a.tx, a.ty, b.x, b.y, b.tx, b.ty)
+        seen = cache.get(cache_key)
+        if seen is None:
+            seen = any(self.los(p, q) for p in self.points(a) for q in self.points(b))
+            if len(cache) > 200_000:
+                cache.clear()
+            cache[cache_key] = seen
+        return seen
 
     def cover(self, x: float, y: float) -> int:
         """AA-G14: cover of a point (the best of the terrain areas holding it)."""
@@ -220,22 +276,30 @@ class AAState(ProcedureState):
                            self.game.cover_soft)
         return best
 
-    def table_vector(self, side: int, direction: int) -> tuple[float, float]:
-        """A direction of the side's own frame as a table vector (side 1 faces -y)."""
-        dx, dy = _DIRS[direction]
-        return (dx, dy) if side == 0 else (-dx, -dy)
-
-    def increment(self, u: Unit) -> float:
-        g = self.game
-        return g.vehicle_increment_cm if u.vehicle else g.infantry_increment_cm
-
     def destination(self, u: Unit, direction: int, n: int) -> tuple[float, float]:
-        dx, dy = self.table_vector(u.side, direction)
-        step = self.increment(u) * n
-        return u.x + dx * step, u.y + dy * step
+        """AA-G8: the point ``n`` increments from ``u``'s Start Group in ``direction`` (an
+        index of :data:`.actions.DIRECTIONS`, in the side's own frame)."""
+        dx, dy = self.game.move_offsets[u.side, u.vehicle][direction * MAX_INCREMENTS + n - 1][1:]
+        return u.x + dx, u.y + dy
 
     def on_table(self, x: float, y: float) -> bool:
         return 0.0 <= x <= self.game.width and 0.0 <= y <= self.game.depth
+
+    def placements(self, u: Unit) -> list[int]:
+        """AA-G8: ``move:hold`` and every ``move:<dir>:<n>`` whose In-transit figure stays on
+        the table, sorted (memoised on the game by side, unit type and position)."""
+        game = self.game
+        cache_key = (u.side, u.vehicle, u.x, u.y)
+        legal = game.placements_cache.get(cache_key)
+        if legal is None:
+            width, depth, x, y = game.width, game.depth, u.x, u.y
+            legal = [game.ids.hold] + [
+                action for action, dx, dy in game.move_offsets[u.side, u.vehicle]
+                if 0.0 <= x + dx <= width and 0.0 <= y + dy <= depth]
+            if len(game.placements_cache) > 100_000:
+                game.placements_cache.clear()
+            game.placements_cache[cache_key] = legal
+        return list(legal)
 
     def range_threshold(self, d: float) -> int:
         g = self.game
@@ -328,7 +392,7 @@ class AAState(ProcedureState):
         s.destroyed = [int(x) for x in data["destroyed"]]
         s.first = int(data["first"])
         s.ap = None if data["ap"] is None else PhaseData.from_dict(data["ap"])
-        s.zones = Zones.from_list(data["zones"])
+        s.zones = CardZones.from_list(data["zones"])
         s.deck_order = [[int(c) for c in o] for o in data["deck_order"]]
         s.stack = FrameStack.from_dict(data["stack"], Decision)
         return s

@@ -20,16 +20,9 @@ from .resolution import Resolution
 def _legal_moves(state: AAState, u: Unit) -> list[int]:
     """AA-G8 / AA-R7: hold, or an In-transit figure 1-4 increments in one of six
     directions, on the table; a unit with too many suppression markers holds (AA-G15)."""
-    ids = state.game.ids
     if u.suppression >= state.game.suppressed_no_move or u.confused:
-        return [ids.hold]
-    out = [ids.hold]
-    for d in range(len(ids.dirs)):
-        for n in range(1, 5):
-            x, y = state.destination(u, d, n)
-            if state.on_table(x, y):
-                out.append(ids.move(ids.dirs[d], n))
-    return sorted(out)
+        return [state.game.ids.hold]
+    return state.placements(u)
 
 
 def _apply_move(state: AAState, u: Unit, action: int, rules: tuple[str, ...]) -> None:
