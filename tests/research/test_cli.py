@@ -128,6 +128,7 @@ def test_ablate_bad_parameters(tmp_path, capsys, param, message):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_ablate_train_compares_learned_reactions(tmp_path):
     out = tmp_path / "a.json"
     rc = evaluate.main(["ablate", "--ruleset", "toy", "--agents", "random", "never-react",
@@ -141,6 +142,7 @@ def test_ablate_train_compares_learned_reactions(tmp_path):
         assert sum(t["reaction_shares"].values()) == pytest.approx(1.0) or not t["reaction_shares"]
 
 
+@pytest.mark.slow
 def test_masking_tiny_run(tmp_path):
     out, png = tmp_path / "m.json", tmp_path / "m.png"
     rc = evaluate.main(["masking", "--ruleset", "toy", "--timesteps", "64", "--seeds", "0",
@@ -160,6 +162,7 @@ def test_masking_tiny_run(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_masking_without_json_says_how_long_and_how_to_keep_the_results(capsys, tmp_path):
     """Minutes of training (the defaults: about 5) whose results are only printed: one line at
     the start says so; with --json no such line."""
@@ -216,6 +219,7 @@ def test_two_sided_commands_refuse_a_free_for_all_before_any_work(capsys, argv, 
     assert command in err and err.count("\n") == 1, err
 
 
+@pytest.mark.slow
 def test_masking_also_eval_scores_further_opponents(tmp_path):
     out = tmp_path / "m.json"
     rc = evaluate.main(["masking", "--ruleset", "toy", "--timesteps", "32", "--seeds", "0",
