@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 RLLIB  := $(VENV)/.installed-rllib
 OSPIEL := $(VENV)/.installed-openspiel
 
-.PHONY: all install install-rllib install-openspiel test test-fast train evaluate bench clean
+.PHONY: all install install-rllib install-openspiel test test-fast train evaluate bench docs clean
 
 all: test
 
@@ -21,14 +21,14 @@ $(PY):
 $(STAMP): $(PY) pyproject.toml
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet torch==2.13.0
-	$(PIP) install --quiet -e ".[test]"
+	$(PIP) install --quiet -e ".[test,docs]"
 	touch $(STAMP)
 
 install: $(STAMP)
 
 # the rllib extra (train.py --backend rllib); `make test` installs it so CI runs tests/rllib
 $(RLLIB): $(STAMP)
-	$(PIP) install --quiet -e ".[test,rllib]"
+	$(PIP) install --quiet -e ".[test,docs,rllib]"
 	touch $(RLLIB)
 
 install-rllib: $(RLLIB)
@@ -58,5 +58,9 @@ evaluate: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m envs.bench --ruleset acw_regimental --seconds 5 --json bench.json
 
+# the documentation site, warnings as errors (open docs/_build/html/index.html)
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 clean:
-	rm -rf $(VENV) runs build *.egg-info
+	rm -rf $(VENV) runs build docs/_build docs/api/generated *.egg-info

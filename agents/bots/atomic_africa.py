@@ -5,6 +5,7 @@ fire; they differ only in the Reserve decisions (``reaction`` with an orderless 
 ``reserve_assign``, ``reserve_play``), so ``evaluate.py``'s ``decision_stats`` tells them apart.
 
 * :class:`AAHeuristic` (``heuristic`` on ruleset ``atomic_africa``):
+
   - Orders (AA-G4): keeps back the Joker and its best face card (at most ``KEEP`` = 2 cards)
     as the Reserve for reactions and the change loop, and gives every other unit its best
     remaining card (face cards first); when only kept cards are left and no unit of the side
@@ -18,6 +19,7 @@ fire; they differ only in the Reserve decisions (``reaction`` with an orderless 
     eligible card (``reserve_assign``);
   - announces Split Fire / Aimed Fire / Assault; in the change loop (AA-D4) replaces a low
     revealed order (A-5) with the Joker or a face card, else stands.
+
 * :class:`NeverReserve` (``never-reserve``): the heuristic, but it never plays from the
   Reserve unless forced: no voluntary reaction with an orderless unit (AA-R3), stands in
   every change-loop round (AA-D4); a targeted orderless unit must still take a card (AA-R4).

@@ -77,7 +77,8 @@ class TeacherKLMaskablePPO(MaskablePPO):
     Args:
         teacher_kl_coef: weight of the KL term (``>= 0``).
         value_epochs: critic-only epochs after the PPO epochs of each update (``>= 0``).
-        *args, **kwargs: as ``MaskablePPO``.
+        *args: as ``MaskablePPO``.
+        **kwargs: as ``MaskablePPO``.
 
     Raises:
         ValueError: for a negative ``teacher_kl_coef`` or ``value_epochs``.

@@ -54,7 +54,9 @@ def pfsp_weight(p: float, exponent: float = 2.0, floor: float = 0.02) -> float:
 class League(OpponentPool):
     """Opponent pool sampled by PFSP (see the module docstring).
 
-    Args (besides :class:`~agents.training.league.selfplay.OpponentPool`'s):
+    Takes :class:`~agents.training.league.selfplay.OpponentPool`'s arguments and these:
+
+    Args:
         self_play: probability of playing the live learner.
         exponent, floor: of :func:`pfsp_weight`.
         window_games: results kept per opponent for its win rate.

@@ -272,7 +272,7 @@ class Footprint:
             angle: rotation in radians. Pivoting on the left corner, a positive (CCW) angle
                 swings the right end forward (a wheel to the left); pivoting on the right, a
                 negative (CW) angle swings the left end forward (a wheel to the right). The
-                cost, frontage x |angle| (ACW-PD-21.2), is the engine's concern.
+                cost, frontage x abs(angle) (ACW-PD-21.2), is the engine's concern.
             pivot: ``"left"`` (front-left corner) or ``"right"`` (front-right corner).
 
         Raises:

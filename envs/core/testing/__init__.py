@@ -55,9 +55,9 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
         seed: suite seed (each check derives its generators from it).
 
     Returns:
-        ``{"random_games": RandomGamesStats.to_dict(), "clone_points": …, "json_round_trips":
-        …, "replayed_labels": …, "legal_actions_applied": …, "refusals": …,
-        "pickle_points": …}``.
+        a dict with the keys ``random_games`` (``RandomGamesStats.to_dict()``),
+        ``clone_points``, ``json_round_trips``, ``replayed_labels``,
+        ``legal_actions_applied``, ``refusals`` and ``pickle_points`` (counts).
 
     Raises:
         ConformanceError: at the first violation.

@@ -291,7 +291,7 @@ def melee_modifier_breakdown(side: MeleeSide, enemy_stands: int) -> list[tuple[s
 class MeleeResult:
     """Outcome of an Opposed Melee Roll (ACW-PD-26).
 
-    winner: 0 (first side), 1 (second side) or None on a tie; margin: |total_a - total_b|;
+    winner: 0 (first side), 1 (second side) or None on a tie; margin: abs(total_a - total_b);
     loser_stands_lost: 1 (margin 1-2) or 2 (3-4), 0 on a tie or a rout; loser_retreat: inches,
     3.0 or 6.0; loser_broken: margin >= 5 (the loser is removed); tie_hits: 1 hit onto each
     side's counter on a tie, else 0. Disorder of the loser (or of both on a tie), recoils,

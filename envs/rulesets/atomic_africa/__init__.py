@@ -17,6 +17,7 @@ in 9 cm (seed Pt 12). Orders are playing cards from each side's own deck. A game
    that has not acted), place its In-transit figure (``move:<dir>:<n>``, n =
    1-4 increments in one of six egocentric directions, or ``move:hold``; AA-G8), Targeting
    (``target:unitK`` or ``target:none``; a second target is a Split Fire declaration, AA-R9).
+
    * **Reaction sub-phase**: targeted units must react (AA-R2); otherwise the reacting side may
      choose one unit with line of sight to the Start Group or In-transit figure
      (``react:unitK`` / ``react:none``, AA-R1, AA-R3). An orderless reactor takes a card of the
@@ -50,6 +51,7 @@ in 9 cm (seed Pt 12). Orders are playing cards from each side's own deck. A game
      points over (minimum 1); vehicles: damage threshold = range + defense, at most one new
      marker a turn, wounds shift the Equipment die). Targets are locked at Targeting; a rush
      does not fire; a Split Fire target without Split Fire is cancelled (AA-G21).
+
 3. **Clean-Up Phase**: forced splits — a unit whose wound counters would shift its Morale die
    below d4 splits into two groups as equal as possible, sharing markers and wounds — its
    owner gives an odd wound and an odd marker each to a group (``odd_wound:larger`` /
