@@ -102,7 +102,8 @@ class Args:
     checkpoint paths; default: the whole bot panel)"""
     pfsp: bool = True
     """league self-play: sample snapshots and bots by prioritized fictitious self-play, weight
-    (1 - p)^2 for the learner's recent score p (league/pfsp.py); off: the fixed --pool-NAME-weight ones"""
+    (1 - p)^2 for the learner's recent score p (league/pfsp.py); off: the fixed
+    --pool-NAME-weight ones"""
     pool_latest_weight: float = 0.0
     """sampling weight of the latest policy as opponent (with --pfsp: the probability, 0..1,
     of plain self-play against the live learner)"""
