@@ -39,7 +39,7 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
 # the rllib backend imports ray, the OpenSpiel adapter pyspiel (extras the docs do not need)
-autodoc_mock_imports = ["ray", "pyspiel"]
+autodoc_mock_imports = ["ray", "pyspiel", "open_spiel"]
 # `envs.core` re-exports the errors and the protocol of its submodules, so a docstring's
 # ``ScenarioError`` names two equal targets; Sphinx links the first and would warn each time
 suppress_warnings = ["ref.python"]

@@ -3,13 +3,13 @@
 Importing this module registers one OpenSpiel game per built-in ruleset with
 ``pyspiel.register_game``:
 
-=========================  ====================  =================================================
-OpenSpiel short name       Riposte ruleset       information
-=========================  ====================  =================================================
-``riposte_acw_regimental`` ``acw_regimental``    perfect
-``riposte_atomic_africa``  ``atomic_africa``     imperfect (face-down orders, Reserves, decks)
-``riposte_skirmish_alert`` ``skirmish_alert``    perfect (2 to 4 teams)
-=========================  ====================  =================================================
+==========================  ====================  =================================================
+OpenSpiel short name        Riposte ruleset       information
+==========================  ====================  =================================================
+``riposte_acw_regimental``  ``acw_regimental``    perfect
+``riposte_atomic_africa``   ``atomic_africa``     imperfect (face-down orders, Reserves, decks)
+``riposte_skirmish_alert``  ``skirmish_alert``    perfect (2 to 4 teams)
+==========================  ====================  =================================================
 
 so that ``pyspiel.load_game("riposte_acw_regimental(scenario=example_a_closing_volley)")`` works.
 
