@@ -155,6 +155,14 @@ def reset_policy(policy: object, seed: SeedLike) -> None:
         reset()
 
 
+def reads_state(policy: object) -> bool:
+    """True for an agent that decides from the game state rather than from its observation:
+    one with ``reads_state = True`` and ``step(state) -> action`` (OpenSpiel's ``Bot.step``),
+    such as :class:`agents.search.SearchAgent`. Whoever holds the state (the tournament, the
+    single-agent env, the play command) calls ``step(state)`` for it."""
+    return bool(getattr(policy, "reads_state", False)) and callable(getattr(policy, "step", None))
+
+
 def policy_name(policy: object, default: str = "policy") -> str:
     """The ``name`` of a policy, or ``default`` for a bare callable."""
     return str(getattr(policy, "name", None) or getattr(policy, "__name__", None) or default)

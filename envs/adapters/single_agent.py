@@ -51,7 +51,8 @@ one), so win rates can be kept per opponent.
 
 ``ruleset`` (registered id), ``scenario`` (built-in name or TOML path, ``None`` = default),
 ``params`` (game parameters), ``seat`` (``"random"``, a side index or a side name), ``opponent``
-(callable ``(obs, mask) -> int`` on the opponent's own view, a policy with ``act``, an
+(callable ``(obs, mask) -> int`` on the opponent's own view, a policy with ``act``, an agent
+that reads the state — ``reads_state = True`` and ``step(state) -> int``, a search agent —, an
 ``OpponentSampler`` with ``sample_opponent(rng)``, or ``None`` = uniform random over the mask;
 in a game of three or more sides a sampler is asked once per opponent seat at every reset, so
 each of the n − 1 other sides is played by its own draw from the pool, named in
@@ -229,18 +230,15 @@ class RiposteGymEnv(gym.Env):
             self._use_opponent(None)  # until the first reset samples one
 
     def _use_opponent(self, opp: Any) -> None:
-        if opp is None:
-            self._opponent_obj, self._policy = None, self._random_opponent
-        elif callable(opp):
-            self._opponent_obj, self._policy = opp, opp
-        elif hasattr(opp, "act"):
-            self._opponent_obj, self._policy = opp, opp.act
-        else:
-            raise ParameterError(f"sampled opponent {opp!r} is not callable (obs, mask) -> int")
+        self._opponent_obj, self._policy = self._policy_of(opp)
 
     def _policy_of(self, opp: Any) -> tuple[Any, Callable[[np.ndarray, np.ndarray], Any]]:
         if opp is None:
             return None, self._random_opponent
+        if getattr(opp, "reads_state", False) and callable(getattr(opp, "step", None)):
+            # an agent that decides from the state (a search agent): step(state) on the state
+            # the env is advancing, which is at that agent's decision when it is asked
+            return opp, lambda observation, action_mask: opp.step(self.state)
         if callable(opp):
             return opp, opp
         if hasattr(opp, "act"):

@@ -217,6 +217,28 @@ class State(abc.ABC):
     def clone(self) -> "State":
         """An independent deep copy sharing only the immutable game."""
 
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> "State":
+        """A full state drawn from those ``player`` cannot tell apart from this one (its
+        information state; OpenSpiel's ``ResampleFromInfostate``): what ``player`` sees is
+        kept, what it cannot see is drawn with ``rng`` consistently with what it sees. The
+        draw reads only what ``player`` may see, so two states that differ only in what is
+        hidden from ``player`` give the same sample for the same ``rng`` state.
+
+        The default, for rulesets with no hidden information, is :meth:`clone` (``rng`` is
+        not used); rulesets with hidden cards override it.
+
+        Args:
+            player: the side whose information is kept, ``0..num_players-1``.
+            rng: the generator the hidden part is drawn with.
+
+        Raises:
+            InvalidStateError: for a ``player`` that is not a side of the game.
+        """
+        if not 0 <= player < self.game.num_players:
+            raise InvalidStateError(f"resample_from_infostate: player {player} is not a side "
+                                    f"(0..{self.game.num_players - 1})")
+        return self.clone()
+
     # -- protocol ---------------------------------------------------------------------------
     def decision_name(self) -> str:
         """The plain string value of :meth:`decision_type` (``"reaction"``), for messages:

@@ -397,6 +397,12 @@ class AAState(ProcedureState):
         s.stack = FrameStack.from_dict(data["stack"], Decision)
         return s
 
+    def resample_from_infostate(self, player: int, rng: Any) -> "AAState":
+        """What ``player`` cannot see redrawn with ``rng`` (:mod:`.infostate`)."""
+        from .infostate import resample_from_infostate
+
+        return resample_from_infostate(self, player, rng)
+
     def clone(self) -> "AAState":
         s = AAState(self.game, init=False)
         self._copy_base_into(s)

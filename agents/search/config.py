@@ -1,0 +1,195 @@
+"""The search agent's settings (:class:`SearchConfig`) and the options of an agent spec
+(``search:MODEL:sims=32:chance=expand``, :func:`parse_options`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from ..policies.base import AgentError
+
+__all__ = ["OPTIONS", "SearchConfig", "SearchSpecError", "parse_options"]
+
+
+class SearchSpecError(AgentError):
+    """A search agent spec or option that cannot be used (unknown option, a value of the wrong
+    kind or range). The message names the option and what is wrong."""
+
+
+#: the choices of the enumerated settings
+BELOW_ROOT = ("gumbel", "puct")
+CHANCE = ("sample", "expand", "open")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How the search spends its budget (see :mod:`agents.search`).
+
+    Attributes:
+        simulations: simulations per searched decision; 0 plays the network's arg-max without
+            searching. Ignored when ``milliseconds`` is set.
+        milliseconds: a time budget per searched decision instead (wall-clock ms; the number
+            of simulations is set from the measured time of the previous ones, so choices then
+            depend on the machine's speed and are not reproducible).
+        max_considered: ``k`` of the Gumbel top-k at the root: how many actions sequential
+            halving starts with.
+        gumbel_scale: scale of the Gumbel noise added to the root logits (0: the top-k by
+            logits and a deterministic choice).
+        c_visit, c_scale: the monotone transform ``sigma(q) = (c_visit + max N) * c_scale * q``
+            of the completed Q values (rescaled to [0, 1] at each node) that weighs Q against
+            the prior's logits.
+        below_root: ``"gumbel"`` (the deterministic selection that matches the improved
+            policy's visit distribution) or ``"puct"`` (AlphaZero's rule with ``c_puct``).
+        c_puct: exploration constant of ``"puct"``.
+        chance: ``"sample"`` (each visit of a chance node draws an outcome by its probability
+            and each outcome has its own subtree), ``"expand"`` (a chance node of at most
+            ``expand_max_outcomes`` outcomes visits them in proportion to their probabilities:
+            the outcome whose visit share lags its probability most; larger ones are sampled)
+            or ``"open"`` (drawn by probability; the outcomes after which the same side
+            decides share one subtree, open-loop search: the statistics of a few simulations
+            are not spread over dice results).
+        expand_max_outcomes: the largest chance node ``"expand"`` visits in proportion.
+    """
+
+    simulations: int = 16
+    milliseconds: float | None = None
+    max_considered: int = 8
+    gumbel_scale: float = 1.0
+    c_visit: float = 50.0
+    c_scale: float = 0.1
+    below_root: str = "gumbel"
+    c_puct: float = 1.25
+    chance: str = "open"
+    expand_max_outcomes: int = 12
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Raises:
+            SearchSpecError: naming the first setting out of range."""
+        if type(self.simulations) is not int or self.simulations < 0:
+            raise SearchSpecError(f"simulations must be an integer >= 0, got "
+                                  f"{self.simulations!r}")
+        if self.milliseconds is not None and not (
+                math.isfinite(self.milliseconds) and self.milliseconds > 0):
+            raise SearchSpecError(f"milliseconds must be a positive number, got "
+                                  f"{self.milliseconds!r}")
+        if type(self.max_considered) is not int or self.max_considered < 1:
+            raise SearchSpecError(f"max_considered must be an integer >= 1, got "
+                                  f"{self.max_considered!r}")
+        for name in ("gumbel_scale", "c_visit", "c_scale", "c_puct"):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v >= 0):
+                raise SearchSpecError(f"{name} must be a finite number >= 0, got {v!r}")
+        if self.below_root not in BELOW_ROOT:
+            raise SearchSpecError(f"below_root must be one of {', '.join(BELOW_ROOT)}, got "
+                                  f"{self.below_root!r}")
+        if self.chance not in CHANCE:
+            raise SearchSpecError(f"chance must be one of {', '.join(CHANCE)}, got "
+                                  f"{self.chance!r}")
+        if type(self.expand_max_outcomes) is not int or self.expand_max_outcomes < 1:
+            raise SearchSpecError(f"expand_max_outcomes must be an integer >= 1, got "
+                                  f"{self.expand_max_outcomes!r}")
+
+
+#: spec option -> (SearchConfig field, kind, help); kinds: "pos_int" (> 0), "pos_float" (> 0),
+#: "float" (>= 0), "int" (>= 1), or a tuple of choices
+OPTIONS: dict[str, tuple[str, object, str]] = {
+    "sims": ("simulations", "pos_int", "simulations per searched decision (default 16)"),
+    "ms": ("milliseconds", "pos_float", "time budget per searched decision in ms instead of "
+           "sims (not reproducible)"),
+    "k": ("max_considered", "int", "actions sequential halving starts with at the root "
+          "(default 8)"),
+    "gumbel": ("gumbel_scale", "float", "scale of the root's Gumbel noise (default 1; 0 "
+               "deterministic)"),
+    "c_visit": ("c_visit", "float", "sigma(q) = (c_visit + max N) * c_scale * q (default 50)"),
+    "c_scale": ("c_scale", "float", "see c_visit (default 0.1)"),
+    "select": ("below_root", BELOW_ROOT, "selection below the root: gumbel (default) or "
+               "puct"),
+    "c_puct": ("c_puct", "float", "PUCT exploration constant (default 1.25)"),
+    "chance": ("chance", CHANCE, "chance nodes: open (default; outcomes share subtrees), sample (an own subtree "
+               "per outcome) or expand (visit small ones in proportion)"),
+    "expand_max": ("expand_max_outcomes", "int", "largest chance node chance=expand visits "
+                   "in proportion (default 12)"),
+}
+
+
+def options_help() -> str:
+    """One line per spec option (for ``--help`` texts)."""
+    return "; ".join(f"{k}=... {h}" for k, (_, _, h) in OPTIONS.items())
+
+
+def parse_options(items: list[str], spec: str) -> SearchConfig:
+    """The :class:`SearchConfig` of a spec's ``key=value`` options (later keys win).
+
+    Args:
+        items: the options, e.g. ``["sims=32", "chance=expand"]``.
+        spec: the whole agent spec, named in messages.
+
+    Raises:
+        SearchSpecError: for an item without ``=``, an unknown key (lists the known ones), a
+            value that is not a number of the right kind, a budget (``sims``, ``ms``) that is
+            not positive, or a choice not offered; the message names ``spec``.
+    """
+    values: dict[str, object] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        key, text = key.strip(), text.strip()
+        if not eq or not key:
+            raise SearchSpecError(f"agent spec {spec!r}: option {item!r} is not key=value "
+                                  f"(options: {', '.join(OPTIONS)})")
+        if key not in OPTIONS:
+            raise SearchSpecError(f"agent spec {spec!r}: unknown option {key!r} (options: "
+                                  f"{', '.join(OPTIONS)})")
+        field, kind, _ = OPTIONS[key]
+        values[field] = _value(spec, key, text, kind)
+    if "milliseconds" in values and "simulations" in values:
+        raise SearchSpecError(f"agent spec {spec!r}: give one budget, sims or ms, not both")
+    try:
+        return SearchConfig(**values)  # type: ignore[arg-type]
+    except SearchSpecError as exc:
+        raise SearchSpecError(f"agent spec {spec!r}: {exc}") from None
+
+
+def _value(spec: str, key: str, text: str, kind: object) -> object:
+    where = f"agent spec {spec!r}: option {key}={text!r}"
+    if isinstance(kind, tuple):
+        if text not in kind:
+            raise SearchSpecError(f"{where}: expected one of {', '.join(kind)}")
+        return text
+    try:
+        num = float(text)
+    except ValueError:
+        raise SearchSpecError(f"{where}: not a number") from None
+    if not math.isfinite(num):
+        raise SearchSpecError(f"{where}: not a finite number")
+    if kind in ("pos_int", "int"):
+        if num != int(num):
+            raise SearchSpecError(f"{where}: expected a whole number")
+        if num < 1:
+            raise SearchSpecError(f"{where}: must be a positive number"
+                                  + (" (a budget of at least 1)" if kind == "pos_int" else ""))
+        return int(num)
+    if kind == "pos_float":
+        if num <= 0:
+            raise SearchSpecError(f"{where}: must be a positive number (a budget)")
+        return num
+    if num < 0:
+        raise SearchSpecError(f"{where}: must be >= 0")
+    return num
+
+
+def describe(config: SearchConfig) -> str:
+    """The settings that differ from the defaults, as spec options (``"sims=32:chance=expand"``;
+    ``""`` for the defaults)."""
+    default = SearchConfig()
+    back = {f: k for k, (f, _, _) in OPTIONS.items()}
+    out = []
+    for f in dataclasses.fields(config):
+        v = getattr(config, f.name)
+        if v != getattr(default, f.name):
+            out.append(f"{back[f.name]}={v:g}" if isinstance(v, float) else
+                       f"{back[f.name]}={v}")
+    return ":".join(out)
