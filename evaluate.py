@@ -126,6 +126,10 @@ def parse_args(argv: list[str] | None = None) -> Args:
     if blank := blank_arguments(ns):
         p.error(f"{', '.join(blank)} must not be empty or whitespace")
     args = Args(**vars(ns))
+    from envs.core.limits import budget_problem, workers_problem
+
+    if problem := (budget_problem("--games", args.games) or workers_problem("--jobs", args.jobs)):
+        p.error(problem)
     if args.jobs < 1:
         p.error(f"--jobs must be >= 1, got {args.jobs}")
     if args.games < 1:
@@ -278,6 +282,13 @@ def exploit_command(argv: list[str]) -> int:
 
         if blank := blank_arguments(ns, positional=("model",)):
             p.error(f"{', '.join(blank)} must not be empty or whitespace")
+        from envs.core.limits import budget_problem, workers_problem
+
+        if problem := (budget_problem("--timesteps", ns.timesteps)
+                       or budget_problem("--games", ns.games)
+                       or budget_problem("--select-games", ns.select_games)
+                       or workers_problem("--jobs", ns.jobs)):
+            p.error(problem)
         if ns.timesteps < 1:
             p.error(f"--timesteps must be >= 1, got {ns.timesteps}")
         if ns.games < 1:

@@ -259,3 +259,71 @@ def test_train_with_a_file_size_limit_is_one_line_and_leaves_no_partial_file(tmp
         f"error: cannot write {str(ckdir / 'ckpt_0000000128.zip')!r}: File too large; "
         f"complete checkpoints (if any) are in {str(ckdir)!r}"]
     assert list(ckdir.iterdir()) == [] and _temporary_files(run_dir) == []
+
+
+# -- bounds: budgets above int64 and worker counts above the machine, refused before any work --
+BIG = str(2**63)  # one above int64
+
+
+def _workers_line(flag: str, what: str = "worker processes") -> str:
+    from envs.core.limits import max_workers, usable_cpus
+
+    n = max_workers() + 1
+    return (f"error: {flag} {n} is above {n - 1}, 8 {what} per processor of this machine "
+            f"({usable_cpus()})")
+
+
+def _int64_line(flag: str) -> str:
+    return (f"error: {flag} {BIG} is above the largest 64-bit integer ({2**63 - 1}), the most "
+            f"a run can count")
+
+
+def _too_many() -> str:
+    from envs.core.limits import max_workers
+
+    return str(max_workers() + 1)
+
+
+@pytest.mark.parametrize("flags, line", [
+    (["--total-timesteps", BIG], lambda: _int64_line("--total-timesteps")),
+    (["--eval-jobs", "{workers}"], lambda: _workers_line("--eval-jobs")),
+    (["--n-envs", "{workers}", "--vec-env", "subproc"],
+     lambda: _workers_line("--n-envs", "environment processes")),
+    (["--n-envs", "4097"], lambda: "error: --n-envs 4097 is above 4096, the most environments "
+                                   "stepped in one process"),
+])
+def test_train_refuses_budgets_above_the_bounds_before_anything_starts(tmp_path, capsys, flags,
+                                                                      line):
+    import train
+
+    run_dir = tmp_path / "run"
+    argv = [f.format(workers=_too_many()) for f in flags]
+    assert train.main(["--run-dir", str(run_dir), *argv]) == 2
+    assert capsys.readouterr().err == line() + "\n"
+    assert not run_dir.exists()
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["--agents", "random", "rush", "--games", BIG], lambda: _int64_line("--games")),
+    (["--agents", "random", "rush", "--jobs", "{workers}"], lambda: _workers_line("--jobs")),
+    (["exploit", "m.zip", "--timesteps", BIG], lambda: _int64_line("--timesteps")),
+    (["exploit", "m.zip", "--games", BIG], lambda: _int64_line("--games")),
+    (["exploit", "m.zip", "--jobs", "{workers}"], lambda: _workers_line("--jobs")),
+])
+def test_evaluate_refuses_budgets_above_the_bounds(capsys, argv, line):
+    import evaluate
+
+    assert evaluate.main([a.format(workers=_too_many()) for a in argv]) == 2
+    assert capsys.readouterr().err == line() + "\n"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["--games", BIG], lambda: _int64_line("--games")),
+    (["--games", "2", "--jobs", "{workers}"], lambda: _workers_line("--jobs")),
+])
+def test_fuzz_refuses_budgets_above_the_bounds(capsys, argv, line):
+    from envs.__main__ import main
+
+    assert main(["fuzz", "--ruleset", "acw_regimental",
+                 *[a.format(workers=_too_many()) for a in argv]]) == 2
+    assert capsys.readouterr().err == line() + "\n"

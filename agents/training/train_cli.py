@@ -339,6 +339,20 @@ def check_args(args: Args) -> str | None:
     """What is wrong with ``args`` (the first problem, as one line naming the flag), or None.
     Checked for the flags given (:func:`parse_args`) and for a resumed run's config.json
     (:func:`resume_config`)."""
+    from envs.core.limits import budget_problem, in_process_envs_problem, workers_problem
+
+    for problem in (budget_problem("--total-timesteps", args.total_timesteps),
+                    budget_problem("--exploiter-timesteps", args.exploiter_timesteps),
+                    budget_problem("--eval-games", args.eval_games),
+                    budget_problem("--eval-extra-games", args.eval_extra_games),
+                    budget_problem("--bc-games", args.bc_games),
+                    workers_problem("--eval-jobs", args.eval_jobs),
+                    workers_problem("--num-env-runners", args.num_env_runners),
+                    (workers_problem("--n-envs", args.n_envs, "environment processes")
+                     if args.vec_env == "subproc"
+                     else in_process_envs_problem("--n-envs", args.n_envs))):
+        if problem is not None:  # (before the rest: nothing starts)
+            return problem
     checks = [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
                f"{', '.join(VEC_ENVS)}"),
               (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "

@@ -80,6 +80,11 @@ def run(args: argparse.Namespace) -> int:
 
     if blank := blank_arguments(args):
         return _fail(f"{', '.join(blank)} must not be empty or whitespace")
+    from envs.core.limits import budget_problem, workers_problem
+
+    if problem := (budget_problem("--games", args.games) or budget_problem("--start", args.start)
+                   or workers_problem("--jobs", args.jobs)):
+        return _fail(problem)
     if args.games < 1:
         return _fail(f"--games must be >= 1, got {args.games}")
     for flag, value in (("--seed", args.seed), ("--start", args.start)):
