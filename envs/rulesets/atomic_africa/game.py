@@ -37,7 +37,8 @@ class AAGame(Game):
 
     ruleset_id = "atomic_africa"
     scenario_dir = SCENARIO_DIR
-    _cache_attrs = ("los_cache", "inside_cache", "sees_cache", "los_matrix_cache", "placements_cache")
+    _cache_attrs = ("los_cache", "inside_cache", "sees_cache", "los_matrix_cache",
+                    "holders_cache", "placements_cache")
     version = 2
 
     def __init__(self, scenario: str | Path | None = None,
@@ -59,6 +60,8 @@ class AAGame(Game):
         self.los_cache: dict = {}
         #: memo of the observer's line-of-sight matrices ((side, units' points) -> matrix)
         self.los_matrix_cache: dict = {}
+        #: memo of the objectives' holders (the units' points -> holders)
+        self.holders_cache: dict = {}
         #: memo of unit-to-unit sight (the two units' points -> bool)
         self.sees_cache: dict = {}
         #: memo of which sight-blocking areas hold a point (point -> tuple of bools)
@@ -107,6 +110,9 @@ class AAGame(Game):
                 self.start_orders[us.side, slots[us.side]] = decks.orders[index]
             slots[us.side] += 1
         self.initial_units = units
+        #: zone names of the face-down orders, by side and slot
+        self.order_zone_names = [[f"order:{side}:{slot}" for slot in range(U)]
+                                 for side in (0, 1)]
         self.observer = AAObserver(self)
         self.layout = self.observer.layout
 

@@ -47,7 +47,8 @@ _POSTURE_INDEX = {posture: i for i, posture in enumerate(POSTURES)}
 _DIE_INDEX = {sides: i for i, sides in enumerate(DIE_LADDER)}
 _TOP_DIE = len(DIE_LADDER) - 1
 _DECISION_INDEX = {name: i for i, name in enumerate(DECISION_TYPES)}
-#: line-of-sight matrices kept per game (a bounded cache: cleared when it grows past this)
+#: line-of-sight matrices and objective holders kept per game (bounded memos: cleared when
+#: they grow past this)
 _LOS_CACHE_SIZE = 4096
 
 
@@ -90,6 +91,8 @@ class AAObserver:
             Piece("score", (2,), "own, enemy score / 10"),
         ])
         self.offsets = self.layout.offsets
+        #: the own and enemy unit blocks are the first two pieces, one after the other
+        self._units_end = self.layout.slices["enemy_units"].stop
 
     # -- helpers -----------------------------------------------------------------------------
     def table_xy(self, side: int, x: float, y: float) -> tuple[float, float]:
@@ -99,12 +102,20 @@ class AAObserver:
             x, y = game.width - x, game.depth - y
         return x / game.width, y / game.depth
 
-    def los_matrix(self, state: AAState, side: int) -> np.ndarray:
+    @staticmethod
+    def unit_points(state: AAState) -> tuple:
+        """Every slot's ``(x, y, transit x, transit y)``, ``None`` for an empty slot or a unit
+        gone: what sight and objectives depend on (the key of their memos)."""
+        return tuple(None if unit is None or not unit.alive else
+                     (unit.x, unit.y, unit.tx, unit.ty)
+                     for row in state.units for unit in row)
+
+    def los_matrix(self, state: AAState, side: int, points: tuple | None = None) -> np.ndarray:
         """``(slots, slots)`` float32: 1 where own unit i and enemy unit j see each other
-        (AA-G9, :meth:`AAState.sees`), cached by the units' points."""
-        points = tuple(None if unit is None or not unit.alive else
-                       (unit.x, unit.y, unit.tx, unit.ty)
-                       for row in state.units for unit in row)
+        (AA-G9, :meth:`AAState.sees`), memoised by :meth:`unit_points` (``points``, when
+        already known)."""
+        if points is None:
+            points = self.unit_points(state)
         cache = self.game.los_matrix_cache
         cache_key = (side, points)
         matrix = cache.get(cache_key)
@@ -120,39 +131,62 @@ class AAObserver:
             cache[cache_key] = matrix
         return matrix
 
-    def _unit_row(self, state: AAState, side: int, owner: int, unit: Unit,
-                  row: np.ndarray) -> None:
-        """Write the features of ``unit`` (of side ``owner``) as ``side`` sees it."""
-        zone = state.zones[f"order:{owner}:{unit.slot}"]
-        x, y = self.table_xy(side, unit.x, unit.y)
-        vehicle = unit.vehicle
-        in_transit = unit.tx is not None
-        transit_x, transit_y = self.table_xy(side, unit.tx, unit.ty) if in_transit else (0, 0)
+    def _unit_rows(self, state: AAState, side: int, block: np.ndarray) -> None:
+        """Write every present unit's row into ``block`` (shape ``(2 * slots, features)``:
+        the viewing side's slots, then the enemy's), as ``side`` sees it."""
+        game = self.game
+        width, depth = game.width, game.depth
+        flip = side == 1
+        zones = state.zones
+        order_zones = game.order_zone_names
         phase = state.ap
-        activating = reacting = targeted = 0.0
+        roles: dict[tuple[int, int], int] = {}
+        targeted: set[tuple[int, int]] = set()
+        specials: dict[str, str] = {}
+        postures: dict[str, str] = {}
         if phase is not None:
-            role = phase.role(owner, unit.slot)
-            activating = float(role == 0)
-            reacting = float(role > 0)
-            targeted = float(any(line[2] == owner and line[3] == unit.slot
-                                 for line in phase.fire))
-        row[:_SCALARS] = (
-            1.0, x, y, unit.figures / 12.0, unit.wounds / 6.0, unit.suppression / 6.0,
-            _die_feature(unit.morale, 0 if vehicle else unit.wounds),
-            _die_feature(unit.equipment, unit.suppression + (unit.wounds if vehicle else 0)),
-            float(vehicle), float(unit.attached), float(len(zone.cards) > 0), float(unit.acted),
-            float(unit.confused), float(in_transit), transit_x, transit_y, activating, reacting,
-            targeted, float(zone.visibility == "public"))
-        if zone.cards and zone.visible_to(side):  # own card, or a revealed enemy card
-            row[_CARD0 + zone.cards[0]] = 1.0
-        if phase is not None:
-            unit_key = key(owner, unit.slot)
-            special = phase.special.get(unit_key)
-            if special is not None:
-                row[_ORDER0 + _ORDER_INDEX[special]] = 1.0
-            posture = phase.posture.get(unit_key)
-            if posture is not None:
-                row[_POSTURE0 + _POSTURE_INDEX[posture]] = 1.0
+            for owner, slot, role in reversed(phase.involved):  # the first row wins
+                roles[owner, slot] = role
+            targeted = {(line[2], line[3]) for line in phase.fire}
+            specials, postures = phase.special, phase.posture
+        slots = game.max_units_per_side
+        for base, owner in ((0, side), (slots, 1 - side)):
+            for unit in state.units[owner]:
+                if unit is None or not unit.alive:
+                    continue
+                slot = unit.slot
+                zone = zones[order_zones[owner][slot]]
+                cards = zone.cards
+                vehicle = unit.utype == "vehicle"
+                x, y, transit_x, transit_y = unit.x, unit.y, unit.tx, unit.ty
+                in_transit = transit_x is not None
+                if flip:
+                    x, y = width - x, depth - y
+                    if in_transit:
+                        transit_x, transit_y = width - transit_x, depth - transit_y
+                role = roles.get((owner, slot), -1)
+                wounds, suppression = unit.wounds, unit.suppression
+                row = block[base + slot]
+                row[:_SCALARS] = (
+                    1.0, x / width, y / depth, unit.figures / 12.0, wounds / 6.0,
+                    suppression / 6.0, _die_feature(unit.morale, 0 if vehicle else wounds),
+                    _die_feature(unit.equipment, suppression + (wounds if vehicle else 0)),
+                    float(vehicle), float(unit.attached), float(len(cards) > 0),
+                    float(unit.acted), float(unit.confused), float(in_transit),
+                    transit_x / width if in_transit else 0.0,
+                    transit_y / depth if in_transit else 0.0, float(role == 0),
+                    float(role > 0), float((owner, slot) in targeted),
+                    float(zone.visibility == "public"))
+                if cards and zone.visible_to(side):  # own card, or a revealed enemy card
+                    row[_CARD0 + cards[0]] = 1.0
+                if phase is not None:
+                    unit_key = key(owner, slot)
+                    special = specials.get(unit_key)
+                    if special is not None:
+                        row[_ORDER0 + _ORDER_INDEX[special]] = 1.0
+                    posture = postures.get(unit_key)
+                    if posture is not None:
+                        row[_POSTURE0 + _POSTURE_INDEX[posture]] = 1.0
 
     # -- the observation ---------------------------------------------------------------------
     def observation(self, state: AAState, side: int) -> np.ndarray:
@@ -163,11 +197,10 @@ class AAObserver:
         pieces = layout.split(vector)
         zones = state.zones
         enemy = 1 - side
-        for owner, rows in ((side, pieces["own_units"]), (enemy, pieces["enemy_units"])):
-            for unit in state.units[owner]:
-                if unit is not None and unit.alive:
-                    self._unit_row(state, side, owner, unit, rows[unit.slot])
-        pieces["los"][:] = self.los_matrix(state, side)
+        slots = self.game.max_units_per_side
+        self._unit_rows(state, side, vector[:self._units_end].reshape(2 * slots, -1))
+        points = self.unit_points(state)
+        pieces["los"][:] = self.los_matrix(state, side, points)
         own_reserve = zones[f"reserve:{side}"]
         if own_reserve.cards:
             pieces["own_reserve"][:] = np.bincount(own_reserve.cards, minlength=N_CARDS) * 0.25
@@ -188,11 +221,17 @@ class AAObserver:
         phase = state.ap
         if phase is not None:
             pieces["frozen"][:] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
+        holders = self.game.holders_cache.get(points)
+        if holders is None:
+            holders = state.objective_holders()
+            if len(self.game.holders_cache) >= _LOS_CACHE_SIZE:
+                self.game.holders_cache.clear()
+            self.game.holders_cache[points] = holders
         for index, (x, y) in enumerate(self.game.objectives[:3]):
-            holder = state.objective_holder(x, y)
+            holder = holders[index]
             pieces["objectives"][index] = (*self.table_xy(side, x, y), float(holder == side),
                                            float(holder == enemy))
-        scores = state.scores()
+        scores = state.scores(holders)
         pieces["score"][:] = (scores[side] / 10.0, scores[enemy] / 10.0)
         return vector
 

@@ -341,6 +341,8 @@ class AAState(ProcedureState):
 
     # -- scoring (AA-G23) --------------------------------------------------------------------------
     def objective_holder(self, x: float, y: float) -> int | None:
+        """AA-G23: the side with a unit within the objective radius of ``(x, y)`` while the
+        other has none there (``None``: nobody, or both)."""
         r = self.game.objective_radius_cm
         near = [any(math.hypot(u.x - x, u.y - y) <= r for u in self.alive_units(s))
                 for s in (0, 1)]
@@ -350,12 +352,16 @@ class AAState(ProcedureState):
             return 1
         return None
 
-    def scores(self) -> list[int]:
-        """AA-G23: points per destroyed enemy unit plus objectives held."""
+    def objective_holders(self) -> list[int | None]:
+        """:meth:`objective_holder` of every objective of the scenario, in order."""
+        return [self.objective_holder(x, y) for (x, y) in self.game.objectives]
+
+    def scores(self, holders: list[int | None] | None = None) -> list[int]:
+        """AA-G23: points per destroyed enemy unit plus objectives held (``holders``: the
+        :meth:`objective_holders` when already known)."""
         g = self.game
         sc = [self.destroyed[1] * g.destroyed_points, self.destroyed[0] * g.destroyed_points]
-        for (x, y) in g.objectives:
-            h = self.objective_holder(x, y)
+        for h in self.objective_holders() if holders is None else holders:
             if h is not None:
                 sc[h] += g.objective_points
         return sc
