@@ -17,6 +17,7 @@ from .cards import EXPERIENCE_BONUS
 from .observer import AAObserver
 from .params import SCENARIO_DIR, AAParams, load_scenario
 from .procedures import Turn
+from .procedures.turn import TurnStep
 from .state import AAState, Unit
 
 
@@ -126,10 +127,10 @@ class AAGame(Game):
             s.log("turn", ("AA-G23", "AA-G4"), f"turn {s.turn} begins after its Orders Phase "
                   f"(scenario start)", None, turn=s.turn)
             if start.first_side is None:
-                s.stack.push(Turn(step="first"))
+                s.stack.push(Turn(step=TurnStep.FIRST))
             else:
                 s.first = start.first_side
-                s.stack.push(Turn(step="activations"))
+                s.stack.push(Turn(step=TurnStep.ACTIVATIONS))
         s.start()
         return s
 
@@ -141,7 +142,7 @@ class AAGame(Game):
         return self.layout.size
 
     def observation(self, state: AAState, side: int) -> np.ndarray:
-        """float32 ``(observation_size,)`` for ``side`` (:meth:`.observer.AAObserver.observation`)."""
+        """float32 ``(observation_size,)`` for ``side`` (:meth:`.AAObserver.observation`)."""
         return self.observer.observation(state, side)
 
     def observation_string(self, state: AAState, side: int) -> str:

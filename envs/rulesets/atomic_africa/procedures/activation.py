@@ -4,6 +4,7 @@ Reaction sub-phase (AA-R1 … AA-R9).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
@@ -61,6 +62,25 @@ def _why_target(state: AAState, u: Unit, action: int) -> Illegality:
     return Illegality(("AA-G21",), "not a target choice")
 
 
+class ActivationStep(str, enum.Enum):
+    """The stages of an Activation Phase."""
+
+    CHOOSE = "choose"
+    MOVE = "move"
+    FIRST_TARGET = "target1"
+    SECOND_TARGET = "target2"
+    REACT = "react"
+    DECLARE = "declare"
+    RESOLVE = "resolve"
+    END = "end"
+
+
+#: the decision each waiting stage of an Activation Phase asks
+_ACTIVATION_DECISIONS: dict[ActivationStep, Decision] = {
+    ActivationStep.CHOOSE: Decision.ACTIVATION, ActivationStep.MOVE: Decision.MANEUVER,
+    ActivationStep.FIRST_TARGET: Decision.FIRE, ActivationStep.SECOND_TARGET: Decision.FIRE}
+
+
 @register
 @dataclass(slots=True)
 class Activation(Frame):
@@ -70,21 +90,20 @@ class Activation(Frame):
     kind = "aa.activation"
     auto_apply_forced = True
     side: int
-    step: str = "choose"
+    step: ActivationStep = ActivationStep.CHOOSE
 
     def run(self, state: AAState) -> Step:
         st = self.step
-        if st in ("choose", "move", "target1", "target2"):
-            return Wait(self.side, {"choose": Decision.ACTIVATION, "move": Decision.MANEUVER}
-                        .get(st, Decision.FIRE))
-        if st == "react":
-            self.step = "declare"
+        if st in _ACTIVATION_DECISIONS:
+            return Wait(self.side, _ACTIVATION_DECISIONS[st])
+        if st is ActivationStep.REACT:
+            self.step = ActivationStep.DECLARE
             return Push(ReactionSubPhase())
-        if st == "declare":
-            self.step = "resolve"
+        if st is ActivationStep.DECLARE:
+            self.step = ActivationStep.RESOLVE
             return Push(Declaration())
-        if st == "resolve":
-            self.step = "end"
+        if st is ActivationStep.RESOLVE:
+            self.step = ActivationStep.END
             return Push(Resolution())
         # end: units have acted; their orders are discarded (AA-G6, AA-G20)
         ap = state.ap
@@ -102,24 +121,24 @@ class Activation(Frame):
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        if self.step == "choose":
+        if self.step is ActivationStep.CHOOSE:
             return [ids.activate0 + u.slot for u in state.units[self.side]
                     if state.eligible_to_activate(u)]
         u = self._unit(state)
-        if self.step == "move":
+        if self.step is ActivationStep.MOVE:
             return _legal_moves(state, u)
         return _legal_targets(state, u, state.ap.targets)
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         ids = state.game.ids
-        if self.step == "choose":
+        if self.step is ActivationStep.CHOOSE:
             k = action - ids.activate0
             if 0 <= k < ids.max_units:
                 return Illegality(("AA-G7",), f"unit{k} is not eligible to activate (it has "
                                   f"acted, has no order or is gone)")
             return Illegality(("AA-G7",), "choose the unit to activate")
         u = self._unit(state)
-        if self.step == "move":
+        if self.step is ActivationStep.MOVE:
             if u.suppression >= state.game.suppressed_no_move:
                 return Illegality(("AA-G15",), "a unit with 3+ suppression markers may not move")
             return Illegality(("AA-G8",), "the In-transit figure must stay on the table")
@@ -127,32 +146,33 @@ class Activation(Frame):
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        if self.step == "choose":
+        if self.step is ActivationStep.CHOOSE:
             k = action - ids.activate0
             state.ap = PhaseData(self.side, k, involved=[[self.side, k, 0]])
             state.log("activate", ("AA-G7",), f"side {self.side} activates unit{k}", self.side,
                       unit=k)
-            self.step = "move"
+            self.step = ActivationStep.MOVE
             return None
         u = self._unit(state)
-        if self.step == "move":
+        if self.step is ActivationStep.MOVE:
             _apply_move(state, u, action, ("AA-G8",))
-            self.step = "target1"
+            self.step = ActivationStep.FIRST_TARGET
             return None
         ap = state.ap
         if action == ids.target_none:
-            if self.step == "target1":
+            if self.step is ActivationStep.FIRST_TARGET:
                 state.log("targeting_skipped", ("AA-R3",), f"side {self.side} skips "
                           f"Targeting", self.side)
-            self.step = "react"
+            self.step = ActivationStep.REACT
             return None
         t = action - ids.target0
         ap.targets.append(t)
-        ap.fire.append([self.side, u.slot, 1 - self.side, t, 0 if self.step == "target1" else 1])
-        state.log("target", ("AA-R2",) if self.step == "target1" else ("AA-R2", "AA-R9"),
+        first = self.step is ActivationStep.FIRST_TARGET
+        ap.fire.append([self.side, u.slot, 1 - self.side, t, 0 if first else 1])
+        state.log("target", ("AA-R2",) if first else ("AA-R2", "AA-R9"),
                   f"side {self.side} unit{u.slot} targets enemy unit{t}"
-                  + (" (Split Fire)" if self.step == "target2" else ""), self.side, target=t)
-        self.step = "target2" if self.step == "target1" else "react"
+                  + ("" if first else " (Split Fire)"), self.side, target=t)
+        self.step = ActivationStep.SECOND_TARGET if first else ActivationStep.REACT
         return None
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
@@ -160,8 +180,19 @@ class Activation(Frame):
         return UnitContext(self.kind, self.side, self.run_decision(), sub)
 
     def run_decision(self) -> str:
-        return {"choose": Decision.ACTIVATION, "move": Decision.MANEUVER}.get(
-            self.step, Decision.FIRE)
+        return _ACTIVATION_DECISIONS.get(self.step, Decision.FIRE)
+
+
+class ReactionStep(str, enum.Enum):
+    """The stages of the Reaction sub-phase (per reactor: order, move, extra)."""
+
+    START = "start"
+    VOLUNTARY = "voluntary"
+    NEXT = "next"
+    ORDER = "order"
+    MOVE = "move"
+    EXTRA = "extra"
+    DONE = "done"
 
 
 @register
@@ -173,7 +204,7 @@ class ReactionSubPhase(Frame):
     kind = "aa.reaction"
     auto_apply_forced = True
     queue: list[list[int]] = field(default_factory=list)
-    step: str = "start"
+    step: ReactionStep = ReactionStep.START
     cur: int = 0
 
     # the reacting side of the phase
@@ -186,35 +217,35 @@ class ReactionSubPhase(Frame):
 
     def run(self, state: AAState) -> Step:
         ap = state.ap
-        if self.step == "done":
+        if self.step is ReactionStep.DONE:
             return Done()
-        if self.step == "start":
+        if self.step is ReactionStep.START:
             if ap.targets:
                 for t in ap.targets:  # AA-R2: targeted units must react
                     self._enqueue(state, self._rside(state), t, ap.side, ap.unit, True, False)
-                self.step = "next"
+                self.step = ReactionStep.NEXT
             else:
-                self.step = "voluntary"
-        if self.step == "voluntary":
+                self.step = ReactionStep.VOLUNTARY
+        if self.step is ReactionStep.VOLUNTARY:
             if len(self._voluntary(state)) == 0:
                 state.log("no_reaction", ("AA-R3", "AA-R5"), f"side {self._rside(state)} has "
                           f"no unit that may react", self._rside(state))
                 return Done()
             return Wait(self._rside(state), Decision.REACTION)
-        if self.step == "next":
+        if self.step is ReactionStep.NEXT:
             if self.cur >= len(self.queue):
                 return Done()
-            self.step = "order"
+            self.step = ReactionStep.ORDER
         u = self._row_unit(state)
         row = self.queue[self.cur]
-        if self.step == "order":
+        if self.step is ReactionStep.ORDER:
             if state.order_card(u.side, u.slot) is not None:
-                self.step = "move"
+                self.step = ReactionStep.MOVE
             elif state.eligible_reserve(u.side, u):
                 return Wait(u.side, Decision.RESERVE_ASSIGN)  # AA-R4
             else:  # AA-R6: compulsory reaction, no eligible Reserve card: Confused
                 u.confused = True
-                self.step = "move"
+                self.step = ReactionStep.MOVE
                 state.log("confused", ("AA-R6", "AA-G18"), f"side {u.side} unit{u.slot} has no "
                           f"eligible Reserve card and reacts Confused with the top card of "
                           f"its deck", u.side, unit=u.slot)
@@ -222,14 +253,14 @@ class ReactionSubPhase(Frame):
                 if state.zones.size(f"deck:{u.side}"):
                     return Push(DeckDraw(f"deck:{u.side}", f"order:{u.side}:{u.slot}", u.side,
                                          ("AA-R6",)))
-        if self.step == "move":
+        if self.step is ReactionStep.MOVE:
             return Wait(u.side, Decision.MANEUVER)  # AA-R7 (auto when only hold)
-        if self.step == "extra":
+        if self.step is ReactionStep.EXTRA:
             # AA-G20 cascaded, AA-G18 confused: return fire only; AA-R8: an extra target only
             # with an order card that carries Split Fire (its owner knows the card)
             if (row[5] or u.confused
                     or not carries_split_fire(state.order_card(u.side, u.slot), u.vehicle)):
-                self.step = "next"
+                self.step = ReactionStep.NEXT
                 self.cur += 1
                 return None
             return Wait(u.side, Decision.FIRE)
@@ -267,19 +298,19 @@ class ReactionSubPhase(Frame):
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        if self.step == "voluntary":
+        if self.step is ReactionStep.VOLUNTARY:
             return [ids.react0 + u.slot for u in self._voluntary(state)] + [ids.react_none]
         u = self._row_unit(state)
-        if self.step == "order":
+        if self.step is ReactionStep.ORDER:
             return [ids.play0 + c for c in state.eligible_reserve(u.side, u)]
-        if self.step == "move":
+        if self.step is ReactionStep.MOVE:
             return _legal_moves(state, u)
         ap = state.ap
         return _legal_targets(state, u, [ap.unit] if u.side != ap.side else [])
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         ids = state.game.ids
-        if self.step == "voluntary":
+        if self.step is ReactionStep.VOLUNTARY:
             k = action - ids.react0
             if 0 <= k < ids.max_units:
                 u = state.units[self._rside(state)][k]
@@ -294,11 +325,11 @@ class ReactionSubPhase(Frame):
                 return Illegality(("AA-R5",), f"unit{k} has no order and the Reserve holds "
                                   f"no eligible card")
             return Illegality(("AA-R1",), "choose one unit to react, or none")
-        if self.step == "order":
+        if self.step is ReactionStep.ORDER:
             return Illegality(("AA-R4", "AA-G5"), "the reactor takes an eligible card of its "
                               "own Reserve")
         u = self._row_unit(state)
-        if self.step == "move":
+        if self.step is ReactionStep.MOVE:
             return Illegality(("AA-R7", "AA-G8"), "the In-transit figure must stay on the "
                               "table")
         return _why_target(state, u, action)
@@ -306,27 +337,27 @@ class ReactionSubPhase(Frame):
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
         ap = state.ap
-        if self.step == "voluntary":
+        if self.step is ReactionStep.VOLUNTARY:
             if action == ids.react_none:
                 state.log("no_reaction", ("AA-R3",), f"side {self._rside(state)} does not "
                           f"react", self._rside(state))
-                self.step = "done"
+                self.step = ReactionStep.DONE
                 return None
             self._enqueue(state, self._rside(state), action - ids.react0, ap.side, ap.unit,
                           False, False)
-            self.step = "next"
+            self.step = ReactionStep.NEXT
             return None
         u = self._row_unit(state)
-        if self.step == "order":
+        if self.step is ReactionStep.ORDER:
             c = action - ids.play0
             state.zones.move(c, f"reserve:{u.side}", f"order:{u.side}:{u.slot}")
             state.log("reserve_assign", ("AA-R4",), f"side {u.side} gives reacting unit"
                       f"{u.slot} an order from its Reserve", u.side, unit=u.slot)
-            self.step = "move"
+            self.step = ReactionStep.MOVE
             return None
-        if self.step == "move":
+        if self.step is ReactionStep.MOVE:
             _apply_move(state, u, action, ("AA-R7",))
-            self.step = "extra"
+            self.step = ReactionStep.EXTRA
             return None
         # extra target (Split Fire, AA-R8), whose unit reacts in turn (AA-R9)
         if action != ids.target_none:
@@ -335,7 +366,7 @@ class ReactionSubPhase(Frame):
             state.log("target", ("AA-R8", "AA-R9"), f"side {u.side} unit{u.slot} also targets "
                       f"enemy unit{t} (Split Fire)", u.side, target=t)
             self._enqueue(state, 1 - u.side, t, u.side, u.slot, True, True)
-        self.step = "next"
+        self.step = ReactionStep.NEXT
         self.cur += 1
         return None
 
@@ -346,11 +377,12 @@ class ReactionSubPhase(Frame):
                 Decision.MANEUVER: ("AA-R7", "AA-G8"), Decision.FIRE: ("AA-R8", "AA-R9")}[decision]
 
     def run_decision(self) -> str:
-        return {"voluntary": Decision.REACTION, "order": Decision.RESERVE_ASSIGN,
-                "move": Decision.MANEUVER}.get(self.step, Decision.FIRE)
+        return {ReactionStep.VOLUNTARY: Decision.REACTION,
+                ReactionStep.ORDER: Decision.RESERVE_ASSIGN,
+                ReactionStep.MOVE: Decision.MANEUVER}.get(self.step, Decision.FIRE)
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        if self.step == "voluntary":
+        if self.step is ReactionStep.VOLUNTARY:
             return UnitContext(self.kind, self._rside(state), Decision.REACTION, -1)
         u = self._row_unit(state)
         return UnitContext(self.kind, u.side, self.run_decision(),

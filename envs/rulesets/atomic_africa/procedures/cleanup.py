@@ -4,6 +4,7 @@ AA-G17).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from envs.core.frames import RollDice
@@ -130,6 +131,14 @@ def remove_unit(state: AAState, u: Unit, rules: tuple[str, ...], why: str) -> No
               u.side, unit=u.slot)
 
 
+class CleanUpStep(str, enum.Enum):
+    """The stages of the Clean-Up Phase."""
+
+    FORCED = "forced"
+    VOLUNTARY = "voluntary"
+    MORALE = "morale"
+
+
 @register
 @dataclass(slots=True)
 class CleanUp(Frame):
@@ -137,26 +146,26 @@ class CleanUp(Frame):
     the Morale Sub-phase (C6, AA-G16), discards (AA-G6)."""
 
     kind = "aa.cleanup"
-    step: str = "forced"
+    step: CleanUpStep = CleanUpStep.FORCED
     side: int = 0
     queue: list[list[int]] = field(default_factory=list)
 
     def run(self, state: AAState) -> Step:
         g = state.game
-        if self.step == "forced":
+        if self.step is CleanUpStep.FORCED:
             step = self._forced(state)
             if step is not None:
                 return step
-            self.step = "voluntary"
-        if self.step == "voluntary":
+            self.step = CleanUpStep.VOLUNTARY
+        if self.step is CleanUpStep.VOLUNTARY:
             while self.side < 2:
                 if g.voluntary_splits and self._splittable(state, self.side):
                     return Wait(self.side, Decision.CLEANUP)
                 self.side += 1
-            self.step = "morale"
+            self.step = CleanUpStep.MORALE
             self.queue = [[u.side, u.slot] for s in (0, 1) for u in state.alive_units(s)
                           if u.suppression > 0]
-        if self.step == "morale":
+        if self.step is CleanUpStep.MORALE:
             if self.queue:
                 s, k = self.queue[0]
                 u = state.units[s][k]

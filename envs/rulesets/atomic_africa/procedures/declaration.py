@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from envs.core.frames import HiddenCommit
@@ -59,6 +60,17 @@ def _principal(state: AAState, side: int) -> int:
     return -1
 
 
+class DeclarationStep(str, enum.Enum):
+    """The stages of the Declaration sub-phase."""
+
+    REVEAL = "reveal"
+    ORDER = "order"
+    CONTEST = "contest"
+    ANNOUNCE = "announce"
+    CHANGE = "change"
+    DONE = "done"
+
+
 @register
 @dataclass(slots=True)
 class Declaration(Frame):
@@ -66,14 +78,14 @@ class Declaration(Frame):
 
     kind = "aa.declaration"
     auto_apply_forced = True
-    step: str = "reveal"
+    step: DeclarationStep = DeclarationStep.REVEAL
     queue: list[list[int]] = field(default_factory=list)  # [side, unit, card]
     joker_posture: bool = False
     rounds: int = 0
 
     def run(self, state: AAState) -> Step:
         ap = state.ap
-        if self.step == "reveal":
+        if self.step is DeclarationStep.REVEAL:
             shown = []
             for s, k, _ in ap.involved:
                 c = state.reveal(s, k)
@@ -82,14 +94,14 @@ class Declaration(Frame):
                     self._revealed(state, s, k, c)
             state.log("reveal", ("AA-D1",), "orders revealed: " + (", ".join(shown) or "none"),
                       None, cards=[[s, k, state.order_card(s, k)] for s, k, _ in ap.involved])
-            self.step = "order"
-        if self.step == "order":
+            self.step = DeclarationStep.ORDER
+        if self.step is DeclarationStep.ORDER:
             return self._order(state)
-        if self.step == "announce":
+        if self.step is DeclarationStep.ANNOUNCE:
             if self.queue:
                 return Wait(self.queue[0][0], Decision.DECLARATION)
-            self.step = "change"
-        if self.step == "change":
+            self.step = DeclarationStep.CHANGE
+        if self.step is DeclarationStep.CHANGE:
             sides = tuple(s for s in (ap.side, 1 - ap.side)
                           if _principal(state, s) >= 0
                           and state.order_card(s, _principal(state, s)) is not None
@@ -126,7 +138,7 @@ class Declaration(Frame):
         ties = any(a[0] != b[0] and _denomination_rank(a[2]) == _denomination_rank(b[2])
                    and exp[a[0]] == exp[b[0]] for i, a in enumerate(q) for b in q[i + 1:])
         if ties:
-            self.step = "contest"
+            self.step = DeclarationStep.CONTEST
             return Push(Contest("declaration order", ("AA-D3", "AA-G10")))
         self._sort(state, None)
         return None
@@ -140,7 +152,7 @@ class Declaration(Frame):
         if len(self.queue) > 1:
             state.log("declaration_order", ("AA-D3",), "declaration order: " + ", ".join(
                 f"side {s} unit{k} {CARD_NAMES[c]}" for s, k, c in self.queue), None)
-        self.step = "announce"
+        self.step = DeclarationStep.ANNOUNCE
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
         if isinstance(child, Contest):
@@ -168,10 +180,10 @@ class Declaration(Frame):
                 k = _principal(state, s)
                 self._revealed(state, s, k, a - ids.play0)
         if played:
-            self.step = "order"  # AA-D7: new face cards announce, then another round
+            self.step = DeclarationStep.ORDER  # AA-D7: new face cards announce, then another round
         else:
             state.log("declaration_end", ("AA-D7",), "both sides stand", None)
-            self.step = "done"
+            self.step = DeclarationStep.DONE
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
@@ -185,7 +197,7 @@ class Declaration(Frame):
         s, k, c = self.queue[0]
         if self.joker_posture:
             return Illegality(("AA-D8", "AA-G22"), "the Joker's owner names a posture")
-        if c != JOKER and state.game.actions.labels[action] == "special:basic":
+        if c != JOKER and action == state.game.ids.special0:  # special:basic
             return Illegality(("AA-D2",), "a revealed face card must announce a special action")
         return Illegality(("AA-D2", "AA-G12"), f"not a special action of the "
                           f"{CARD_NAMES[c]} (or not allowed to a vehicle)")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass, field
 
@@ -33,6 +34,13 @@ def posture_of(state: AAState, u: Unit) -> str:
     return "prone" if ap.special.get(k) == "go_to_ground" and not u.confused else "standing"
 
 
+class ResolutionStep(str, enum.Enum):
+    """The stages of the resolution."""
+
+    MOVE = "move"
+    ROLL = "roll"
+
+
 @register
 @dataclass(slots=True)
 class Resolution(Frame):
@@ -40,14 +48,14 @@ class Resolution(Frame):
     AA-G21): all attack dice are rolled, then markers and wounds are applied together."""
 
     kind = "aa.resolution"
-    step: str = "move"
+    step: ResolutionStep = ResolutionStep.MOVE
     rolls: list[int] = field(default_factory=list)
     lines: list[list[int]] = field(default_factory=list)  # fire rows that fire, with die
     i: int = 0
 
     def run(self, state: AAState) -> Step:
         ap = state.ap
-        if self.step == "move":
+        if self.step is ResolutionStep.MOVE:
             for s, k, _ in ap.involved:
                 self._move(state, state.units[s][k])
             for s, k, _ in ap.involved:
@@ -60,8 +68,8 @@ class Resolution(Frame):
                 die = self._fire_die(state, row)
                 if die:
                     self.lines.append(row + [die])
-            self.step = "roll"
-        if self.step == "roll":
+            self.step = ResolutionStep.ROLL
+        if self.step is ResolutionStep.ROLL:
             if self.i < len(self.lines):
                 row = self.lines[self.i]
                 self.i += 1

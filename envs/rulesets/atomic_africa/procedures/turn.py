@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
@@ -15,6 +16,16 @@ from .activation import Activation
 from .cleanup import CleanUp
 
 
+class TurnStep(str, enum.Enum):
+    """The stages of a game turn."""
+
+    ORDERS = "orders"
+    FIRST = "first"
+    ACTIVATIONS = "activations"
+    CLEANUP = "cleanup"
+    END = "end"
+
+
 @register
 @dataclass(slots=True)
 class Turn(Frame):
@@ -22,21 +33,21 @@ class Turn(Frame):
     Activation Phases, the Clean-Up Phase; then the next turn or the end (AA-G23)."""
 
     kind = "aa.turn"
-    step: str = "orders"
+    step: TurnStep = TurnStep.ORDERS
 
     def run(self, state: AAState) -> Step:
-        if self.step == "orders":
-            self.step = "first"
+        if self.step is TurnStep.ORDERS:
+            self.step = TurnStep.FIRST
             state.log("turn", ("AA-G23",), f"turn {state.turn} begins", None, turn=state.turn)
             return Push(OrdersPhase(1), OrdersPhase(0))
-        if self.step == "first":
-            self.step = "activations"
+        if self.step is TurnStep.FIRST:
+            self.step = TurnStep.ACTIVATIONS
             return Push(Contest("who activates first", ("AA-G7",)))
-        if self.step == "activations":
-            self.step = "cleanup"
+        if self.step is TurnStep.ACTIVATIONS:
+            self.step = TurnStep.CLEANUP
             return Push(ActivationPhases(state.first))
-        if self.step == "cleanup":
-            self.step = "end"
+        if self.step is TurnStep.CLEANUP:
+            self.step = TurnStep.END
             return Push(CleanUp())
         # end of turn
         if state.game_over() or state.turn >= state.game.turns:
@@ -45,12 +56,20 @@ class Turn(Frame):
                       f"scores {sc[0]}-{sc[1]}", None, scores=sc)
             return Done()
         state.turn += 1
-        self.step = "orders"
+        self.step = TurnStep.ORDERS
         return None
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
         if isinstance(child, Contest):
             state.first = child.winner
+
+
+class OrdersStep(str, enum.Enum):
+    """The stages of one side's Orders Phase."""
+
+    START = "start"
+    DRAW = "draw"
+    ASSIGN = "assign"
 
 
 @register
@@ -62,28 +81,28 @@ class OrdersPhase(Frame):
 
     kind = "aa.orders"
     side: int
-    step: str = "start"
+    step: OrdersStep = OrdersStep.START
     to_draw: int = 0
     cursor: int = 0
 
     def run(self, state: AAState) -> Step:
         s = self.side
-        if self.step == "start":
+        if self.step is OrdersStep.START:
             g = state.game
             n = sum(1 for u in state.alive_units(s) if not u.attached) * g.cards_per_unit
             if g.experience_draw_bonus:
                 n += g.draw_bonus[s]
             self.to_draw = n
-            self.step = "draw"
+            self.step = OrdersStep.DRAW
             state.log("orders_phase", ("AA-G4",), f"side {s} draws {n} cards", s, cards=n)
-        if self.step == "draw":
+        if self.step is OrdersStep.DRAW:
             if self.to_draw > 0:
                 state.reshuffle_if_empty(s)
                 if state.zones.size(f"deck:{s}") > 0:
                     self.to_draw -= 1
                     return Push(DeckDraw(f"deck:{s}", f"reserve:{s}", s, ("AA-G4",)))
                 self.to_draw = 0
-            self.step = "assign"
+            self.step = OrdersStep.ASSIGN
         # assign: the next alive unit without an order, while the hand has cards
         if state.zones.size(f"reserve:{s}") == 0:
             return Done()
