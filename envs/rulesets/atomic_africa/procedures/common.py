@@ -1,5 +1,6 @@
-"""Shared pieces: the unit decision context, the d6 helper and the die-roll contest
-(AA-G7, AA-G10, AA-D3).
+"""Shared pieces: the unit decision context, draws from a side's deck, the In-transit
+placement and Targeting helpers the activating unit and the reactors share (AA-G8, AA-G9,
+AA-R7), the d6 helper and the die-roll contest (AA-G7, AA-G10, AA-D3).
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from typing import Any
 from envs.core.frames import DrawCard, RollDice
 from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, Step, register
 
+from envs.core.protocol import Illegality
+
 from ..cards import DIE_OFFSET
+from ..state import AAState, Unit, key
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,55 @@ class DeckDraw(DrawCard):
         if stacked:
             stacked.pop(0)
         return DrawCard.apply(self, state, action)
+
+
+def legal_placements(state: AAState, u: Unit) -> list[int]:
+    """AA-G8 / AA-R7: hold, or an In-transit figure 1-4 increments in one of six
+    directions, on the table; a unit with too many suppression markers holds (AA-G15)."""
+    if u.suppression >= state.game.suppressed_no_move or u.confused:
+        return [state.game.ids.hold]
+    return state.placements(u)
+
+
+def place_in_transit(state: AAState, u: Unit, action: int, rules: tuple[str, ...]) -> None:
+    """AA-G8 / AA-R7: put ``u``'s In-transit figure where ``action`` (``move:*``) says and
+    record the move for the resolution."""
+    ids = state.game.ids
+    mv = ids.move_of(action)
+    ap = state.ap
+    if mv is None:
+        u.tx, u.ty = u.x, u.y
+        ap.moves[key(u.side, u.slot)] = [0, 0]
+        state.log("in_transit", rules, f"side {u.side} unit{u.slot} holds", u.side, unit=u.slot)
+        return
+    d, n = ids.dirs.index(mv[0]), mv[1]
+    u.tx, u.ty = state.destination(u, d, n)
+    ap.moves[key(u.side, u.slot)] = [d, n]
+    state.log("in_transit", rules, f"side {u.side} unit{u.slot} places its In-transit figure "
+              f"{mv[0]} {n} increment(s)", u.side, unit=u.slot, direction=mv[0], increments=n)
+
+
+def legal_targets(state: AAState, u: Unit, exclude: list[int]) -> list[int]:
+    """AA-R2, AA-G9: ``target:unitK`` for every enemy unit ``u`` sees (not in ``exclude``),
+    then ``target:none``."""
+    ids = state.game.ids
+    out = [ids.target0 + e.slot for e in state.alive_units(1 - u.side)
+           if e.slot not in exclude and state.sees(u, e)]
+    return out + [ids.target_none]
+
+
+def why_not_target(state: AAState, u: Unit, action: int) -> Illegality:
+    """Why ``action`` is not a target ``u`` may name (AA-G9, AA-R1)."""
+    ids = state.game.ids
+    k = action - ids.target0
+    if 0 <= k < ids.max_units:
+        e = state.units[1 - u.side][k]
+        if e is None or not e.alive:
+            return Illegality(("AA-G9",), f"there is no enemy unit{k}")
+        if not state.sees(u, e):
+            return Illegality(("AA-G9",), f"enemy unit{k} is out of line of sight")
+        return Illegality(("AA-R1",), f"enemy unit{k} is already a target")
+    return Illegality(("AA-G21",), "not a target choice")
 
 
 def _d6(what: str, rules: tuple[str, ...], count: int = 2) -> RollDice:
