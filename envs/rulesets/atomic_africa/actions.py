@@ -83,13 +83,24 @@ DECISION_ASKS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
+#: the label that lets nobody react voluntarily (AA-R3)
+REACT_NONE = "react:none"
+
+
+def react_label(slot: int) -> str:
+    """The label choosing own unit ``slot`` as the voluntary reactor (AA-R1, AA-R3)."""
+    return f"react:unit{slot}"
+
+
 def labels(max_units: int) -> list[str]:
+    """Every decision label in id order (the action catalogue; the table of the package
+    docstring)."""
     out = [f"assign:{c}" for c in CARD_NAMES] + ["assign:none"]
     out += [f"activate:unit{k}" for k in range(max_units)]
     out += ["move:hold"] + [f"move:{d}:{n}" for d in DIRECTIONS
                             for n in range(1, MAX_INCREMENTS + 1)]
     out += [f"target:unit{k}" for k in range(max_units)] + ["target:none"]
-    out += [f"react:unit{k}" for k in range(max_units)] + ["react:none"]
+    out += [react_label(k) for k in range(max_units)] + [REACT_NONE]
     out += [f"reserve:play:{c}" for c in CARD_NAMES] + ["reserve:stand"]
     out += [f"special:{s}" for s in ORDER_KINDS]
     out += [f"posture:{p}" for p in POSTURES]

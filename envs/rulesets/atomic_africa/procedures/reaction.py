@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
-from ..actions import Decision
+from ..actions import Decision, react_label
 from ..cards import carries_split_fire
 from ..state import AAState, Unit
+from ..reactions import ReactionChoice
 from .common import (DeckDraw, UnitContext, legal_placements, legal_targets, place_in_transit,
                      why_not_target)
 
@@ -33,8 +34,13 @@ class ReactionStep(str, enum.Enum):
 @register
 @dataclass(slots=True)
 class ReactionSubPhase(Frame):
-    """AA-R1 … AA-R9. ``queue`` rows ``[side, unit, fired-on-by side, fired-on-by unit,
-    compulsory, cascaded]``; ``cur`` the row being played, ``step`` its stage."""
+    """AA-R1 … AA-R9. Targeted units are queued as compulsory reactors (AA-R2); otherwise the
+    reacting side's voluntary choice is a :class:`~..reactions.ReactionChoice` window (AA-R1,
+    AA-R3). Each queued reactor then takes an order if it has none (AA-R4, or Confused,
+    AA-R6), places its In-transit figure (AA-R7) and, with a Split Fire card, may name an extra
+    target whose unit reacts in turn (AA-R8, AA-R9). ``queue`` rows ``[side, unit, fired-on-by
+    side, fired-on-by unit, compulsory, cascaded]``; ``cur`` the row being played, ``step``
+    its stage."""
 
     kind = "aa.reaction"
     auto_apply_forced = True
@@ -55,18 +61,15 @@ class ReactionSubPhase(Frame):
         if self.step is ReactionStep.DONE:
             return Done()
         if self.step is ReactionStep.START:
-            if ap.targets:
-                for t in ap.targets:  # AA-R2: targeted units must react
-                    self._enqueue(state, self._rside(state), t, ap.side, ap.unit, True, False)
-                self.step = ReactionStep.NEXT
-            else:
+            if not ap.targets:  # AA-R3: a voluntary reaction, through the reaction window
                 self.step = ReactionStep.VOLUNTARY
-        if self.step is ReactionStep.VOLUNTARY:
-            if len(self._voluntary(state)) == 0:
-                state.log("no_reaction", ("AA-R3", "AA-R5"), f"side {self._rside(state)} has "
-                          f"no unit that may react", self._rside(state))
-                return Done()
-            return Wait(self._rside(state), Decision.REACTION)
+                slots = state.game.max_units_per_side
+                return Push(ReactionChoice(
+                    self._rside(state), f"side {ap.side} unit{ap.unit}'s activation", -1,
+                    tuple(react_label(slot) for slot in range(slots))))
+            for t in ap.targets:  # AA-R2: targeted units must react
+                self._enqueue(state, self._rside(state), t, ap.side, ap.unit, True, False)
+            self.step = ReactionStep.NEXT
         if self.step is ReactionStep.NEXT:
             if self.cur >= len(self.queue):
                 return Done()
@@ -118,23 +121,18 @@ class ReactionSubPhase(Frame):
                   f"side {side} unit{unit} reacts" + (" (compulsory)" if compulsory else ""),
                   side, unit=unit, compulsory=compulsory, cascaded=cascaded)
 
-    def _voluntary(self, state: AAState) -> list[Unit]:
-        """AA-R3 / AA-R5 / AA-G20: units that may react voluntarily."""
-        ap = state.ap
-        a = state.units[ap.side][ap.unit]
-        out = []
-        for u in state.alive_units(self._rside(state)):
-            if u.acted or not state.sees(u, a):
-                continue
-            if state.order_card(u.side, u.slot) is None and not state.eligible_reserve(u.side, u):
-                continue
-            out.append(u)
-        return out
+    def on_child_done(self, state: AAState, child: Frame) -> None:
+        if isinstance(child, ReactionChoice):  # AA-R1, AA-R3: one unit by choice, or none
+            slot = child.reactor()
+            if slot is None:
+                self.step = ReactionStep.DONE
+                return
+            ap = state.ap
+            self._enqueue(state, self._rside(state), slot, ap.side, ap.unit, False, False)
+            self.step = ReactionStep.NEXT
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        if self.step is ReactionStep.VOLUNTARY:
-            return [ids.react0 + u.slot for u in self._voluntary(state)] + [ids.react_none]
         u = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
             return [ids.play0 + c for c in state.eligible_reserve(u.side, u)]
@@ -144,22 +142,6 @@ class ReactionSubPhase(Frame):
         return legal_targets(state, u, [ap.unit] if u.side != ap.side else [])
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
-        ids = state.game.ids
-        if self.step is ReactionStep.VOLUNTARY:
-            k = action - ids.react0
-            if 0 <= k < ids.max_units:
-                u = state.units[self._rside(state)][k]
-                if u is None or not u.alive:
-                    return Illegality(("AA-R3",), f"there is no unit{k}")
-                if u.acted:
-                    return Illegality(("AA-G20",), f"unit{k} has already acted this turn")
-                a = state.units[state.ap.side][state.ap.unit]
-                if not state.sees(u, a):
-                    return Illegality(("AA-R3",), f"unit{k} has no line of sight to the "
-                                      f"activating unit's Start Group or In-transit figure")
-                return Illegality(("AA-R5",), f"unit{k} has no order and the Reserve holds "
-                                  f"no eligible card")
-            return Illegality(("AA-R1",), "choose one unit to react, or none")
         if self.step is ReactionStep.ORDER:
             return Illegality(("AA-R4", "AA-G5"), "the reactor takes an eligible card of its "
                               "own Reserve")
@@ -172,16 +154,6 @@ class ReactionSubPhase(Frame):
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
         ap = state.ap
-        if self.step is ReactionStep.VOLUNTARY:
-            if action == ids.react_none:
-                state.log("no_reaction", ("AA-R3",), f"side {self._rside(state)} does not "
-                          f"react", self._rside(state))
-                self.step = ReactionStep.DONE
-                return None
-            self._enqueue(state, self._rside(state), action - ids.react0, ap.side, ap.unit,
-                          False, False)
-            self.step = ReactionStep.NEXT
-            return None
         u = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
             c = action - ids.play0
@@ -208,20 +180,15 @@ class ReactionSubPhase(Frame):
     @staticmethod
     def asked_rules(decision: str) -> tuple[str, ...]:
         """The rules a reactor's decision applies (AA-R4, AA-R7, AA-R8)."""
-        return {Decision.REACTION: ("AA-R1", "AA-R3"), Decision.RESERVE_ASSIGN: ("AA-R4",),
-                Decision.MANEUVER: ("AA-R7", "AA-G8"), Decision.FIRE: ("AA-R8", "AA-R9")}[decision]
+        return {Decision.RESERVE_ASSIGN: ("AA-R4",), Decision.MANEUVER: ("AA-R7", "AA-G8"),
+                Decision.FIRE: ("AA-R8", "AA-R9")}[decision]
 
     def run_decision(self) -> str:
-        return {ReactionStep.VOLUNTARY: Decision.REACTION,
-                ReactionStep.ORDER: Decision.RESERVE_ASSIGN,
+        return {ReactionStep.ORDER: Decision.RESERVE_ASSIGN,
                 ReactionStep.MOVE: Decision.MANEUVER}.get(self.step, Decision.FIRE)
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        if self.step is ReactionStep.VOLUNTARY:
-            return UnitContext(self.kind, self._rside(state), Decision.REACTION, -1)
         u = self._row_unit(state)
         return UnitContext(self.kind, u.side, self.run_decision(),
                            u.slot if viewer == u.side else -1)
 
-    def run_after_done(self) -> None:  # pragma: no cover - placeholder for clarity
-        return None
