@@ -404,10 +404,13 @@ class AAState(ProcedureState):
         return s
 
     def resample_from_infostate(self, player: int, rng: Any) -> "AAState":
-        """What ``player`` cannot see redrawn with ``rng`` (:mod:`.infostate`)."""
+        """What ``player`` cannot see redrawn with ``rng`` (:mod:`.infostate`). A scenario's
+        ``deck_order`` is no side's information either: the sample draws at random."""
         from .infostate import resample_from_infostate
 
-        return resample_from_infostate(self, player, rng)
+        sample = resample_from_infostate(self, player, rng)
+        sample.deck_order = [[] for _ in self.deck_order]
+        return sample
 
     def clone(self) -> "AAState":
         s = AAState(self.game, init=False)
