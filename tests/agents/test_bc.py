@@ -38,6 +38,7 @@ def test_demonstrations_record_the_teacher(toy_game):
         collect_demonstrations(toy_game, teacher, [teacher], 3, seed=0))  # both sides recorded
 
 
+@pytest.mark.slow
 def test_pretrain_fits_a_deterministic_teacher(toy_game):
     from sb3_contrib import MaskablePPO
 

@@ -28,6 +28,7 @@ def _replay_with_tracker(path, agent_names=("union", "confederate")):
     return an, tr, state
 
 
+@pytest.mark.slow
 @pytest.mark.rule("RULE-04-2.5")
 def test_closing_volley_of_example_a_stops_the_charge_and_costs_two_stands():
     an, tr, state = _replay_with_tracker("tests/acw/golden/example_a.toml")
@@ -68,6 +69,7 @@ def test_declining_the_volley_lets_the_charge_contact():
     assert d["score_when_declined"]["mean"] == 0.0
 
 
+@pytest.mark.slow
 def test_tournament_analytics_agree_with_decision_stats():
     game = load_game("acw_regimental")
     agents = {n: make_agent(n, game, i) for i, n in enumerate(["heuristic", "always-react"])}
@@ -96,6 +98,7 @@ def test_toy_tournament_counts_every_reaction_decision():
     assert res.reaction_analytics["never-react"].get("react:dodge", {"taken": 0})["taken"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, scenario, decline", [
     ("skirmish_alert", "default", "alert:decline"), ("atomic_africa", None, "react:none")])
 def test_the_other_rulesets_reactions_are_counted(ruleset, scenario, decline):

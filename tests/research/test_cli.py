@@ -29,6 +29,7 @@ def test_subcommands_are_dispatched():
     assert set(evaluate.SUBCOMMANDS) >= {"whatif", "ablate", "masking"}
 
 
+@pytest.mark.slow
 def test_whatif_writes_table_json_and_plot(replay, tmp_path, capsys):
     out, png = tmp_path / "w.json", tmp_path / "w.png"
     rc = evaluate.main(["whatif", str(replay), "--at", "1", "--agents", "random", "random",
@@ -71,6 +72,7 @@ def test_whatif_missing_replay(tmp_path, capsys):
     assert "nope.toml" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_ablate_pairs_games_on_common_seeds(tmp_path):
     out, png = tmp_path / "a.json", tmp_path / "a.png"
     rc = evaluate.main(["ablate", "--ruleset", "toy", "--agents", "random", "never-react",

@@ -92,6 +92,7 @@ def test_estimate_matches_exact_values_within_its_interval(toy_point):
     assert toy_point.legal_labels() == ["react:dodge", "react:decline"]
 
 
+@pytest.mark.slow
 def test_common_random_numbers_narrow_the_difference_interval(toy_point):
     agents = [RandomPolicy(), RandomPolicy()]
     crn = evaluate_options(toy_point, agents, rollouts=600, seed=5, crn=True)
