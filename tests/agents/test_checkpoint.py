@@ -84,6 +84,7 @@ def evaluate(*args: str) -> subprocess.CompletedProcess:
                            *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_safe_load_plays_like_the_model(model_and_zip, toy_game):
     model, path = model_and_zip
     with zipfile.ZipFile(path) as z:
@@ -115,6 +116,7 @@ def test_plain_sb3_zip_is_refused_unless_trusted(model_and_zip, toy_game, tmp_pa
     assert type(pol.model).__name__ == "MaskablePPO"
 
 
+@pytest.mark.slow
 def test_hostile_zip_without_config_is_refused_and_runs_nothing(model_and_zip, tmp_path):
     _, path = model_and_zip
     marker = tmp_path / "pwned.txt"
@@ -146,6 +148,7 @@ def test_exploit_refuses_a_hostile_zip_before_any_training(model_and_zip, tmp_pa
     assert not marker.exists() and "training" not in r.stdout
 
 
+@pytest.mark.slow
 def test_hostile_data_beside_our_config_is_never_read(model_and_zip, tmp_path):
     _, path = model_and_zip
     marker = tmp_path / "pwned.txt"
@@ -200,6 +203,7 @@ def test_save_model_leaves_no_temporary_file(model_and_zip, tmp_path):
             z.read(CONFIG_MEMBER))
 
 
+@pytest.mark.slow
 def test_raw_pickle_weights_beside_our_config_are_one_line_and_run_nothing(model_and_zip,
                                                                            tmp_path):
     """A policy.pth that is a bare pickle (not torch's zip format), as someone hand-crafting

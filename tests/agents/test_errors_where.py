@@ -74,6 +74,7 @@ def test_info_names_the_opponent():
         done = term or trunc
 
 
+@pytest.mark.slow
 def test_win_rate_per_opponent_is_logged_at_rollout_end(tmp_path):
     from agents.training.callbacks import SelfPlayCallback
 
