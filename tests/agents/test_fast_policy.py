@@ -20,6 +20,7 @@ def _model(seed: int = 0, net=(64, 64)):
                        policy_kwargs={"net_arch": list(net)}, device="cpu", verbose=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deterministic", [False, True])
 def test_masked_forward_equals_the_policy_forward_bitwise(deterministic):
     model = _model()
@@ -68,6 +69,7 @@ def test_install_only_on_the_architecture_it_reproduces():
     assert "forward" not in vars(other.policy)
 
 
+@pytest.mark.slow
 def test_training_with_the_fast_forward_ends_with_the_same_weights():
     def weights(fast: bool):
         torch.manual_seed(0)
