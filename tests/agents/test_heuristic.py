@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from agents import ACWHeuristic, RandomPolicy, make_agent
 from agents.evaluation.tournament import round_robin
 
@@ -12,6 +13,7 @@ FREE_ORDER = ("react:closing_volley", "react:opportunity_fire", "react:evade_6",
               "react:evade_5", "react:evade_4")
 
 
+@pytest.mark.slow
 def test_reaction_doctrine_on_random_windows(acw_game):
     bot = ACWHeuristic(acw_game, seed=0)
     labels = acw_game.actions.labels
@@ -55,6 +57,7 @@ def test_fire_phase_picks_a_target_when_offered(acw_game):
     assert n > 0
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random(acw_game):
     res = round_robin(acw_game, {"heuristic": make_agent("heuristic", acw_game, 0),
                                  "random": RandomPolicy(1)}, games_per_pair=8, seed=21)
@@ -95,6 +98,7 @@ print(len(st.history), hashlib.sha256(json.dumps(st.history).encode()).hexdigest
 """
 
 
+@pytest.mark.slow
 def test_heuristic_plays_the_same_in_every_process():
     """The heuristic breaks ties between equally good choices by action id, not by the order
     a set of label strings happens to iterate in (which changes with PYTHONHASHSEED): this game

@@ -26,6 +26,7 @@ def decisions(crossroads):
     return random_decisions(crossroads, 12, seed=5, max_per_game=400)
 
 
+@pytest.mark.slow
 def test_stand_and_fire_never_moves_and_shoots_at_every_chance(crossroads, decisions):
     bot = make_agent("stand-and-fire", crossroads, seed=0)
     assert isinstance(bot, StandAndFire) and bot.name == "stand-and-fire"

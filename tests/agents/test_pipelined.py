@@ -43,6 +43,7 @@ def _same(a, b):
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
+@pytest.mark.slow
 def test_worker_update_is_the_in_process_update():
     from agents.training.selection import global_generators_kept
     from agents.training.finetune import actor_parameters
@@ -88,6 +89,7 @@ def _optimizer_equal(a, b):
         for k in a["state"] for n in a["state"][k])
 
 
+@pytest.mark.slow
 def test_an_update_leaves_its_request_as_it_was():
     """The worker's update does not write into the request the training process keeps for a
     checkpoint (torch shares a sent tensor's memory with the sender, and the optimizer updated
@@ -119,6 +121,7 @@ def test_an_update_leaves_its_request_as_it_was():
     assert _optimizer_equal(request["optimizer"], kept["optimizer"])
 
 
+@pytest.mark.slow
 def test_pipelined_learn_applies_every_update_one_rollout_late():
     model = _learner(coef=0.0)
     start = _state(model)
@@ -159,6 +162,7 @@ def test_a_dead_update_worker_is_named():
         worker.close()
 
 
+@pytest.mark.slow
 def test_checkpoint_keeps_the_update_in_flight_and_a_sync_resume_finishes_it(tmp_path):
     from tests.test_resume import _train
     from tests.test_scripts import TOY_POOL
