@@ -66,6 +66,7 @@ def test_baselines_only_pick_legal_actions_toy(toy_game, name):
         assert mask[agent(obs, mask.astype(np.int8))]  # int8 masks (AEC) work too
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BASELINES + ["heuristic"])
 def test_builtin_agents_only_pick_legal_actions_acw(acw_game, name):
     agent = make_agent(name, acw_game, seed=5)
@@ -90,6 +91,7 @@ def test_never_react_declines_and_always_react_reacts_toy(toy_game):
         assert always.act(obs, mask) == dodge
 
 
+@pytest.mark.slow
 def test_reaction_baselines_in_acw_windows(acw_game):
     never, always = NeverReact(acw_game, 0), AlwaysReact(acw_game, 0)
     labels = acw_game.actions.labels
@@ -204,6 +206,7 @@ def toy_checkpoint(tmp_path_factory):
     return path, model
 
 
+@pytest.mark.slow
 def test_ppo_policy_matches_predict_and_stays_legal(toy_game, toy_checkpoint):
     path, model = toy_checkpoint
     pol = make_agent(str(path), toy_game, seed=0)

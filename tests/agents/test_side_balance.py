@@ -48,6 +48,7 @@ def test_side_balance_bad_input(args, message, capsys):
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_side_balance_loads_a_plain_checkpoint_only_when_trusted(tmp_path, capsys):
     """A checkpoint without Riposte's config is unpickled (can run code): refused, naming
     the flag that this command has, and played with --trust-checkpoint."""
