@@ -45,6 +45,7 @@ def _weights(model):
     return {k: v.detach().clone() for k, v in model.policy.state_dict().items()}
 
 
+@pytest.mark.slow
 def test_weight_zero_trains_exactly_as_maskableppo():
     from sb3_contrib import MaskablePPO
 
@@ -69,6 +70,7 @@ def _kl_to(model, teacher_weights, obs, masks):
                                masks).mean())
 
 
+@pytest.mark.slow
 def test_positive_weight_keeps_the_policy_near_its_teacher():
     from envs import load_game
 

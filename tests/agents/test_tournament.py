@@ -28,6 +28,7 @@ class Cheater(BasePolicy):
         return int(np.flatnonzero(~np.asarray(action_mask, bool))[0])
 
 
+@pytest.mark.slow
 def test_both_seatings_share_chance_seeds(toy_game):
     """Identical deterministic agents under different names: games 2k and 2k+1 of a pair (seats
     swapped) must draw exactly the same dice, and pairs k differ."""
@@ -168,6 +169,7 @@ def test_worker_processes_give_the_same_tournament_on_acw():
     assert offered > 0, "the scenario must offer reactions for the analytics to be compared"
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_free_for_all():
     from agents import make_agent
     from agents.evaluation.free_for_all import free_for_all
