@@ -327,3 +327,33 @@ def test_fuzz_refuses_budgets_above_the_bounds(capsys, argv, line):
     assert main(["fuzz", "--ruleset", "acw_regimental",
                  *[a.format(workers=_too_many()) for a in argv]]) == 2
     assert capsys.readouterr().err == line() + "\n"
+
+
+# -- reset(options=...): what an env does not read is refused, never ignored -------------------
+def test_aec_reset_refuses_a_scenario_option():
+    from envs import acw_regimental_v0
+    from envs.core.errors import ParameterError
+
+    env = acw_regimental_v0.env()
+    with pytest.raises(ParameterError, match=r"unknown option\(s\) 'scenario'; known: none "
+                                             r"\(the ruleset, scenario and parameters are fixed"):
+        env.reset(seed=0, options={"scenario": "crossroads"})
+    env.reset(seed=0, options={"options": 1})  # (other keys pass: PettingZoo's api_test)
+    assert env.agent_selection in env.possible_agents
+
+
+def test_gym_reset_refuses_a_scenario_option_and_keeps_seat():
+    import gymnasium as gym
+
+    import envs  # noqa: F401  (registers the Gymnasium ids)
+    from envs.adapters.single_agent import RiposteGymEnv
+    from envs.core.errors import ParameterError
+
+    env = RiposteGymEnv("acw_regimental")
+    with pytest.raises(ParameterError, match=r"unknown option\(s\) 'scenario'; known: 'seat'"):
+        env.reset(seed=0, options={"scenario": "crossroads"})
+    with pytest.raises(TypeError, match="takes a dict, not str"):
+        env.reset(seed=0, options="crossroads")
+    env.reset(seed=0, options={"seat": 1})
+    assert env.learner == 1
+    assert isinstance(env, gym.Env)

@@ -5,6 +5,7 @@ that no adapter imports another one sideways (tests/core/test_layering.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,41 @@ def reset_needed(call: str) -> ResetNeededError:
     or after its ``close()``: one message for every adapter."""
     return ResetNeededError(f"{call}() before reset(): call reset() first (there is no game "
                             f"until reset(), nor after close())")
+
+
+#: ``reset(options=...)`` keys that would change the game itself, refused by every env: the
+#: game is fixed when the env is made
+GAME_OPTIONS = ("ruleset", "scenario", "params")
+
+
+def check_reset_options(options: Any, known: tuple[str, ...], env: str,
+                        strict: bool = True) -> dict[str, Any]:
+    """A ``reset(options=...)`` argument as a dict (``{}`` for None). A key naming the game
+    (:data:`GAME_OPTIONS`) is refused, never ignored: a caller that passes
+    ``{"scenario": ...}`` expecting another battle must not silently play the same one. With
+    ``strict`` every key not in ``known`` is refused too; without it other keys pass (the AEC
+    env: PettingZoo's ``api_test`` resets with ``options={"options": 1}``).
+
+    Raises:
+        TypeError: for options that are not a mapping.
+        ParameterError: naming the refused keys and the known ones; the scenario and the
+            parameters are fixed when the env is made (``env(scenario=..., params=...)``).
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"{env}.reset(options=...) takes a dict, not "
+                        f"{type(options).__name__}")
+    refused = sorted(str(k) for k in options
+                     if k in GAME_OPTIONS or (strict and k not in known))
+    if refused:
+        fixed = (" (the ruleset, scenario and parameters are fixed when the env is made: make "
+                 "another env with scenario=... / params=...)"
+                 if set(GAME_OPTIONS) & set(refused) else "")
+        raise ParameterError(f"{env}.reset(options=...): unknown option(s) "
+                             f"{', '.join(map(repr, refused))}; known: "
+                             f"{', '.join(map(repr, known)) or 'none'}{fixed}")
+    return dict(options)
 
 
 #: how many recent events ``render()`` shows

@@ -69,8 +69,8 @@ from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
-from ._common import (as_action_id, check_seed, decision_name, game_params, illegal_message,
-                      render_rgb, render_text, reset_needed, winner_of)
+from ._common import (as_action_id, check_reset_options, check_seed, decision_name, game_params,
+                      illegal_message, render_rgb, render_text, reset_needed, winner_of)
 from .spaces import mask_box, observation_box
 
 
@@ -179,10 +179,16 @@ class RiposteAECEnv(AECEnv):
         """Start a new game. ``seed`` re-seeds the env's generator (chance and seat streams);
         without it the streams continue.
 
+        ``options``: none are read; ``"ruleset"``, ``"scenario"`` and ``"params"`` are refused
+        (:func:`check_reset_options`: the game is fixed when the env is made), other keys
+        pass as PettingZoo expects.
+
         Raises:
             TypeError, ValueError: for a ``seed`` that is not a non-negative int or None.
+            ParameterError: for an ``options`` key naming the game (e.g. ``"scenario"``).
         """
         seed = check_seed(seed)
+        check_reset_options(options, (), "AEC env", strict=False)
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
             self._chance_rng, self._seat_rng = self._np_random.spawn(2)

@@ -90,9 +90,9 @@ from envs.core.chance import sample_chance_outcome
 from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.rulesets import load_game
 
-from ._common import (RENDER_EVENTS, SHAPED_REWARD_PARAM, as_action_id, check_seed,  # noqa: F401
-                      decision_name, game_params, illegal_message, render_rgb, render_text,
-                      reset_needed, winner_of)
+from ._common import (RENDER_EVENTS, SHAPED_REWARD_PARAM, as_action_id,  # noqa: F401
+                      check_reset_options, check_seed, decision_name, game_params,
+                      illegal_message, render_rgb, render_text, reset_needed, winner_of)
 from .spaces import LegalDiscrete, observation_box
 
 OpponentFn = Callable[[np.ndarray, np.ndarray], int]
@@ -260,15 +260,20 @@ class RiposteGymEnv(gym.Env):
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game and advance it to the learner's first decision.
 
-        ``options`` may hold ``{"seat": ...}`` to fix the learner's side for this episode.
+        ``options`` may hold ``{"seat": ...}`` to fix the learner's side for this episode;
+        any other key is refused (:func:`check_reset_options`: the scenario and parameters
+        are fixed when the env is made).
         Returns ``(observation float32 (observation_size,), info)``.
 
         Raises:
             TypeError, ValueError: for a ``seed`` that is not a non-negative int or None.
+            ParameterError: for an ``options`` key other than ``"seat"`` (e.g.
+                ``"scenario"``).
             InvalidStateError: when 100 fresh games in a row end (or hit ``max_decisions``)
                 before the learner's first decision.
         """
         seed = check_seed(seed)
+        options = check_reset_options(options, ("seat",), "Gym env")
         super().reset(seed=seed)
         if seed is not None or self._chance_rng is None:
             (self._chance_rng, self._seat_rng, self._random_opp_rng, self._pool_rng,
