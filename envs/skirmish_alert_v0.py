@@ -32,7 +32,7 @@ slots padded to 4 per team, element slots to 8), the same for every scenario of 
 ## Observation Space
 
 ``Dict(observation=Box(float32, (observation_size,)), action_mask=Box(int8, 0/1))``: the
-team's egocentric vector (own fighter slots first); 1495 floats for two teams, 1841 for four.
+team's egocentric vector (own fighter slots first); 1497 floats for two teams, 1843 for four.
 
 ## Starting State
 

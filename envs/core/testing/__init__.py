@@ -30,12 +30,13 @@ from .round_trips import (check_clone_independence, check_json_round_trip, check
                           check_replay)
 from .determinism import check_cross_process_determinism, check_determinism
 from .actions import check_every_legal_action_applies, check_illegal_action_raises
+from .aliasing import check_no_aliased_repeats
 
 __all__ = [
     "COUNTER_KEYS", "ConformanceError", "FuzzGameResult", "RandomGamesStats",
     "check_clone_independence",
     "check_cross_process_determinism", "check_determinism", "check_every_legal_action_applies",
-    "check_game_static", "check_illegal_action_raises", "check_json_round_trip",
+    "check_game_static", "check_illegal_action_raises", "check_json_round_trip", "check_no_aliased_repeats",
     "check_pickle_round_trip", "check_random_games", "check_replay", "game_rng",
     "fuzz_game", "play_random_game", "run_all",
 ]
@@ -46,7 +47,8 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
             json_games: int = 1, json_every_step: bool = True, clone_games: int = 2,
             replay_games: int = 3, illegal_games: int = 2, apply_games: int = 1,
             why_illegal_samples: int = 3,
-            observe_every: int = 1, pickle_games: int = 1) -> dict[str, Any]:
+            observe_every: int = 1, pickle_games: int = 1,
+            alias_games: int = 2) -> dict[str, Any]:
     """Run every check of this module; the game must not change while they run.
 
     Args:
@@ -57,7 +59,9 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
     Returns:
         a dict with the keys ``random_games`` (``RandomGamesStats.to_dict()``),
         ``clone_points``, ``json_round_trips``, ``replayed_labels``,
-        ``legal_actions_applied``, ``refusals`` and ``pickle_points`` (counts).
+        ``legal_actions_applied``, ``refusals``, ``pickle_points`` and
+        ``same_side_repeats`` (counts; the last: consecutive decisions of one side compared
+        by :func:`check_no_aliased_repeats` in ``alias_games`` games).
 
     Raises:
         ConformanceError: at the first violation.
@@ -77,6 +81,7 @@ def run_all(game_factory: GameOrFactory, n_games: int, seed: int, *,
     out["legal_actions_applied"] = check_every_legal_action_applies(g, seed, n_games=apply_games)
     out["refusals"] = check_illegal_action_raises(g, seed, n_games=illegal_games)
     out["pickle_points"] = check_pickle_round_trip(g, seed, n_games=pickle_games)
+    out["same_side_repeats"] = check_no_aliased_repeats(g, seed, n_games=alias_games)
     if json.dumps(g.config(), sort_keys=True) != config:
         raise _Ctx("run_all", seed).fail(None, f"game.config() changed while the suite ran: "
                                                f"{config} -> {json.dumps(g.config())}")

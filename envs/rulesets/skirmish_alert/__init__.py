@@ -81,7 +81,7 @@ Chance outcomes: ``d6=1`` … ``d6=6`` (every roll is made of single d6 nodes).
 ## Observation Space
 
 ``Box(float32, (observation_size,))`` per team, egocentric (own fighter slots first, then the
-other teams in seat order after it): 1495 floats for 2 teams, 1668 for 3, 1841 for 4 (with
+other teams in seat order after it): 1497 floats for 2 teams, 1670 for 3, 1843 for 4 (with
 ``max_board = 16``). Pieces (``game.layout.table()`` prints indices):
 
 | piece | shape | meaning |
@@ -93,7 +93,7 @@ other teams in seat order after it): 1495 floats for 2 teams, 1668 for 3, 1841 f
 | ``decision`` | (8,) | one-hot decision type |
 | ``asked``, ``actor``, ``trigger_target`` | (n·F,) each | the fighter deciding, the fighter whose turn it is, the declared action's target |
 | ``trigger_kind`` | (14,) | kind of the declared action in a window |
-| ``window``, ``candidates`` | (2,), (F,) | difficulty / 12 and candidate count / F; own slots that may attempt |
+| ``window``, ``candidates`` | (4,), (F,) | difficulty / 12, candidate count / F, the slot's place in the window / (n·F), the team's slots left in it (this one included) / F; own slots that may attempt |
 
 ## Starting State
 

@@ -41,7 +41,9 @@ def build_layout(n: int, F: int, X: int, B: int) -> ObservationLayout:
         Piece("actor", (N,), "one-hot fighter whose turn it is"),
         Piece("trigger_target", (N,), "one-hot target of the declared action"),
         Piece("trigger_kind", (len(ACTION_KINDS),), "one-hot kind of the declared action"),
-        Piece("window", (2,), "difficulty / 12 of the team's test, candidates count / F"),
+        Piece("window", (4,), "difficulty / 12 of the team's test, candidates count / F, "
+              "this slot's place in the window / (n F), the team's slots left in the window "
+              "(this one included) / F"),
         Piece("candidates", (F,), "own fighter slots that may attempt in this slot"),
     ])
 
@@ -133,6 +135,8 @@ def observation(game: Any, state: Any, side: int) -> np.ndarray:
                 parts["trigger_kind"][ACTION_KINDS.index(kind)] = 1.0
         parts["window"][0] = ctx.difficulty / 12
         parts["window"][1] = len(ctx.candidates) / game.F
+        parts["window"][2] = ctx.slot / (n * game.F)
+        parts["window"][3] = ctx.slots_left / game.F
         for gid in ctx.candidates:
             if gid // game.F == side:
                 parts["candidates"][gid % game.F] = 1.0

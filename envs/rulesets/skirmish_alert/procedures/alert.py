@@ -82,6 +82,8 @@ class AttemptWindow(ReactionWindow):
     decl_x: int = 0
     decl_y: int = 0
     trigger_target: int = -1
+    slot: int = 0  #: this slot's place in the window (1 = first)
+    slots_left: int = 0  #: the window's slots this team still owns, this one included
 
     def on_open(self, state: Any) -> None:
         pass  # the AlertWindow logs the window once
@@ -97,7 +99,7 @@ class AttemptWindow(ReactionWindow):
         d = state.difficulty(state.fighters[cands[0]], a) if cands else 0
         return _ctx(self.kind, self.side, self.decision, trigger=self.trigger, actor=self.subject,
                     target=self.trigger_target, difficulty=d, candidates=cands,
-                    offered=tuple(self.offered))
+                    offered=tuple(self.offered), slot=self.slot, slots_left=self.slots_left)
 
 
 @register
@@ -152,9 +154,11 @@ class AlertWindow(Frame):
             offered = tuple(f"alert:attempt:f{i}" for i in range(F)
                             if self._eligible(state, team * F + i))
             if offered:
+                left = sum(1 for _, owner in self.slots[self.index - 1:] if owner == team)
                 return Push(AttemptWindow(team, self.trigger, self.subject, offered,
                                           decl_x=self.decl_x, decl_y=self.decl_y,
-                                          trigger_target=self.trigger_target))
+                                          trigger_target=self.trigger_target, slot=self.index,
+                                          slots_left=left))
         return Done()
 
 
