@@ -29,6 +29,8 @@ def _toml(value: Any) -> str:
         return f'"{value}"'
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {_toml(item)}" for key, item in value.items()) + " }"
     return repr(value)
 
 

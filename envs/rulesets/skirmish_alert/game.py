@@ -13,8 +13,8 @@ from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, build_catalogue
 from .observer import FIGHTER_FEATURES, build_layout, observation, observation_string
-from .params import (DIRECTIONS, EQUIPMENT_USES, SCENARIO_DIR, AlertParams,
-                     load_scenario)
+from .params import (DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, SCENARIO_DIR,
+                     AlertParams, MeleeWeapon, RangedWeapon, load_scenario)
 from .actions import AP_COST
 from .procedures import Match
 from .state import AlertState, Fighter
@@ -74,16 +74,26 @@ class AlertGame(Game):
         self.react_ids = tuple(i for i, a in enumerate(acts) if a.react and a.kind != "none")
         slots = [0] * n
         fighters = []
+        #: the weapons this game's fighters carry, by name: the built-in ones and any a
+        #: scenario gives by its numbers (AL-PD-22 .. AL-PD-24)
+        self.melee_weapons: dict[str, MeleeWeapon] = dict(MELEE_WEAPONS)
+        self.ranged_weapons: dict[str, RangedWeapon] = dict(RANGED_WEAPONS)
         for fs in spec.fighters:
             slot = slots[fs.team]
             slots[fs.team] += 1
             items = {i: (-1 if EQUIPMENT_USES[i] is None else EQUIPMENT_USES[i])
                      for i in fs.equipment}
+            melee_name, melee = fs.melee()
+            self.melee_weapons[melee_name] = melee
+            ranged = fs.ranged()
+            if ranged is not None:
+                self.ranged_weapons[ranged[0]] = ranged[1]
             fighters.append(Fighter(
                 fs.team * self.F + slot, fs.team, slot, fs.name, fs.ap, fs.mov, fs.ini, fs.ref,
-                fs.mel, fs.sho, fs.tec, fs.defence, fs.arm, fs.w, fs.melee_weapon,
-                fs.ranged_weapon, fs.x, fs.y, DIRECTIONS.index(fs.facing), fs.w, items,
-                on_alert=fs.on_alert))
+                fs.mel, fs.sho, fs.tec, fs.defence, fs.arm, fs.w, melee_name,
+                None if ranged is None else ranged[0], fs.x, fs.y,
+                DIRECTIONS.index(fs.facing), fs.w - fs.wounds_taken, items,
+                ap=fs.ap_left, on_alert=fs.on_alert, knocked_down=fs.knocked_down))
         self.initial_fighters = tuple(fighters)
         self.initial_elements = tuple(
             {"kind": e.kind, "x": e.x, "y": e.y, "state": e.state, "controls": e.controls,

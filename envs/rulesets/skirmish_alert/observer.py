@@ -13,7 +13,7 @@ import numpy as np
 from envs.core.observer import ObservationLayout, Piece
 
 from .actions import DECISION_TYPES
-from .params import ACTION_KINDS, MELEE_WEAPONS, RANGED_WEAPONS
+from .params import ACTION_KINDS
 
 FIGHTER_FEATURES: tuple[str, ...] = (
     "present", "in_play", "x", "y", *(f"facing_{d}" for d in range(8)), "wounds", "w_max",
@@ -89,10 +89,10 @@ def observation(game: Any, state: Any, side: int) -> np.ndarray:
                      ("arm", 2), ("ini", 3), ("mov", 6)):
             row[idx["def" if k == "defence" else k]] = getattr(f, k) / d
         if f.ranged_weapon is not None:
-            rw = RANGED_WEAPONS[f.ranged_weapon]
+            rw = game.ranged_weapons[f.ranged_weapon]
             row[idx["range"]] = rw.range / 10
             row[idx["ranged_dmg"]] = rw.dmg / 3
-        mw = MELEE_WEAPONS[f.melee_weapon]
+        mw = game.melee_weapons[f.melee_weapon]
         row[idx["melee_dmg"]] = mw.dmg / 3
         row[idx["impact"]] = float(mw.impact)
         for item in ("draught", "smoke", "grapnel"):

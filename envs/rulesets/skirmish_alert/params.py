@@ -11,7 +11,7 @@ square, a square off the board, a lever controlling something that is not a door
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Union
 
 import pydantic
 
@@ -116,15 +116,42 @@ class AlertParams(pydantic.BaseModel):
 
 # -- weapons and equipment (AL-PD-4, AL-PD-31) -----------------------------------------------
 class MeleeWeapon(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(frozen=True)
-    dmg: int
+    """A melee weapon (AL-PD-22, AL-PD-23): damage ``dmg`` and whether it knocks down on any
+    hit (``impact``); in a scenario, ``melee_weapon = { dmg = 2, impact = true }``."""
+
+    model_config = pydantic.ConfigDict(frozen=True, extra="forbid", strict=True)
+    dmg: int = pydantic.Field(ge=1, le=4)
     impact: bool = False  #: knocks down on any hit (AL-PD-23)
+
+    def key(self) -> str:
+        """The weapon's name in a game's table when a scenario gives it by its numbers."""
+        return f"melee(dmg={self.dmg}{', impact' if self.impact else ''})"
 
 
 class RangedWeapon(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(frozen=True)
-    range: int
-    dmg: int
+    """A ranged weapon (AL-PD-24): ``range`` in squares and damage ``dmg``; in a scenario,
+    ``ranged_weapon = { range = 9, dmg = 2 }``."""
+
+    model_config = pydantic.ConfigDict(frozen=True, extra="forbid", strict=True)
+    range: int = pydantic.Field(ge=1, le=16)
+    dmg: int = pydantic.Field(ge=1, le=4)
+
+    def key(self) -> str:
+        """The weapon's name in a game's table when a scenario gives it by its numbers."""
+        return f"ranged(range={self.range}, dmg={self.dmg})"
+
+
+def _weapon_form(value: object) -> str:
+    return "stats" if isinstance(value, dict) else "name"
+
+
+#: a scenario's weapon: a built-in name, or a table of its numbers
+MeleeWeaponSpec = Annotated[Union[Annotated[str, pydantic.Tag("name")],
+                                  Annotated[MeleeWeapon, pydantic.Tag("stats")]],
+                            pydantic.Discriminator(_weapon_form)]
+RangedWeaponSpec = Annotated[Union[Annotated[str, pydantic.Tag("name")],
+                                   Annotated[RangedWeapon, pydantic.Tag("stats")]],
+                             pydantic.Discriminator(_weapon_form)]
 
 
 MELEE_WEAPONS: dict[str, MeleeWeapon] = {
@@ -167,24 +194,43 @@ class FighterSpec(_Strict):
     defence: int = pydantic.Field(1, ge=0, le=3, alias="def")
     arm: int = pydantic.Field(0, ge=0, le=2)
     w: int = pydantic.Field(4, ge=3, le=6)
-    melee_weapon: str = "fists"
-    ranged_weapon: str | None = None
+    melee_weapon: MeleeWeaponSpec = "fists"
+    ranged_weapon: RangedWeaponSpec | None = None
     equipment: list[str] = pydantic.Field(default_factory=list, max_length=2)
     on_alert: bool = False  #: starts the game on alert (kept from an earlier turn, AL-PD-13)
+    #: AP held when the game starts (AL-PD-14: what an alert fighter has left to re-arm or,
+    #: with ``reaction_action_costs_ap``, to react); at most ``ap``. Refilled at its own turn.
+    ap_left: int = pydantic.Field(0, ge=0, le=4)
+    knocked_down: bool = False  #: starts knocked down (AL-PD-26; not with on_alert, AL-PD-29)
+    wounds_taken: int = pydantic.Field(0, ge=0, le=5)  #: wounds already lost (AL-PD-22)
 
     @pydantic.field_validator("melee_weapon")
     @classmethod
-    def _melee(cls, v: str) -> str:
-        if v not in MELEE_WEAPONS:
-            raise ValueError(f"unknown melee weapon {v!r} (known: {sorted(MELEE_WEAPONS)})")
+    def _melee(cls, v: str | MeleeWeapon) -> str | MeleeWeapon:
+        if isinstance(v, str) and v not in MELEE_WEAPONS:
+            raise ValueError(f"unknown melee weapon {v!r} (known: {sorted(MELEE_WEAPONS)}, or "
+                             f"a table {{ dmg = 1..4, impact = true/false }})")
         return v
 
     @pydantic.field_validator("ranged_weapon")
     @classmethod
-    def _ranged(cls, v: str | None) -> str | None:
-        if v is not None and v not in RANGED_WEAPONS:
-            raise ValueError(f"unknown ranged weapon {v!r} (known: {sorted(RANGED_WEAPONS)})")
+    def _ranged(cls, v: str | RangedWeapon | None) -> str | RangedWeapon | None:
+        if isinstance(v, str) and v not in RANGED_WEAPONS:
+            raise ValueError(f"unknown ranged weapon {v!r} (known: {sorted(RANGED_WEAPONS)}, "
+                             f"or a table {{ range = 1..16, dmg = 1..4 }})")
         return v
+
+    def melee(self) -> tuple[str, MeleeWeapon]:
+        """``(name in the game's table, weapon)`` of the melee weapon."""
+        w = self.melee_weapon
+        return (w, MELEE_WEAPONS[w]) if isinstance(w, str) else (w.key(), w)
+
+    def ranged(self) -> tuple[str, RangedWeapon] | None:
+        """``(name in the game's table, weapon)`` of the ranged weapon, or ``None``."""
+        w = self.ranged_weapon
+        if w is None:
+            return None
+        return (w, RANGED_WEAPONS[w]) if isinstance(w, str) else (w.key(), w)
 
     @pydantic.field_validator("equipment")
     @classmethod
@@ -309,6 +355,16 @@ def _check(spec: ScenarioSpec, source: str, params: AlertParams) -> ScenarioSpec
         if (f.x, f.y) in squares:
             raise fail(key, f"{f.name} and {squares[(f.x, f.y)]} stand on the same square "
                             f"({f.x}, {f.y})")
+        if f.ap_left > f.ap:
+            raise fail(f"{key}.ap_left", f"{f.name} cannot hold {f.ap_left} AP: its profile "
+                                         f"has ap = {f.ap}")
+        if f.wounds_taken >= f.w:
+            raise fail(f"{key}.wounds_taken", f"{f.name} would start out of action: "
+                                              f"{f.wounds_taken} wounds taken of w = {f.w}")
+        if f.knocked_down and f.on_alert:
+            raise fail(f"{key}.knocked_down", f"{f.name} cannot start both knocked down and on "
+                                              f"alert (AL-PD-29: a knocked-down fighter loses "
+                                              f"its alert)")
         el = occupied.get((f.x, f.y))
         if el is not None:
             e = spec.elements[int(el[9:-1])]

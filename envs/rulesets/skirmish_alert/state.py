@@ -14,7 +14,7 @@ from envs.core.reactions import Cost
 
 from .actions import AP_COST, DISENGAGE_MAX, Act, Decision
 from .board import bresenham, chebyshev, in_front
-from .params import DIRECTIONS, RANGED_WEAPONS, VECTORS
+from .params import DIRECTIONS, VECTORS
 
 
 
@@ -357,7 +357,7 @@ class AlertState(ProcedureState):
                 return None
             if f.ranged_weapon is None:
                 return Illegality(("AL-PD-24",), f"{f.name} has no ranged weapon")
-            if d > RANGED_WEAPONS[f.ranged_weapon].range:
+            if d > self.game.ranged_weapons[f.ranged_weapon].range:
                 return Illegality(("AL-PD-24",), f"{t.name} is out of range")
             if not self.los(f.pos, t.pos):
                 door = self.closed_door_on_line(f.pos, t.pos)

@@ -11,7 +11,7 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 
 from ..actions import Act, move_label
 from ..board import bresenham, chebyshev, in_front
-from ..params import DIRECTIONS, MELEE_WEAPONS, RANGED_WEAPONS
+from ..params import DIRECTIONS
 from .facing import Facing
 
 
@@ -42,7 +42,7 @@ class Attack(Frame):
         if self.ranged:
             if any(p in g.blocking for p in _cover_squares(state, a, t)):
                 tn += 1
-            if chebyshev(a.pos, t.pos) * 2 > RANGED_WEAPONS[a.ranged_weapon].range:
+            if chebyshev(a.pos, t.pos) * 2 > g.ranged_weapons[a.ranged_weapon].range:
                 tn += 1
         else:
             if self.charge:
@@ -61,9 +61,9 @@ class Attack(Frame):
                   charge=self.charge)
         if hit:
             if self.ranged:
-                dmg, impact = RANGED_WEAPONS[a.ranged_weapon].dmg, False
+                dmg, impact = g.ranged_weapons[a.ranged_weapon].dmg, False
             else:
-                w = MELEE_WEAPONS[a.melee_weapon]
+                w = g.melee_weapons[a.melee_weapon]
                 dmg, impact = w.dmg, w.impact
             state.wound(t, max(1, dmg - t.arm), ("AL-PD-22",))
             if t.in_play and (total - tn >= g.knockdown_margin or impact):
