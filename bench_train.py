@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 
 #: sb3-contrib's own loop (collect, then update, in the training process) with 5 epochs: ACW's
-#: defaults before session 21, which the options below vary one at a time
+#: earlier defaults, which the options below vary one at a time
 SEQUENTIAL = ["--no-pipelined-updates", "--n-epochs", "5"]
 #: option name -> extra train.py flags (on top of the common short-run flags)
 OPTIONS: dict[str, list[str]] = {

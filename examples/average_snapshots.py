@@ -1,6 +1,6 @@
 """Average the policy weights of several checkpoints of one run into one checkpoint.
 
-Session 20's weight-averaging experiment: one checkpoint whose policy weights are the mean of
+The weight-averaging experiment of docs/exploitability.md: one checkpoint whose policy weights are the mean of
 several checkpoints' (stochastic weight averaging, Izmailov et al. 2018; in reinforcement
 learning, Nikishin et al. 2018).
 
@@ -16,7 +16,7 @@ and plays like any checkpoint::
     python evaluate.py exploit avg.zip --seed 0,1
 
 Averaging the last five snapshots did not lower exploitability over three training seeds
-(README, Measured numbers, Session 20). The weights are read with ``torch.load(...,
+(docs/exploitability.md). The weights are read with ``torch.load(...,
 weights_only=True)``: no input can run code. The output is written atomically.
 
 Exit status 2 with one ``error:`` line, before anything is written, for a missing, unreadable,

@@ -418,7 +418,7 @@ def test_run_guarded_lets_other_errors_through():
 
 def test_train_main_reports_an_interrupt_hidden_behind_a_cleanup_error(tmp_path, monkeypatch,
                                                                        capsys):
-    """The CI failure of 2026-12-03: a second Ctrl-C inside ``torch.save`` surfaced as the zip
+    """A CI failure seen once: a second Ctrl-C inside ``torch.save`` surfaced as the zip
     writer's RuntimeError and train.py exited 1 with a traceback instead of 130."""
     import train as train_script
 

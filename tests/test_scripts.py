@@ -481,7 +481,7 @@ def test_resume_checks_the_run_config_like_fresh_flags(trained, tmp_path, edit, 
 
 @pytest.mark.slow
 def test_resume_of_a_run_from_before_the_snapshots_weight_default_keeps_1(trained, tmp_path):
-    """A config.json without "league_snapshots_weight" (runs before session 14 trained with 1)
+    """A config.json without "league_snapshots_weight" (older runs trained with 1)
     resumes with 1, not with today's default 4."""
     import shutil
 

@@ -78,7 +78,7 @@ def _write_outputs(ns: argparse.Namespace, doc: dict, draw: Callable[[str], None
 
 #: timesteps per second of ``masking`` with its default evaluations, for the notice of how long
 #: a run takes: the default run (6 runs of 20,000) took 306 CPU-seconds (580 s of wall time on
-#: the 2-core machine shared with other jobs, 2026-12-03)
+#: the 2-core machine shared with other jobs)
 MASKING_RATE = 400
 
 

@@ -29,7 +29,7 @@ a run is reproducible, and a checkpoint at a rollout boundary keeps the one requ
 (:attr:`UpdateWorker.pending`) so that ``--resume`` submits it again and continues exactly
 (:mod:`agents.training.resume`).
 
-Measured on the 2-core machine (README, Session 13): 1.4x the timesteps/s of the sequential
+Measured on the 2-core machine: 1.4x the timesteps/s of the sequential
 loop without periodic evaluations, but no faster in the default run (1,197 against 1,193
 timesteps/s back to back), whose evaluations already use the second core; there the learner
 still waited for the envs 34.7% of the time, since a 5-epoch update costs about 0.65 of a

@@ -5,7 +5,7 @@ heuristic it imitated. PPO's advantages over a few hundred games of sparse ±1 r
 noise, and even after the critic warm-up (:mod:`agents.training.finetune`) a default run's policy
 drifted far from the warm start: on the Two Farms battle its score against the heuristic fell from
 0.60 to 0.27 and against ``rush`` from 0.65 to 0.23 within 40,960 timesteps (``train.py`` seed 0,
-2026-12-02). AlphaStar's answer, for the same situation at a larger scale, is a KL penalty that
+docs/finetuning.md). AlphaStar's answer, for the same situation at a larger scale, is a KL penalty that
 keeps the reinforcement-learning policy near the supervised one (Vinyals et al., Nature 2019,
 "Methods: ... KL divergence between the supervised and the current policy"), so that only
 advantages that are consistent across many games move the policy away from its teacher.
@@ -84,7 +84,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
         ValueError: for a negative ``teacher_kl_coef`` or ``value_epochs``.
     """
 
-    #: (a class default: checkpoints of before session 18 have no such attribute)
+    #: (a class default: checkpoints written before this attribute existed lack it)
     value_epochs: int = 0
 
     def __init__(self, *args: Any, teacher_kl_coef: float = 0.0, value_epochs: int = 0,

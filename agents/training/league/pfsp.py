@@ -19,8 +19,8 @@ window share one base weight, ``snapshots_weight`` (default 1: all of them toget
 bot), split evenly between them. (Giving every snapshot a weight of 1 let ten snapshots take
 most of the league's games once the window filled: the learner trained against its own past
 and forgot how to beat ``rush``.) ``train.py`` passes ``--league-snapshots-weight``, 4 for
-ACW since session 14: the window then takes about 60% of the games, and a best response found
-less to exploit than with 1 (README, Measured numbers, Session 14).
+ACW: the window then takes about 60% of the games, and a best response found
+less to exploit than with 1 (docs/exploitability.md).
 The records round-trip through :meth:`state_dict` / :meth:`load_state` (``pool.json``).
 """
 
