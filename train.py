@@ -38,6 +38,7 @@ with status 2 and one ``error: ...`` line on stderr.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -46,6 +47,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -54,7 +56,8 @@ if __name__ == "__main__":  # Ctrl-C while the libraries load: one line (script_
 
     script_start.install()
 
-from agents.training.run_dir import TEACHER_FILE, check_run_dir, checkpoints, claim_run_dir
+from agents.training.run_dir import (TEACHER_FILE, check_run_dir, checkpoints, claim_run_dir,
+                                     discard_empty_run_dirs)
 from agents.training.train_cli import (Args, UsageError, parse_args, resume_config,
                                        saved_backend)
 
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     # agents.training.pipelined.UPDATE_WORK (not imported: it loads sb3)
     UPDATE_WORK = "the PPO update"
 
-    with SignalGuard() as guard:
+    with SignalGuard() as guard, _no_empty_run_dir():
         try:
             if args.backend == "rllib":
                 return _train_rllib(args, given, guard)
@@ -112,6 +115,17 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 1
             raise
+
+
+@contextlib.contextmanager
+def _no_empty_run_dir() -> Iterator[None]:
+    """On the way out, remove a run directory this run created and left without a file (an
+    interrupt or an error during start-up; :func:`agents.training.run_dir.
+    discard_empty_run_dirs`)."""
+    try:
+        yield
+    finally:
+        discard_empty_run_dirs()
 
 
 def _train_rllib(args: Args, given: set[str], guard: Any) -> int:

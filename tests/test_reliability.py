@@ -357,3 +357,43 @@ def test_gym_reset_refuses_a_scenario_option_and_keeps_seat():
     env.reset(seed=0, options={"seat": 1})
     assert env.learner == 1
     assert isinstance(env, gym.Env)
+
+
+# -- an interrupt during start-up leaves no empty run directory --------------------------------
+TOY_FLAGS = ["--pool-bots", "random", "never-react", "--eval-agents", "random",
+             "--bc-games", "0"]
+
+def test_train_interrupted_during_start_up_leaves_no_empty_run_directory(tmp_path, monkeypatch,
+                                                                        capsys):
+    """The run directory is created and locked before the model is built; an interrupt
+    there (nothing written yet) used to leave it behind holding only ``.lock``, with the
+    folders created for it."""
+    import train as train_script
+    from agents.interrupts import Interrupted
+
+    def build_model(run):
+        assert (run.run_dir / ".lock").is_file()
+        raise Interrupted(2)
+
+    monkeypatch.setattr(train_script, "build_model", build_model)
+    run_dir = tmp_path / "runs" / "new"
+    assert train_script.main(["--ruleset", "toy", "--run-dir", str(run_dir),
+                              *TOY_FLAGS]) == 130
+    assert capsys.readouterr().err.startswith("interrupted (SIGINT): aborted")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_run_directory_that_holds_files_is_kept(tmp_path, monkeypatch):
+    import train as train_script
+    from agents.interrupts import Interrupted
+
+    run_dir = tmp_path / "run"
+
+    def build_model(run):
+        (run.run_dir / "notes.txt").write_text("mine")
+        raise Interrupted(15)
+
+    monkeypatch.setattr(train_script, "build_model", build_model)
+    assert train_script.main(["--ruleset", "toy", "--run-dir", str(run_dir),
+                              *TOY_FLAGS]) == 143
+    assert (run_dir / "notes.txt").read_text() == "mine"

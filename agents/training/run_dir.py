@@ -65,6 +65,7 @@ def claim_run_dir(run_dir: Path, start_afresh: bool) -> None:
     Raises:
         UsageError: when the directory cannot be created, or another run holds it.
     """
+    first_new = _first_missing(run_dir)
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -72,6 +73,8 @@ def claim_run_dir(run_dir: Path, start_afresh: bool) -> None:
                else exc.strerror)
         raise UsageError(f"--run-dir {str(run_dir)!r}: cannot create the directory "
                          f"({why})") from None
+    if first_new is not None:
+        _CREATED.append((run_dir, first_new))
     try:  # one run at a time in a directory, held until this process ends
         lock_run_dir(run_dir)
     except AgentError as exc:
@@ -82,3 +85,41 @@ def claim_run_dir(run_dir: Path, start_afresh: bool) -> None:
         for name in RUN_FILES:
             if name != "config.json":
                 (run_dir / name).unlink(missing_ok=True)
+
+
+#: ``(run_dir, first folder created)`` of the run directories :func:`claim_run_dir` created
+_CREATED: list[tuple[Path, Path]] = []
+
+
+def _first_missing(run_dir: Path) -> Path | None:
+    """The outermost folder of ``run_dir`` (itself included) that does not exist yet, or None
+    when ``run_dir`` exists."""
+    missing = None
+    for folder in (run_dir, *run_dir.parents):
+        if folder.exists():
+            break
+        missing = folder
+    return missing
+
+
+def discard_empty_run_dirs() -> None:
+    """Remove the run directories this process created (:func:`claim_run_dir`) that hold
+    nothing but the ``.lock`` and empty folders, with the folders created for them: a run
+    interrupted or refused during start-up (before ``config.json``) leaves no empty run
+    directory behind. A directory that holds any file is left as it is."""
+    while _CREATED:
+        run_dir, first_new = _CREATED.pop()
+        try:
+            files = [p for p in run_dir.rglob("*") if not p.is_dir() and p != run_dir / ".lock"]
+        except OSError:
+            continue
+        if files:
+            continue
+        shutil.rmtree(run_dir, ignore_errors=True)
+        folder = run_dir.parent
+        while folder != first_new.parent and folder.is_dir():  # (created for it, now empty)
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+            folder = folder.parent
