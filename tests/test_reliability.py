@@ -397,3 +397,25 @@ def test_a_run_directory_that_holds_files_is_kept(tmp_path, monkeypatch):
     assert train_script.main(["--ruleset", "toy", "--run-dir", str(run_dir),
                               *TOY_FLAGS]) == 143
     assert (run_dir / "notes.txt").read_text() == "mine"
+
+
+# -- RLlib's metrics.json: the training scores of the games it counted --------------------------
+def test_rllib_training_scores_come_from_every_counted_game():
+    """``training_score_vs`` was read from the last iteration's window mean, which is absent
+    when that iteration finished no game against an opponent: empty while
+    ``training_games_vs`` counted games. It is now the mean over every game counted."""
+    from agents.backends.rllib import tally_training_games, training_scores
+
+    games: dict[str, int] = {}
+    sums: dict[str, float] = {}
+    iterations = [
+        {"env_runners": {"games_vs": {"main": 2, "random": 1},
+                         "score_sum_vs": {"main": 1.0, "random": 1.0}}},
+        {"env_runners": {"games_vs": {"random": 3}, "score_sum_vs": {"random": 1.5}}},
+        {"env_runners": {}},  # an iteration that finished no game
+        {"env_runners": {"games_vs": {"main": float("nan")}}},
+    ]
+    for result in iterations:
+        tally_training_games(result, games, sums)
+    assert games == {"main": 2, "random": 4}
+    assert training_scores(games, sums) == {"main": 0.5, "random": 0.625}

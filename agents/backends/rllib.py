@@ -306,6 +306,25 @@ def _on_episode_end(*, episode, metrics_logger=None, **kwargs) -> None:
     score = 1.0 if ret > 0 else (0.5 if ret == 0 else 0.0)
     metrics_logger.log_value(("score_vs", opp), score, reduce="mean", window=100)
     metrics_logger.log_value(("games_vs", opp), 1, reduce="sum")
+    metrics_logger.log_value(("score_sum_vs", opp), score, reduce="sum")
+
+
+def tally_training_games(result: dict[str, Any], games: dict[str, int],
+                         score_sums: dict[str, float]) -> None:
+    """Add one training iteration's finished games per opponent (``games_vs``) to ``games``
+    and the sum of main's scores in them (``score_sum_vs``) to ``score_sums``; values that are
+    not finite numbers are skipped."""
+    runners = result.get("env_runners", {})
+    for key, into in (("games_vs", games), ("score_sum_vs", score_sums)):
+        for k, v in (runners.get(key) or {}).items():
+            if isinstance(v, (int, float)) and math.isfinite(v):
+                into[k] = into.get(k, 0) + (int(v) if into is games else float(v))
+
+
+def training_scores(games: dict[str, int], score_sums: dict[str, float]) -> dict[str, float]:
+    """Main's mean score (1 win, 0.5 draw, 0 loss) per opponent over every training game
+    counted (:func:`tally_training_games`), for the opponents it met at least once."""
+    return {k: score_sums.get(k, 0.0) / n for k, n in games.items() if n > 0}
 
 
 def _scalars(result: dict[str, Any], prefix: str = "") -> dict[str, float]:
@@ -479,14 +498,13 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         next_snapshot = (timesteps // args.snapshot_freq + 1) * args.snapshot_freq
         result: dict[str, Any] = {}
         games: dict[str, int] = {}
+        score_sums: dict[str, float] = {}
         interrupted = None
         while timesteps < args.total_timesteps:
             result = algo.train()
             timesteps += _main_steps(result)
             env_steps += _env_steps(result)
-            for k, v in (result.get("env_runners", {}).get("games_vs") or {}).items():
-                if isinstance(v, (int, float)) and math.isfinite(v):
-                    games[k] = games.get(k, 0) + int(v)
+            tally_training_games(result, games, score_sums)
             if tb is not None:
                 for k, v in _scalars(result).items():
                     tb.add_scalar(k, v, timesteps)
@@ -523,9 +541,6 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
     scores = evaluate_model(load_policy_model(final), game, eval_opponents, args.eval_games,
                             args.seed + 1, args.max_decisions,
                             jobs=args.eval_jobs) if args.eval_games else {}
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
-
-    er = result.get(ENV_RUNNER_RESULTS, {})
     steps = timesteps - steps0
     summary = {
         "backend": "rllib", "timesteps": timesteps, "session_timesteps": steps,
@@ -535,8 +550,7 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         "num_env_runners": args.num_env_runners, "env_runner_nodes": nodes,
         "snapshots_taken": snapshots_taken, "eval_games": args.eval_games,
         "final_scores": scores,
-        "training_score_vs": {k: float(v) for k, v in (er.get("score_vs") or {}).items()
-                              if math.isfinite(float(v))},
+        "training_score_vs": training_scores(games, score_sums),
         "training_games_vs": games,
     }
     atomic_write_text(run_dir / "metrics.json", json.dumps(summary, indent=2, sort_keys=True))
