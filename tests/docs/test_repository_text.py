@@ -77,3 +77,13 @@ def test_results_folder_holds_exactly_the_listed_files():
     assert unlisted == [], f"files in examples/results/ that docs/results.md does not list: {unlisted}"
     empty = [p for p in patterns if not any(fnmatch.fnmatch(f, p) for f in files)]
     assert empty == [], f"docs/results.md lists files that do not exist: {empty}"
+
+
+def test_paths_the_docs_name_exist():
+    """Every repository path the README or a docs page quotes in backticks exists."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    quoted = re.compile(r"`((?:envs|agents|tests|examples|docs)/(?!_build)[A-Za-z0-9_/.-]+)`")
+    missing = sorted({f"{page.relative_to(ROOT)}: {path}" for page in pages
+                      for path in quoted.findall(page.read_text(encoding="utf-8"))
+                      if not (ROOT / path).exists()})
+    assert missing == [], "\n".join(missing)
