@@ -88,6 +88,7 @@ def test_a_sample_plays_on_to_the_end():
         assert sum(sample.returns()) == 0
 
 
+@pytest.mark.slow
 def test_the_same_information_gives_the_same_search():
     game, states = _aa_decisions(2, 0, 4)
     policy = network(game, seed=5, net_arch=(32, 32))
