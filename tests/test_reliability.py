@@ -419,3 +419,31 @@ def test_rllib_training_scores_come_from_every_counted_game():
         tally_training_games(result, games, sums)
     assert games == {"main": 2, "random": 4}
     assert training_scores(games, sums) == {"main": 0.5, "random": 0.625}
+
+
+# -- resume: TensorBoard keeps the checkpoint step's own scalars ------------------------------
+@pytest.mark.slow
+def test_resume_keeps_the_checkpoint_steps_tensorboard_scalars(tmp_path):
+    """The purge marker of a resumed run used to start at the checkpoint's step and drop
+    what was logged there, which the resumed run never logs again: a hole at every resume."""
+    import subprocess
+    import sys
+
+    from tests.test_resume import TINY_TB, _tb_steps
+    from tests.test_scripts import LAUNCH, TOY_POOL
+
+    run_dir = tmp_path / "run"
+    common = ["--ruleset", "toy", "--seed", "5", "--run-dir", str(run_dir),
+              "--checkpoint-freq", "128", "--snapshot-freq", "128", "--eval-freq", "0",
+              *TINY_TB, *TOY_POOL]
+
+    def train(*args):
+        r = subprocess.run([sys.executable, "-c", LAUNCH, "train.py", *args, *common], cwd=ROOT,
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+
+    train("--total-timesteps", "256")
+    (run_dir / "checkpoints" / "ckpt_0000000256.zip").unlink()  # resume from 128
+    train("--total-timesteps", "384", "--resume")
+    steps = _tb_steps(run_dir / "tb")
+    assert steps["time/fps"] == [64, 128, 192, 256, 320, 384]

@@ -487,7 +487,7 @@ def _train(args, game, run_dir, ckpts, eval_opponents, guard, atomic_write_text)
         atomic_write_text(run_dir / "config.json", json.dumps(cfg, indent=2, sort_keys=True))
         nodes = env_runner_nodes(algo)
         print(f"rllib: {args.num_env_runners} env runner(s) on {len(set(nodes))} Ray node(s)")
-        tb = SummaryWriter(str(run_dir / "tb" / "rllib"), purge_step=timesteps) \
+        tb = SummaryWriter(str(run_dir / "tb" / "rllib"), purge_step=timesteps + 1) \
             if args.tensorboard else None
         if timesteps < args.total_timesteps:  # (SB3's note on whole rollouts, train.py)
             print(f"note: RLlib trains in whole iterations of {args.n_steps * args.n_envs} "

@@ -350,11 +350,13 @@ def load_newest_checkpoint(ckpts: list[tuple[int, Path]], load: Any) -> tuple[An
 
 
 def purge_tensorboard_after(tb_dir: str | Path, run_name: str, steps: int) -> Path | None:
-    """Before a resumed run logs again from ``steps``: write a TensorBoard purge marker
-    (``SummaryWriter(purge_step=steps)``) into the run's newest ``<run_name>_<n>`` directory
-    (the one SB3 continues with ``reset_num_timesteps=False``), so TensorBoard drops what the
-    interrupted run logged at ``steps`` or later and no step appears twice. Returns that
-    directory (``None`` when there is none yet)."""
+    """Before a resumed run logs again after ``steps`` (the checkpoint's timesteps): write a
+    TensorBoard purge marker (``SummaryWriter(purge_step=steps + 1)``) into the run's newest
+    ``<run_name>_<n>`` directory (the one SB3 continues with ``reset_num_timesteps=False``),
+    so TensorBoard drops what the interrupted run logged *after* the checkpoint and no step
+    appears twice. The checkpoint step's own scalars stay: the resumed run never logs that
+    step again (its first rollout ends one rollout later). Returns that directory (``None``
+    when there is none yet)."""
     root = Path(tb_dir)
     runs = sorted((int(p.name.rsplit("_", 1)[1]), p) for p in root.glob(f"{run_name}_*")
                   if p.is_dir() and p.name.rsplit("_", 1)[1].isdigit()) if root.is_dir() else []
@@ -362,5 +364,5 @@ def purge_tensorboard_after(tb_dir: str | Path, run_name: str, steps: int) -> Pa
         return None
     from torch.utils.tensorboard import SummaryWriter
 
-    SummaryWriter(log_dir=str(runs[-1][1]), purge_step=int(steps)).close()
+    SummaryWriter(log_dir=str(runs[-1][1]), purge_step=int(steps) + 1).close()
     return runs[-1][1]
