@@ -14,7 +14,7 @@ from envs.core.scenario import validate_params
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, build_catalogue
 from .observer import FIGHTER_FEATURES, build_layout, observation, observation_string
 from .params import (DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, SCENARIO_DIR,
-                     AlertParams, MeleeWeapon, RangedWeapon, load_scenario)
+                     VECTORS, AlertParams, MeleeWeapon, RangedWeapon, load_scenario)
 from .actions import AP_COST
 from .procedures import Match
 from .state import AlertState, Fighter
@@ -71,7 +71,25 @@ class AlertGame(Game):
         self.keep_id = self.actions.id("keep_alert")
         self.drop_id = self.actions.id("drop_alert")
         self.face_ids = tuple(i for i, a in enumerate(acts) if a.kind == "face")
+        # the ids of the moves, disengages and charges by destination, for the legal lists
+        # built from the squares a fighter can reach (.legality)
+        self.n_enemy_slots = (n - 1) * self.F
+        self.move_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
+                         if a.kind == "move" and not a.react}
+        self.react_move_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
+                               if a.kind == "move" and a.react}
+        self.disengage_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
+                              if a.kind == "disengage" and not a.react}
+        self.react_disengage_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
+                                    if a.kind == "disengage" and a.react}
+        self.charge_ids = {(a.target, a.direction): i for i, a in enumerate(acts)
+                           if a.kind == "charge"}
+        reach_kinds = ("move", "disengage", "charge")
         self.react_ids = tuple(i for i, a in enumerate(acts) if a.react and a.kind != "none")
+        self.turn_ids_without_moves = tuple(i for i in self.turn_ids
+                                            if acts[i].kind not in reach_kinds)
+        self.react_ids_without_moves = tuple(i for i in self.react_ids
+                                             if acts[i].kind not in reach_kinds)
         slots = [0] * n
         fighters = []
         #: the weapons this game's fighters carry, by name: the built-in ones and any a
@@ -100,6 +118,16 @@ class AlertGame(Game):
              "owner": e.owner, "difficulty": e.difficulty, "held_by": None, "broken_by": None}
             for e in spec.elements)
         self.element_squares = frozenset((e.x, e.y) for e in spec.elements)
+        #: squares that always block movement: blocking terrain, levers, machines (AL-PD-30)
+        self.static_blocked = self.blocking | frozenset(
+            (e.x, e.y) for e in spec.elements if e.kind in ("lever", "machine"))
+        #: per square of the board, the neighbouring squares on the board that terrain, levers
+        #: and machines do not block (AL-PD-16: the steps a move may take from it)
+        self.neighbours = {
+            (x, y): tuple((x + dx, y + dy) for dx, dy in VECTORS
+                          if 0 <= x + dx < self.width and 0 <= y + dy < self.height
+                          and (x + dx, y + dy) not in self.static_blocked)
+            for x in range(self.width) for y in range(self.height)}
         N = len(fighters)
         ap = max(f.ap_max for f in fighters)
         # per action: its declaration and its facing, 4 per reactor (attempt, react, facing,

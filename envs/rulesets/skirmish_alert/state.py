@@ -4,7 +4,6 @@ events it logs."""
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -12,9 +11,10 @@ from envs.core.procedure import FrameStack, ProcedureState
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost
 
-from .actions import AP_COST, DISENGAGE_MAX, Act, Decision
-from .board import bresenham, chebyshev, in_front
-from .params import DIRECTIONS, VECTORS
+from . import legality
+from .actions import DISENGAGE_MAX, Act, Decision
+from .board import bresenham, chebyshev
+from .params import VECTORS
 
 
 
@@ -128,7 +128,7 @@ class AlertState(ProcedureState):
         class _Scope:
             def __enter__(self_inner):
                 state._scope = {"occ": {f.pos: f for f in state.live()}, "reach": {},
-                                "eng": {}}
+                                "eng": {}, "disengage": {}}
 
             def __exit__(self_inner, *exc):
                 state._scope = None
@@ -197,7 +197,14 @@ class AlertState(ProcedureState):
 
     def disengage_squares(self, f: Fighter) -> set[tuple[int, int]]:
         """AL-PD-15: the squares ``f`` can reach by a path of at most ``DISENGAGE_MAX`` steps
-        whose cost stays within its MOV (a disengage moves up to 2 squares, by any path)."""
+        whose cost stays within its MOV (a disengage moves up to 2 squares, by any path).
+        Memoised while a legal list is computed."""
+        sc = self._scope
+        if sc is not None and f.gid in sc["disengage"]:
+            return sc["disengage"][f.gid]
+        blocked = self._blocked(False)
+        width, height = self.game.width, self.game.height
+        difficult = () if f.grapnel else self.game.difficult
         found: set[tuple[int, int]] = set()
         frontier = [(f.pos, 0)]
         for _ in range(DISENGAGE_MAX):
@@ -205,14 +212,16 @@ class AlertState(ProcedureState):
             for (x, y), cost in frontier:
                 for dx, dy in VECTORS:
                     sq = (x + dx, y + dy)
-                    if not self.passable(*sq):
+                    if not (0 <= sq[0] < width and 0 <= sq[1] < height) or sq in blocked:
                         continue
-                    total = cost + self.step_cost(f, *sq)
+                    total = cost + (2 if sq in difficult else 1)
                     if total <= f.mov:
                         found.add(sq)
                         nxt.append((sq, total))
             frontier = nxt
         found.discard(f.pos)
+        if sc is not None:
+            sc["disengage"][f.gid] = found
         return found
 
     def charge_square(self, target: Fighter, side: int) -> tuple[int, int]:
@@ -221,29 +230,45 @@ class AlertState(ProcedureState):
         dx, dy = VECTORS[side]
         return (target.x + dx, target.y + dy)
 
+    def _blocked(self, through_doors: bool) -> set[tuple[int, int]]:
+        """The squares no move may enter (AL-PD-16, AL-PD-30): blocking terrain, levers and
+        machines, fighters in play and, unless ``through_doors``, closed doors (the board's
+        edge is checked apart). Memoised while a legal list is computed."""
+        sc = self._scope
+        key = "through_doors" if through_doors else "blocked"
+        if sc is not None and key in sc:
+            return sc[key]
+        blocked = set(self.game.static_blocked)
+        blocked.update(f.pos for f in self.fighters if f is not None and f.in_play)
+        if not through_doors:
+            blocked.update((e["x"], e["y"]) for e in self.elements
+                           if e["kind"] == "door" and e["state"] == "closed")
+        if sc is not None:
+            sc[key] = blocked
+        return blocked
+
     def _reach(self, f: Fighter, budget: int,
                through_doors: bool = False) -> dict[tuple[int, int], int]:
+        """Least path costs within ``budget`` over 8-neighbour steps (difficult squares cost 2):
+        Dijkstra with one bucket per cost (costs are small integers)."""
+        blocked = self._blocked(through_doors)
+        neighbours = self.game.neighbours
+        difficult = () if f.grapnel else self.game.difficult
         best: dict[tuple[int, int], int] = {f.pos: 0}
-        heap = [(0, f.y, f.x)]
-        while heap:
-            c, y, x = heapq.heappop(heap)
-            if c > best.get((x, y), 99):
-                continue
-            for dx, dy in VECTORS:
-                nx, ny = x + dx, y + dy
-                if not (self.passable(nx, ny) or (through_doors and self._door_only(nx, ny))):
+        buckets: list[list[tuple[int, int]]] = [[] for _ in range(budget + 1)]
+        buckets[0].append(f.pos)
+        for cost, squares in enumerate(buckets):
+            for square in squares:
+                if best[square] != cost:
                     continue
-                nc = c + self.step_cost(f, nx, ny)
-                if nc <= budget and nc < best.get((nx, ny), 99):
-                    best[(nx, ny)] = nc
-                    heapq.heappush(heap, (nc, ny, nx))
+                for step in neighbours[square]:
+                    if step in blocked:
+                        continue
+                    total = cost + (2 if step in difficult else 1)
+                    if total <= budget and total < best.get(step, 99):
+                        best[step] = total
+                        buckets[total].append(step)
         return best
-
-    def _door_only(self, x: int, y: int) -> bool:
-        """A closed door is all that blocks square ``(x, y)``."""
-        e = self.element_at(x, y)
-        return (e is not None and e["kind"] == "door" and e["state"] == "closed"
-                and self.occupant(x, y) is None)
 
     def closed_door_on_line(self, a: tuple[int, int], b: tuple[int, int]) -> int | None:
         """The element index of a closed door on the line of sight from ``a`` to ``b`` when
@@ -298,129 +323,9 @@ class AlertState(ProcedureState):
 
     # -- legality ----------------------------------------------------------------------------
     def why_not(self, f: Fighter, a: Act, paid: bool = False) -> Illegality | None:
-        """Why fighter ``f`` may not take ``a`` now (``None``: allowed). Own-turn actions pay
-        their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35.
-        ``paid``: an own-turn action whose AP was paid on declaration is checked again when it
-        resolves after its window (AL-PD-20): every condition but the AP it already paid (an
-        attack with the fighter's last AP is not lost for want of AP; AL-18, AL-24)."""
-        k = a.kind
-        eng = self.engaged(f)
-        if not a.react and not paid:
-            cost = AP_COST.get(k, 0)
-            if f.ap < cost:
-                return Illegality(("AL-PD-15",), f"{k} costs {cost} AP, {f.name} has {f.ap}")
-        if f.knocked_down and k not in ("stand_up", "pass", "none"):
-            return Illegality(("AL-PD-11", "AL-PD-26"), f"{f.name} is knocked down and must "
-                                                         f"stand up first")
-        if k == "move":
-            if eng:
-                return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged: disengage")
-            if max(abs(a.dx), abs(a.dy)) > f.mov:
-                return Illegality(("AL-PD-15",), f"{f.name} moves {f.mov} squares at most")
-            dest = (f.x + a.dx, f.y + a.dy)
-            if dest not in self.reach(f):
-                return Illegality(("AL-PD-15", "AL-PD-16"), f"no free path within {f.name}'s "
-                                  f"MOV {f.mov} reaches {dest}")
-            return None
-        if k == "disengage":
-            if not eng:
-                return Illegality(("AL-16", "AL-PD-15"), f"{f.name} is not engaged")
-            dest = (f.x + a.dx, f.y + a.dy)
-            if dest not in self.disengage_squares(f):
-                return Illegality(("AL-PD-15", "AL-PD-16"), f"no free path of at most "
-                                  f"{DISENGAGE_MAX} squares reaches {dest}")
-            if any(o.team != f.team and chebyshev(o.pos, dest) <= 1 for o in self.live()):
-                return Illegality(("AL-PD-15",), "a disengage must end out of contact")
-            return None
-        if k in ("charge", "melee", "shoot"):
-            gid = self.enemy_gid(f.team, a.target)
-            t = self.fighters[gid]
-            if t is None or not t.in_play:
-                return Illegality(("AL-PD-22",), f"enemy slot e{a.target} is not in play")
-            d = chebyshev(f.pos, t.pos)
-            if k == "melee":
-                if d != 1:
-                    return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is not engaged with "
-                                                             f"{t.name}")
-                return None
-            if eng:
-                return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged")
-            if k == "charge":
-                if not in_front(f.facing, f.pos, t.pos):
-                    return Illegality(("AL-PD-15",), f"{t.name} is not in the front arc")
-                if not self.los(f.pos, t.pos):
-                    return Illegality(("AL-PD-15",), f"no line of sight to {t.name}")
-                dest = self.charge_square(t, a.direction)
-                if dest not in self.reach(f):
-                    return Illegality(("AL-PD-15", "AL-PD-20"), f"{dest}, next to {t.name}, is "
-                                      f"not a free square {f.name} can reach")
-                return None
-            if f.ranged_weapon is None:
-                return Illegality(("AL-PD-24",), f"{f.name} has no ranged weapon")
-            if d > self.game.ranged_weapons[f.ranged_weapon].range:
-                return Illegality(("AL-PD-24",), f"{t.name} is out of range")
-            if not self.los(f.pos, t.pos):
-                door = self.closed_door_on_line(f.pos, t.pos)
-                if door is not None:
-                    return Illegality(("AL-PD-16", "AL-PD-30"), f"the closed door x{door} "
-                                      f"blocks the line of sight to {t.name}")
-                return Illegality(("AL-PD-16",), f"no line of sight to {t.name}")
-            if not self.game.allow_shoot_into_melee and any(
-                    o.team == f.team for o in self.enemies_adjacent(t)):
-                return Illegality(("AL-PD-25",), f"{t.name} is engaged with a friend")
-            return None
-        if k == "pivot":
-            if a.direction == f.facing:
-                return Illegality(("AL-PD-15",), f"{f.name} already faces {DIRECTIONS[f.facing]}")
-            return None
-        if k == "stand_up":
-            if not f.knocked_down:
-                return Illegality(("AL-PD-15",), f"{f.name} is not knocked down")
-            return None
-        if k in ("activate", "repair", "sabotage"):
-            e = self.adjacent_element(f, a.element)
-            if e is None:
-                return Illegality(("AL-PD-15", "AL-PD-30"), f"not next to element x{a.element}")
-            kind = e["kind"]
-            if k == "activate":
-                if kind == "machine":
-                    return Illegality(("AL-PD-30",), "a machine is repaired or sabotaged")
-                if kind == "objective" and e["held_by"] == f.team:
-                    return Illegality(("AL-PD-30",), "the objective is already held")
-                if kind == "door" and e["state"] == "open" and \
-                        self.occupant(e["x"], e["y"]) is not None:
-                    return Illegality(("AL-PD-30",), "a fighter stands in the doorway")
-                if kind == "lever" and e["controls"] is not None:
-                    door = self.elements[e["controls"]]
-                    if door["state"] == "open" and self.occupant(door["x"], door["y"]):
-                        return Illegality(("AL-PD-30",), "a fighter stands in its doorway")
-                return None
-            if kind != "machine":
-                return Illegality(("AL-PD-30",), f"a {kind} is activated, not {k}ed")
-            want = "broken" if k == "repair" else "working"
-            if e["state"] != want:
-                return Illegality(("AL-PD-30",), f"the machine is {e['state']}")
-            return None
-        if k == "use":
-            left = f.items.get(a.item, 0)
-            if left <= 0:
-                return Illegality(("AL-PD-31",), f"{f.name} has no {a.item} left")
-            # AL-16f: never in a reaction while engaged; equipment_blocked_when_engaged
-            # extends the ban to the fighter's own turn (AL-PD-15) and only there
-            if eng and a.react:
-                return Illegality(("AL-16",), "no equipment in a reaction while engaged")
-            if eng and self.game.equipment_blocked_when_engaged:
-                return Illegality(("AL-16", "AL-PD-15"), "no equipment while engaged")
-            if a.item == "draught" and f.wounds >= f.w_max:
-                return Illegality(("AL-PD-31",), f"{f.name} is unhurt")
-            if a.item == "grapnel" and f.grapnel:
-                return Illegality(("AL-PD-31",), "the grapnel is already in use")
-            return None
-        if k in ("alert", "keep_alert"):
-            return None  # AL-1, AL-27 (AP checked above; knocked down checked above)
-        if k in ("pass", "none"):
-            return None
-        return Illegality((), f"{k} is not an action of this decision")
+        """Why fighter ``f`` may not take ``a`` now (``None``: allowed); see
+        :func:`.legality.why_not` (AL-16, AL-PD-15, AL-PD-35)."""
+        return legality.why_not(self, f, a, paid)
 
     # -- effects ------------------------------------------------------------------------------
     def move_to(self, f: Fighter, x: int, y: int, facing: int | None = None) -> None:

@@ -13,6 +13,7 @@ from envs.core.reactions import Cost, Reaction, ReactionWindow
 
 from ..actions import Act, Decision
 from ..board import in_front
+from ..legality import legal_react_ids
 from .context import AlertContext, _ctx, catalogue_reactions
 from .resolution import effect
 
@@ -251,8 +252,7 @@ def react_menu(state: Any, r: Any) -> tuple[str, ...]:
     shooting and equipment only when not engaged)."""
     g = state.game
     with state.legal_scope():
-        return tuple(g.actions.labels[i] for i in g.react_ids
-                     if state.why_not(r, g.acts[i]) is None)
+        return tuple(g.actions.labels[i] for i in legal_react_ids(state, r))
 
 
 @register

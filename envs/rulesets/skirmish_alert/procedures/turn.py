@@ -12,6 +12,7 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import AP_COST, Decision
+from ..legality import legal_turn_ids
 from .action import ActionFrame
 from .context import AlertContext, _ctx
 
@@ -64,7 +65,7 @@ class Turn(Frame):
         if self.step == "maintain":
             return [g.keep_id, g.drop_id]
         with state.legal_scope():
-            return [i for i in g.turn_ids if state.why_not(f, g.acts[i]) is None]
+            return legal_turn_ids(state, f)
 
     def why_illegal(self, state: Any, action: int) -> Illegality | None:
         g = state.game
