@@ -43,8 +43,8 @@ class Args:
     run_dir: str = "runs/default"
     """directory for checkpoints, logs, metrics and final_model.zip"""
     resume: bool = False
-    """continue exactly from the last checkpoint in run_dir (agents/training/resume.py); the
-    run's config.json supplies every flag not given again"""
+    """continue exactly from the last checkpoint in run_dir (not bit-exact when extending a
+    finished --pipelined-updates run: docs/reliability.md); config.json supplies other flags"""
     overwrite: bool = False
     """allow starting a fresh run in a run_dir that already holds checkpoints"""
     n_envs: int = 8
@@ -57,7 +57,8 @@ class Args:
     throughput tests only: the pools are copies without the live learner, no resume state)"""
     pipelined_updates: bool = False
     """run each PPO update in a worker process while the envs collect the next rollout (one
-    update of policy lag; agents/training/pipelined.py); off: collect, then update"""
+    update of policy lag); extending a finished run by --resume is then not bit-exact
+    (docs/reliability.md)"""
     learning_rate: float = 5e-5
     """Adam learning rate of PPO (per gradient step)"""
     n_steps: int = 256
