@@ -31,7 +31,7 @@ def test_aa_r1_only_one_voluntary_reactor() -> None:
     s.apply_action(s.string_to_action("react:unit0"))
     # AA-R1: the next decision is that unit's In-transit figure, not a second reactor
     assert s.decision_name() == "maneuver" and s.current_player() == 1
-    assert [r[:2] for r in s.ap.involved] == [[0, 1], [1, 0]]
+    assert [r[:2] for r in s.phase.involved] == [[0, 1], [1, 0]]
 
 
 def test_aa_r2_targeted_unit_must_react() -> None:
@@ -132,7 +132,7 @@ def test_aa_r9_split_fire_cascade_and_its_bound() -> None:
     # side 1's reactor named side 0's unit0 as a Split Fire target: that unit reacts (AA-R9)
     cascade = kinds(s, "reacts")[-1]
     assert (cascade.side, cascade.data["unit"], cascade.data["cascaded"]) == (0, 0, True)
-    assert [r[2] for r in s.ap.involved] == [0, 1, 2]
+    assert [r[2] for r in s.phase.involved] == [0, 1, 2]
     # the cascaded reactor places its figure and may only return fire (AA-G20): no target
     assert s.decision_name() == "maneuver" and s.current_player() == 0
     s.apply_action(s.string_to_action("move:hold"))
@@ -194,7 +194,7 @@ def test_aa_d4_d6_change_replaces_the_revealed_order() -> None:
     assert kinds(s, "order_replaced")[-1].rules == ("AA-D5", "AA-D6")
     assert s.decision_name() == "declaration"
     s.apply_action(s.string_to_action("special:go_to_ground"))
-    assert s.ap.special["0:0"] == "go_to_ground"
+    assert s.phase.special["0:0"] == "go_to_ground"
 
 
 def test_aa_d5_second_commitment_does_not_see_the_first() -> None:

@@ -30,7 +30,7 @@ def test_a_joker_kept_in_the_reserve_is_offered_in_the_change_loop() -> None:
     # revealed together with side 0's stand: the Joker replaces the 3 and freezes side 0
     assert kinds(state, "order_replaced")[-1].data == {"unit": 0, "card": 13}
     assert kinds(state, "joker")[-1].rules == ("AA-D8",)
-    assert state.ap.frozen == [True, False]
+    assert state.phase.frozen == [True, False]
     assert state.decision_name() == "declaration" and len(state.legal_labels()) == 7
     play_labels(state, ["special:aimed_fire", "posture:prone"])
     # side 0 still holds its Q but is frozen (AA-D8) and side 1's Reserve is empty: the
@@ -127,7 +127,7 @@ def test_aa_r8_an_extra_target_only_with_a_split_fire_card(card: str, offered: b
         return
     # no extra target asked: nobody else is drawn in and the orders are revealed
     assert state.decision_name() != "fire"
-    assert [row[:3] for row in state.ap.involved] == [[0, 1, 0], [1, 0, 1]]
+    assert [row[:3] for row in state.phase.involved] == [[0, 1, 0], [1, 0, 1]]
     assert kinds(state, "reveal")
     with pytest.raises(IllegalActionError):
         state.apply_action(state.string_to_action("target:unit0"))

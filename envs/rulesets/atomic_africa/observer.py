@@ -139,7 +139,7 @@ class AAObserver:
         flip = side == 1
         zones = state.zones
         order_zones = game.order_zone_names
-        phase = state.ap
+        phase = state.phase
         roles: dict[tuple[int, int], int] = {}
         targeted: set[tuple[int, int]] = set()
         specials: dict[str, str] = {}
@@ -218,7 +218,7 @@ class AAObserver:
         decision = state.decision_type()
         pieces["decision"][_DECISION_INDEX[str(getattr(decision, "value", decision))]] = 1.0
         self._context(state, side, pieces)
-        phase = state.ap
+        phase = state.phase
         if phase is not None:
             pieces["frozen"][:] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
         holders = self.game.holders_cache.get(points)

@@ -46,7 +46,7 @@ class UnitReacts(Reaction):
             return Illegality(("AA-R3",), f"there is no unit{slot}")
         if unit.acted:
             return Illegality(("AA-G20",), f"unit{slot} has already acted this turn")
-        phase = state.ap
+        phase = state.phase
         if not state.sees(unit, state.units[phase.side][phase.unit]):
             return Illegality(("AA-R3",), f"unit{slot} has no line of sight to the activating "
                               f"unit's Start Group or In-transit figure")

@@ -135,7 +135,7 @@ class AAState(ProcedureState):
         self.turn = 1
         self.destroyed = [0, 0]  # units of each side destroyed
         self.first = 0
-        self.ap: PhaseData | None = None
+        self.phase: PhaseData | None = None
         self.zones = CardZones()
         cards = game.cards
         for s in (0, 1):
@@ -385,7 +385,7 @@ class AAState(ProcedureState):
         return {"units": [[None if u is None else u.to_dict() for u in row]
                           for row in self.units],
                 "turn": self.turn, "destroyed": list(self.destroyed), "first": self.first,
-                "ap": None if self.ap is None else self.ap.to_dict(),
+                "phase": None if self.phase is None else self.phase.to_dict(),
                 "zones": self.zones.to_list(), "deck_order": [list(o) for o in self.deck_order],
                 "stack": self.stack.to_dict()}
 
@@ -397,7 +397,7 @@ class AAState(ProcedureState):
         s.turn = int(data["turn"])
         s.destroyed = [int(x) for x in data["destroyed"]]
         s.first = int(data["first"])
-        s.ap = None if data["ap"] is None else PhaseData.from_dict(data["ap"])
+        s.phase = None if data["phase"] is None else PhaseData.from_dict(data["phase"])
         s.zones = CardZones.from_list(data["zones"])
         s.deck_order = [[int(c) for c in o] for o in data["deck_order"]]
         s.stack = FrameStack.from_dict(data["stack"], Decision)
@@ -419,7 +419,7 @@ class AAState(ProcedureState):
         s.turn = self.turn
         s.destroyed = list(self.destroyed)
         s.first = self.first
-        s.ap = None if self.ap is None else self.ap.copy()
+        s.phase = None if self.phase is None else self.phase.copy()
         s.zones = self.zones.copy()
         s.deck_order = [list(o) for o in self.deck_order]
         s.stack = self.stack.copy()

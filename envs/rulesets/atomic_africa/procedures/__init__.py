@@ -14,7 +14,7 @@
 
 Every frame is a registered ``@dataclass(slots=True)`` of :mod:`envs.core.procedure` (importing
 this package registers them all, so a state's JSON can be read back); the data they share
-during one Activation Phase lives in ``state.ap`` (:class:`..state.PhaseData`).
+during one Activation Phase lives in ``state.phase`` (:class:`..state.PhaseData`).
 """
 
 from __future__ import annotations

@@ -64,18 +64,18 @@ class Activation(Frame):
             self.step = ActivationStep.END
             return Push(Resolution())
         # end: units have acted; their orders are discarded (AA-G6, AA-G20)
-        ap = state.ap
-        for s, k, _ in ap.involved:
+        phase = state.phase
+        for s, k, _ in phase.involved:
             u = state.units[s][k]
             u.acted = True
             u.confused = False
             u.tx = u.ty = None
             state.discard_order(s, k)
-        state.ap = None
+        state.phase = None
         return Done()
 
     def _unit(self, state: AAState) -> Unit:
-        return state.units[self.side][state.ap.unit]
+        return state.units[self.side][state.phase.unit]
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
@@ -85,7 +85,7 @@ class Activation(Frame):
         u = self._unit(state)
         if self.step is ActivationStep.MOVE:
             return legal_placements(state, u)
-        return legal_targets(state, u, state.ap.targets)
+        return legal_targets(state, u, state.phase.targets)
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         ids = state.game.ids
@@ -106,7 +106,7 @@ class Activation(Frame):
         ids = state.game.ids
         if self.step is ActivationStep.CHOOSE:
             k = action - ids.activate0
-            state.ap = PhaseData(self.side, k, involved=[[self.side, k, 0]])
+            state.phase = PhaseData(self.side, k, involved=[[self.side, k, 0]])
             state.log("activate", ("AA-G7",), f"side {self.side} activates unit{k}", self.side,
                       unit=k)
             self.step = ActivationStep.MOVE
@@ -116,7 +116,7 @@ class Activation(Frame):
             place_in_transit(state, u, action, ("AA-G8",))
             self.step = ActivationStep.FIRST_TARGET
             return None
-        ap = state.ap
+        phase = state.phase
         if action == ids.target_none:
             if self.step is ActivationStep.FIRST_TARGET:
                 state.log("targeting_skipped", ("AA-R3",), f"side {self.side} skips "
@@ -124,9 +124,9 @@ class Activation(Frame):
             self.step = ActivationStep.REACT
             return None
         t = action - ids.target0
-        ap.targets.append(t)
+        phase.targets.append(t)
         first = self.step is ActivationStep.FIRST_TARGET
-        ap.fire.append([self.side, u.slot, 1 - self.side, t, 0 if first else 1])
+        phase.fire.append([self.side, u.slot, 1 - self.side, t, 0 if first else 1])
         state.log("target", ("AA-R2",) if first else ("AA-R2", "AA-R9"),
                   f"side {self.side} unit{u.slot} targets enemy unit{t}"
                   + ("" if first else " (Split Fire)"), self.side, target=t)
@@ -134,7 +134,7 @@ class Activation(Frame):
         return None
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        sub = state.ap.unit if state.ap is not None and viewer == self.side else -1
+        sub = state.phase.unit if state.phase is not None and viewer == self.side else -1
         return UnitContext(self.kind, self.side, self.run_decision(), sub)
 
     def run_decision(self) -> str:

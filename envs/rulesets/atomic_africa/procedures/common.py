@@ -63,15 +63,15 @@ def place_in_transit(state: AAState, u: Unit, action: int, rules: tuple[str, ...
     record the move for the resolution."""
     ids = state.game.ids
     mv = ids.move_of(action)
-    ap = state.ap
+    phase = state.phase
     if mv is None:
         u.tx, u.ty = u.x, u.y
-        ap.moves[key(u.side, u.slot)] = [0, 0]
+        phase.moves[key(u.side, u.slot)] = [0, 0]
         state.log("in_transit", rules, f"side {u.side} unit{u.slot} holds", u.side, unit=u.slot)
         return
     d, n = ids.dirs.index(mv[0]), mv[1]
     u.tx, u.ty = state.destination(u, d, n)
-    ap.moves[key(u.side, u.slot)] = [d, n]
+    phase.moves[key(u.side, u.slot)] = [d, n]
     state.log("in_transit", rules, f"side {u.side} unit{u.slot} places its In-transit figure "
               f"{mv[0]} {n} increment(s)", u.side, unit=u.slot, direction=mv[0], increments=n)
 

@@ -36,13 +36,13 @@ class ChangeCommit(HiddenCommit):
         ids = state.game.ids
         i = self._next()
         side = self.sides[i]
-        if state.ap.frozen[side]:
+        if state.phase.frozen[side]:
             return [ids.stand]
         return [ids.play0 + c for c in state.reserve_cards(side)] + [ids.stand]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side = self.sides[self._next()]
-        if state.ap.frozen[side]:
+        if state.phase.frozen[side]:
             return Illegality(("AA-D8",), "a revealed Joker has frozen this side's orders for "
                               "the rest of the Activation Phase")
         return Illegality(("AA-D4",), "only a card of the side's own Reserve may be played")
@@ -51,10 +51,10 @@ class ChangeCommit(HiddenCommit):
 def _principal(state: AAState, side: int) -> int:
     """The unit whose order a side may change in the loop: the activating unit, or the first
     (not Confused) reacting unit of the reacting side; -1 when none."""
-    ap = state.ap
-    if side == ap.side:
-        return ap.unit
-    for s, k, role in ap.involved:
+    phase = state.phase
+    if side == phase.side:
+        return phase.unit
+    for s, k, role in phase.involved:
         if s == side and role == 1 and not state.units[s][k].confused:
             return k
     return -1
@@ -84,16 +84,16 @@ class Declaration(Frame):
     rounds: int = 0
 
     def run(self, state: AAState) -> Step:
-        ap = state.ap
+        phase = state.phase
         if self.step is DeclarationStep.REVEAL:
             shown = []
-            for s, k, _ in ap.involved:
+            for s, k, _ in phase.involved:
                 c = state.reveal(s, k)
                 if c is not None:
                     shown.append(f"side {s} unit{k} {CARD_NAMES[c]}")
                     self._revealed(state, s, k, c)
             state.log("reveal", ("AA-D1",), "orders revealed: " + (", ".join(shown) or "none"),
-                      None, cards=[[s, k, state.order_card(s, k)] for s, k, _ in ap.involved])
+                      None, cards=[[s, k, state.order_card(s, k)] for s, k, _ in phase.involved])
             self.step = DeclarationStep.ORDER
         if self.step is DeclarationStep.ORDER:
             return self._order(state)
@@ -102,11 +102,11 @@ class Declaration(Frame):
                 return Wait(self.queue[0][0], Decision.DECLARATION)
             self.step = DeclarationStep.CHANGE
         if self.step is DeclarationStep.CHANGE:
-            sides = tuple(s for s in (ap.side, 1 - ap.side)
+            sides = tuple(s for s in (phase.side, 1 - phase.side)
                           if _principal(state, s) >= 0
                           and state.order_card(s, _principal(state, s)) is not None
                           and state.zones.size(f"reserve:{s}") > 0)
-            if not sides or all(ap.frozen[s] for s in sides) and self.rounds > 0:
+            if not sides or all(phase.frozen[s] for s in sides) and self.rounds > 0:
                 state.log("declaration_end", ("AA-D7",), "the orders stand", None)
                 return Done()
             self.rounds += 1
@@ -116,14 +116,14 @@ class Declaration(Frame):
     def _revealed(self, state: AAState, s: int, k: int, c: int) -> None:
         """A freshly revealed card: a face card or Joker announces (AA-D2), a Joker freezes
         the opponent (AA-D8, AA-G13). Confused units play any card as basic (AA-G18)."""
-        ap = state.ap
+        phase = state.phase
         u = state.units[s][k]
-        ap.special.pop(key(s, k), None)
-        ap.posture.pop(key(s, k), None)
+        phase.special.pop(key(s, k), None)
+        phase.posture.pop(key(s, k), None)
         if u.confused:
             return
         if c == JOKER:
-            ap.frozen[1 - s] = True
+            phase.frozen[1 - s] = True
             state.log("joker", ("AA-D8",), f"side {s} reveals a Joker: side {1 - s}'s orders "
                       f"are frozen for this Activation Phase", s, unit=k)
         if c == JOKER or is_face(c):
@@ -162,7 +162,7 @@ class Declaration(Frame):
 
     def _after_commit(self, state: AAState, child: ChangeCommit) -> None:
         ids = state.game.ids
-        ap = state.ap
+        phase = state.phase
         played = False
         for s, a in zip(child.sides, child.choices):
             if a == ids.stand:
@@ -204,18 +204,18 @@ class Declaration(Frame):
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        ap = state.ap
+        phase = state.phase
         s, k, c = self.queue[0]
         if self.joker_posture:
             p = POSTURES[action - ids.posture0]
-            ap.posture[key(s, k)] = p
+            phase.posture[key(s, k)] = p
             state.log("posture", ("AA-D8", "AA-G22"), f"side {s} unit{k} takes the {p} "
                       f"posture", s, unit=k, posture=p)
             self.joker_posture = False
             self.queue.pop(0)
             return None
         o = ORDER_KINDS[action - ids.special0]
-        ap.special[key(s, k)] = o
+        phase.special[key(s, k)] = o
         state.log("special", ("AA-D8",) if c == JOKER else ("AA-D2",),
                   f"side {s} unit{k} announces {o}" + (" (Joker)" if c == JOKER else ""), s,
                   unit=k, special=o)

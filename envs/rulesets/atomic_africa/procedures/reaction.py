@@ -50,25 +50,25 @@ class ReactionSubPhase(Frame):
 
     # the reacting side of the phase
     def _rside(self, state: AAState) -> int:
-        return 1 - state.ap.side
+        return 1 - state.phase.side
 
     def _row_unit(self, state: AAState) -> Unit:
         r = self.queue[self.cur]
         return state.units[r[0]][r[1]]
 
     def run(self, state: AAState) -> Step:
-        ap = state.ap
+        phase = state.phase
         if self.step is ReactionStep.DONE:
             return Done()
         if self.step is ReactionStep.START:
-            if not ap.targets:  # AA-R3: a voluntary reaction, through the reaction window
+            if not phase.targets:  # AA-R3: a voluntary reaction, through the reaction window
                 self.step = ReactionStep.VOLUNTARY
                 slots = state.game.max_units_per_side
                 return Push(ReactionChoice(
-                    self._rside(state), f"side {ap.side} unit{ap.unit}'s activation", -1,
+                    self._rside(state), f"side {phase.side} unit{phase.unit}'s activation", -1,
                     tuple(react_label(slot) for slot in range(slots))))
-            for t in ap.targets:  # AA-R2: targeted units must react
-                self._enqueue(state, self._rside(state), t, ap.side, ap.unit, True, False)
+            for t in phase.targets:  # AA-R2: targeted units must react
+                self._enqueue(state, self._rside(state), t, phase.side, phase.unit, True, False)
             self.step = ReactionStep.NEXT
         if self.step is ReactionStep.NEXT:
             if self.cur >= len(self.queue):
@@ -106,17 +106,17 @@ class ReactionSubPhase(Frame):
 
     def _enqueue(self, state: AAState, side: int, unit: int, by_side: int, by_unit: int,
                  compulsory: bool, cascaded: bool) -> None:
-        ap = state.ap
+        phase = state.phase
         u = state.units[side][unit]
         # AA-R8: the reactor always returns fire at the unit that fired on it
-        if u.acted or ap.is_involved(side, unit):
+        if u.acted or phase.is_involved(side, unit):
             # AA-G20: each unit acts once per turn; the cascade stops here
             state.log("no_reaction", ("AA-G20",), f"side {side} unit{unit} has already acted "
                       f"this turn and does not react", side, unit=unit)
             return
         self.queue.append([side, unit, by_side, by_unit, int(compulsory), int(cascaded)])
-        ap.involved.append([side, unit, 2 if cascaded else 1])
-        ap.fire.append([side, unit, by_side, by_unit, 0])
+        phase.involved.append([side, unit, 2 if cascaded else 1])
+        phase.fire.append([side, unit, by_side, by_unit, 0])
         state.log("reacts", ("AA-R2",) if compulsory else ("AA-R3",),
                   f"side {side} unit{unit} reacts" + (" (compulsory)" if compulsory else ""),
                   side, unit=unit, compulsory=compulsory, cascaded=cascaded)
@@ -127,8 +127,8 @@ class ReactionSubPhase(Frame):
             if slot is None:
                 self.step = ReactionStep.DONE
                 return
-            ap = state.ap
-            self._enqueue(state, self._rside(state), slot, ap.side, ap.unit, False, False)
+            phase = state.phase
+            self._enqueue(state, self._rside(state), slot, phase.side, phase.unit, False, False)
             self.step = ReactionStep.NEXT
 
     def legal_actions(self, state: AAState) -> list[int]:
@@ -138,8 +138,8 @@ class ReactionSubPhase(Frame):
             return [ids.play0 + c for c in state.eligible_reserve(u.side, u)]
         if self.step is ReactionStep.MOVE:
             return legal_placements(state, u)
-        ap = state.ap
-        return legal_targets(state, u, [ap.unit] if u.side != ap.side else [])
+        phase = state.phase
+        return legal_targets(state, u, [phase.unit] if u.side != phase.side else [])
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         if self.step is ReactionStep.ORDER:
@@ -153,7 +153,7 @@ class ReactionSubPhase(Frame):
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        ap = state.ap
+        phase = state.phase
         u = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
             c = action - ids.play0
@@ -169,7 +169,7 @@ class ReactionSubPhase(Frame):
         # extra target (Split Fire, AA-R8), whose unit reacts in turn (AA-R9)
         if action != ids.target_none:
             t = action - ids.target0
-            ap.fire.append([u.side, u.slot, 1 - u.side, t, 1])
+            phase.fire.append([u.side, u.slot, 1 - u.side, t, 1])
             state.log("target", ("AA-R8", "AA-R9"), f"side {u.side} unit{u.slot} also targets "
                       f"enemy unit{t} (Split Fire)", u.side, target=t)
             self._enqueue(state, 1 - u.side, t, u.side, u.slot, True, True)

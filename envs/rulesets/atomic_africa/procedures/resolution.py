@@ -22,16 +22,16 @@ def final_order(state: AAState, u: Unit) -> str:
     c = state.order_card(u.side, u.slot)
     if c is None:
         return "basic"
-    return state.ap.special.get(key(u.side, u.slot), "basic")
+    return state.phase.special.get(key(u.side, u.slot), "basic")
 
 
 def posture_of(state: AAState, u: Unit) -> str:
     """AA-G22: Standing, except Go to ground (Prone) and a Joker's named posture."""
-    ap = state.ap
+    phase = state.phase
     k = key(u.side, u.slot)
-    if k in ap.posture:
-        return ap.posture[k]
-    return "prone" if ap.special.get(k) == "go_to_ground" and not u.confused else "standing"
+    if k in phase.posture:
+        return phase.posture[k]
+    return "prone" if phase.special.get(k) == "go_to_ground" and not u.confused else "standing"
 
 
 class ResolutionStep(str, enum.Enum):
@@ -54,17 +54,17 @@ class Resolution(Frame):
     i: int = 0
 
     def run(self, state: AAState) -> Step:
-        ap = state.ap
+        phase = state.phase
         if self.step is ResolutionStep.MOVE:
-            for s, k, _ in ap.involved:
+            for s, k, _ in phase.involved:
                 self._move(state, state.units[s][k])
-            for s, k, _ in ap.involved:
+            for s, k, _ in phase.involved:
                 u = state.units[s][k]
                 if final_order(state, u) == "rally" and u.suppression:
                     u.suppression -= 1
                     state.log("rally", ("AA-G12",), f"side {s} unit{k} rallies: 1 suppression "
                               f"marker removed", s, unit=k)
-            for row in ap.fire:
+            for row in phase.fire:
                 die = self._fire_die(state, row)
                 if die:
                     self.lines.append(row + [die])
@@ -84,7 +84,7 @@ class Resolution(Frame):
 
     def _move(self, state: AAState, u: Unit) -> None:
         g = state.game
-        mv = state.ap.moves.get(key(u.side, u.slot), [0, 0])
+        mv = state.phase.moves.get(key(u.side, u.slot), [0, 0])
         kind = final_order(state, u)
         allow = ALLOWANCE[kind]
         if posture_of(state, u) == "prone" and kind != "go_to_ground":
@@ -135,7 +135,7 @@ class Resolution(Frame):
             if t.vehicle:
                 dmg = rng + t.defense
             else:
-                p = posture_of(state, t) if state.ap.is_involved(ts, tu) else "standing"
+                p = posture_of(state, t) if state.phase.is_involved(ts, tu) else "standing"
                 dmg = rng + state.cover(t.x, t.y) + {"standing": 0, "crouched": g.crouched_bonus,
                                                      "prone": g.prone_bonus}[p]
             markers = wounds = 0
