@@ -72,7 +72,7 @@ class Args:
     """scenario name or TOML path (default: the ruleset's default battle)"""
     agents: list[str] = field(default_factory=lambda: ["heuristic", "random"])
     """agents: built-in names (random, heuristic, never-react, always-react, stand-and-fire,
-    rush) or checkpoint paths"""
+    rush), checkpoint paths or ``search:MODEL[:key=value...]`` search agents"""
     games: int = 20
     """games per pair (even: both seatings equally often)"""
     seed: int = 0
@@ -104,7 +104,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     p.add_argument("--agents", nargs="+", default=d.agents, metavar="AGENT",
                    help="built-in names (random, heuristic, never-react, always-react, "
                         "stand-and-fire, rush; never-alert, always-alert; never-reserve, "
-                        "always-reserve) or MaskablePPO checkpoint paths")
+                        "always-reserve), checkpoints, or search:MODEL[:k=v...] (see below)")
     p.add_argument("--games", type=int, default=d.games, help="games per pair")
     p.add_argument("--seed", type=int, default=d.seed, help="tournament seed")
     p.add_argument("--max-decisions", type=int, default=None, help="per-game decision cap")
@@ -247,7 +247,9 @@ def exploit_command(argv: list[str]) -> int:
     document then). Exit 2 with one ``error:`` line for a
     missing or foreign checkpoint or a bad flag, before any training."""
     p = _ArgumentParser(prog="evaluate.py exploit", description=exploit_command.__doc__)
-    p.add_argument("model", help="MaskablePPO checkpoint (.zip) to exploit")
+    p.add_argument("model", help="MaskablePPO checkpoint (.zip) to exploit, or "
+                   "search:MODEL[:key=value...], the search agent over it (options as in "
+                   "evaluate.py --help)")
     p.add_argument("--timesteps", type=int, default=200_000,
                    help="best-response training timesteps (default: 200000)")
     p.add_argument("--seed", type=_seed_list, default=[0], metavar="S[,S...]",
@@ -325,14 +327,21 @@ def exploit_command(argv: list[str]) -> int:
     from envs.core.protocol import require_two_sides
     from envs.core.registry import scenario_files
 
+    from agents.search import SearchAgent, is_search_spec, parse_search_spec
+
     try:
+        model_file = parse_search_spec(ns.model)[0] if is_search_spec(ns.model) else ns.model
         for out in (ns.json, ns.save):
             if out:
-                check_output_path(out, inputs=[ns.model, *scenario_files(ns.ruleset, ns.scenario)])
+                check_output_path(out, inputs=[model_file, *scenario_files(ns.ruleset,
+                                                                           ns.scenario)])
         game = load_game(ns.ruleset, ns.scenario)
         require_two_sides(game, "exploit trains a best response in a two-sided battle")
-        # a bad checkpoint fails here, before training
-        MaskablePPOPolicy.load(ns.model, game, trust=ns.trust_checkpoint)
+        # a bad checkpoint or search spec fails here, before training
+        if is_search_spec(ns.model):
+            SearchAgent.from_spec(ns.model, game, trust=ns.trust_checkpoint)
+        else:
+            MaskablePPOPolicy.load(ns.model, game, trust=ns.trust_checkpoint)
     except (RiposteError, AgentError, OSError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
@@ -443,7 +452,21 @@ def _masking(argv: list[str]) -> int:
 
 # research tools (agents.research)
 SUBCOMMANDS.update(whatif=_whatif, ablate=_ablate, masking=_masking)
-SUBCOMMANDS_HELP = """subcommands (python evaluate.py NAME --help):
+#: the options of a ``search:MODEL`` agent spec, for ``--help`` (agents.search.config.OPTIONS)
+SEARCH_OPTIONS_HELP = """search agents (--agents search:MODEL[:key=value...], docs/search.md):
+  sims=N          simulations per searched decision (default 8)
+  ms=T            a time budget per decision in milliseconds instead (not reproducible)
+  k=N             actions sequential halving starts with at the root (default 4)
+  gumbel=X        scale of the root's Gumbel noise (default 1; 0: deterministic)
+  c_visit=X       sigma(q) = (c_visit + max N) * c_scale * q (default 50)
+  c_scale=X       the weight of Q against the prior's logits (default 0.1)
+  select=S        selection below the root: gumbel (default) or puct (with c_puct=X)
+  chance=C        chance nodes: open (default), sample or expand (with expand_max=N)
+  e.g. --agents search:runs/default/final_model.zip:sims=32 runs/default/final_model.zip"""
+
+SUBCOMMANDS_HELP = SEARCH_OPTIONS_HELP + """
+
+subcommands (python evaluate.py NAME --help):
   exploit MODEL   train a best response against a frozen model (exploitability)
   whatif REPLAY   value of every option at one decision of a replay, by rollouts
   ablate          the same agents under rule variants (--param NAME=VALUE)

@@ -21,6 +21,8 @@ from .bots.skirmish_alert import AlwaysAlert, NeverAlert, SkirmishHeuristic
 from .policies.base import (BasePolicy, RandomPolicy, SeedLike, UnknownAgentError,
                             looks_like_path)
 from .policies.ppo import MaskablePPOPolicy
+from .search.agent import SearchAgent, is_search_spec, parse_search_spec
+from .search.config import SearchSpecError, describe
 
 #: built-in agent names accepted by :func:`make_agent`
 BUILTIN_AGENTS: tuple[str, ...] = ("random", "heuristic", "never-react", "always-react",
@@ -64,6 +66,12 @@ def agent_identity(name: str) -> str:
     symlink and a hard link to it are one agent); a path that names no file is its absolute
     path, links not followed (so that a dangling link and its missing target are two agents,
     and loading each says the file is missing)."""
+    if is_search_spec(name):  # the search agent of a checkpoint, by its settings
+        try:
+            path, config = parse_search_spec(name)
+        except SearchSpecError:
+            return name
+        return f"search {agent_identity(path)} {describe(config)}"
     if name in ALL_BUILTIN_NAMES or not looks_like_path(name):
         return name
     try:
@@ -92,9 +100,10 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
         name_or_path: ``random``, ``heuristic``, ``never-react``, ``always-react``,
             ``stand-and-fire``, ``rush`` (:mod:`agents.bots.acw_regimental`), ``never-alert``,
             ``always-alert`` (:mod:`agents.bots.skirmish_alert`), ``never-reserve``,
-            ``always-reserve`` (Atomic Africa, :mod:`agents.bots.atomic_africa`), or a path to a
-            ``.zip`` saved
-            by ``MaskablePPO.save`` / ``train.py``.
+            ``always-reserve`` (Atomic Africa, :mod:`agents.bots.atomic_africa`), a path to a
+            ``.zip`` saved by ``MaskablePPO.save`` / ``train.py``, or
+            ``search:MODEL[:key=value...]``, the search agent over that checkpoint
+            (:mod:`agents.search`; options ``sims``, ``ms``, ``k``, ``chance``, ...).
         game: the game the agent will play (labels, observation layout, sizes).
         seed: seed of the agent's own generator.
         trust_checkpoint: also load a checkpoint that would need unpickling (no Riposte
@@ -105,8 +114,12 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
             ``heuristic``, ``stand-and-fire`` or ``rush`` on a ruleset other than
             ``acw_regimental``.
         AgentLoadError: for a missing, corrupt or mismatched checkpoint (names the path).
+        SearchSpecError: for a ``search:`` spec that cannot be parsed, an unknown option or a
+            budget that is not positive (names the spec).
     """
     name = str(name_or_path)
+    if is_search_spec(name):
+        return SearchAgent.from_spec(name, game, seed, trust=trust_checkpoint)
     if name == "random":
         return RandomPolicy(seed)
     if name == "never-react":
@@ -132,5 +145,5 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
                                       trust=trust_checkpoint)
     raise UnknownAgentError(
         f"unknown agent {name!r}: expected one of "
-        f"{', '.join(ALL_BUILTIN_NAMES)} "
-        f"or a path to a MaskablePPO checkpoint (.zip)")
+        f"{', '.join(ALL_BUILTIN_NAMES)}, "
+        f"a path to a MaskablePPO checkpoint (.zip) or search:MODEL[:key=value...]")

@@ -107,10 +107,14 @@ class SearchAgent(BasePolicy):
 
         Raises:
             SearchSpecError: for a spec that cannot be parsed or a bad option.
-            AgentLoadError: for a missing, corrupt or foreign checkpoint.
+            AgentLoadError: for a missing, corrupt or foreign checkpoint (the message names
+                the spec, then the checkpoint's problem).
         """
         path, config = parse_search_spec(spec)
-        return cls.load(path, game, config, seed, name=spec, trust=trust)
+        try:
+            return cls.load(path, game, config, seed, name=spec, trust=trust)
+        except AgentError as exc:  # the same error, naming the spec it came from
+            raise type(exc)(f"agent spec {spec!r}: {exc}") from None
 
     def analyse(self, state: Any) -> SearchResult:
         """Search the decision at ``state`` (not modified) for its side to move.

@@ -19,7 +19,7 @@ class SearchSpecError(AgentError):
 
 #: the choices of the enumerated settings
 BELOW_ROOT = ("gumbel", "puct")
-CHANCE = ("sample", "expand", "open")
+CHANCE = ("open", "sample", "expand")
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,9 @@ class SearchConfig:
         expand_max_outcomes: the largest chance node ``"expand"`` visits in proportion.
     """
 
-    simulations: int = 16
+    simulations: int = 8
     milliseconds: float | None = None
-    max_considered: int = 8
+    max_considered: int = 4
     gumbel_scale: float = 1.0
     c_visit: float = 50.0
     c_scale: float = 0.1
@@ -97,11 +97,11 @@ class SearchConfig:
 #: spec option -> (SearchConfig field, kind, help); kinds: "pos_int" (> 0), "pos_float" (> 0),
 #: "float" (>= 0), "int" (>= 1), or a tuple of choices
 OPTIONS: dict[str, tuple[str, object, str]] = {
-    "sims": ("simulations", "pos_int", "simulations per searched decision (default 16)"),
+    "sims": ("simulations", "pos_int", "simulations per searched decision (default 8)"),
     "ms": ("milliseconds", "pos_float", "time budget per searched decision in ms instead of "
            "sims (not reproducible)"),
     "k": ("max_considered", "int", "actions sequential halving starts with at the root "
-          "(default 8)"),
+          "(default 4)"),
     "gumbel": ("gumbel_scale", "float", "scale of the root's Gumbel noise (default 1; 0 "
                "deterministic)"),
     "c_visit": ("c_visit", "float", "sigma(q) = (c_visit + max N) * c_scale * q (default 50)"),
