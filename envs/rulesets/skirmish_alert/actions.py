@@ -30,6 +30,24 @@ def offset_label(dx: int, dy: int) -> str:
     return f"{dx:+d}:{dy:+d}"
 
 
+def attempt_label(slot: int) -> str:
+    """``alert:attempt:f{slot}``: own fighter slot ``slot`` attempts in a window (AL-5)."""
+    return f"alert:attempt:f{slot}"
+
+
+def charge_label(enemy_slot: int, side: int) -> str:
+    """``charge:e{j}:D``: a charge at egocentric enemy slot ``j`` ending on its side ``D``."""
+    return f"charge:e{enemy_slot}:{DIRECTIONS[side]}"
+
+
+#: the labels the windows decline with, and the re-arm (AL-19, AL-22, AL-PD-35)
+DECLINE_LABEL = "alert:decline"
+REACT_NONE_LABEL = "react:none"
+REARM_LABEL = "rearm"
+REARM_DECLINE_LABEL = "rearm:decline"
+PASS_LABEL = "pass"
+
+
 def move_label(kind: str, dx: int, dy: int, react: bool = False) -> str:
     """The label of a ``move`` or ``disengage`` (``react:`` copy when ``react``) to the square
     at offset ``(dx, dy)``."""
@@ -81,7 +99,7 @@ def _menu(n_enemy: int, n_elements: int, react: bool) -> list[tuple[str, Act]]:
     if not react:
         for j in range(n_enemy):
             for d, name in enumerate(DIRECTIONS):
-                out.append((f"charge:e{j}:{name}", Act("charge", False, d, target=j)))
+                out.append((charge_label(j, d), Act("charge", False, d, target=j)))
     for j in range(n_enemy):
         out.append((f"{p}melee:e{j}", Act("melee", react, target=j)))
     for j in range(n_enemy):
@@ -105,14 +123,13 @@ def build_catalogue(n_teams: int, fighters_per_team: int,
     n_enemy = (n_teams - 1) * fighters_per_team
     rows: list[tuple[str, Act]] = []
     rows += _menu(n_enemy, n_elements, react=False)
-    rows += [("alert", Act("alert")), ("pass", Act("pass")),
+    rows += [("alert", Act("alert")), (PASS_LABEL, Act("pass")),
              ("keep_alert", Act("keep_alert")), ("drop_alert", Act("drop_alert"))]
-    rows += [(f"alert:attempt:f{i}", Act("attempt", fighter=i))
-             for i in range(fighters_per_team)]
-    rows += [("alert:decline", Act("decline"))]
+    rows += [(attempt_label(i), Act("attempt", fighter=i)) for i in range(fighters_per_team)]
+    rows += [(DECLINE_LABEL, Act("decline"))]
     rows += _menu(n_enemy, n_elements, react=True)
-    rows += [("react:none", Act("none", True)), ("rearm", Act("rearm")),
-             ("rearm:decline", Act("rearm_decline"))]
+    rows += [(REACT_NONE_LABEL, Act("none", True)), (REARM_LABEL, Act("rearm")),
+             (REARM_DECLINE_LABEL, Act("rearm_decline"))]
     rows += [(f"face:{name}", Act("face", direction=d)) for d, name in enumerate(DIRECTIONS)]
     return ActionCatalogue(lab for lab, _ in rows), tuple(a for _, a in rows)
 

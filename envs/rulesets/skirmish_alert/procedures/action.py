@@ -11,9 +11,8 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 
 from envs.core.protocol import Illegality
 
-from ..actions import Act
+from ..actions import Act, charge_label
 from ..board import chebyshev, direction_towards
-from ..params import DIRECTIONS
 from .alert import AlertWindow
 from .charge import ChargeSquare
 from .facing import Facing
@@ -157,7 +156,7 @@ class ActionFrame(Frame):
                     self._charge_move(state, f, dest, ("AL-PD-15",))
                     return Done(Attack(f.gid, t.gid, False, True))
                 slot = state.enemy_slot(f.team, t.gid)
-                options = tuple(f"charge:e{slot}:{DIRECTIONS[d]}" for d in range(8)
+                options = tuple(charge_label(slot, d) for d in range(8)
                                 if state.charge_square(t, d) in reach)
                 if options:  # Q1: the target moved but is still in reach: the charger picks
                     return Done(ChargeSquare(f.gid, t.gid, label, options))

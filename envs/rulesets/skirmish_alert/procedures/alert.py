@@ -3,6 +3,7 @@ the re-arm (AL-5, AL-8, AL-13, AL-15..AL-19, AL-22, AL-23)."""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,8 @@ from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Cost, Reaction, ReactionWindow
 
-from ..actions import Act, Decision
+from ..actions import (DECLINE_LABEL, REACT_NONE_LABEL, REARM_DECLINE_LABEL, REARM_LABEL,
+                       Act, Decision, attempt_label)
 from ..board import in_front
 from ..legality import legal_react_ids
 from .context import AlertContext, _ctx, catalogue_reactions
@@ -25,7 +27,7 @@ class AttemptReaction(Reaction):
 
     def __init__(self, slot: int):
         self.slot = slot
-        self.label = f"alert:attempt:f{slot}"
+        self.label = attempt_label(slot)
 
     def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
         gid = window.side * state.game.F + self.slot
@@ -67,7 +69,7 @@ def state_eligibility(state: Any, gid: int, window: Any) -> Illegality | None:
     return None
 
 
-_ATTEMPTS = {f"alert:attempt:f{i}": AttemptReaction(i) for i in range(6)}
+_ATTEMPTS = {attempt_label(i): AttemptReaction(i) for i in range(6)}
 
 
 @register
@@ -78,7 +80,7 @@ class AttemptWindow(ReactionWindow):
 
     kind = "alert.attempt_window"
     decision = Decision.REACTION
-    decline_label = "alert:decline"
+    decline_label = DECLINE_LABEL
     reactions = _ATTEMPTS
     decl_x: int = 0
     decl_y: int = 0
@@ -152,7 +154,7 @@ class AlertWindow(Frame):
             team = self.slots[self.index][1]
             self.index += 1
             F = state.game.F
-            offered = tuple(f"alert:attempt:f{i}" for i in range(F)
+            offered = tuple(attempt_label(i) for i in range(F)
                             if self._eligible(state, team * F + i))
             if offered:
                 left = sum(1 for _, owner in self.slots[self.index - 1:] if owner == team)
@@ -161,6 +163,14 @@ class AlertWindow(Frame):
                                           trigger_target=self.trigger_target, slot=self.index,
                                           slots_left=left))
         return Done()
+
+
+class AptitudeStep(str, enum.Enum):
+    """Where an :class:`AptitudeTest` is: the roll, the reaction, done."""
+
+    ROLL = "roll"
+    REACT = "react"
+    DONE = "done"
 
 
 @register
@@ -178,11 +188,11 @@ class AptitudeTest(Frame):
     trigger: str
     trigger_target: int = -1
     values: list[int] = field(default_factory=list)
-    step: str = "roll"
+    step: AptitudeStep = AptitudeStep.ROLL
 
     def run(self, state: Any) -> Step:
         r = state.fighters[self.reactor]
-        if self.step == "roll":
+        if self.step is AptitudeStep.ROLL:
             if not self.values:
                 return Push(RollDice(2, f"{r.name}'s aptitude test", ("AL-5", "AL-PD-1"),
                                      r.team))
@@ -200,20 +210,20 @@ class AptitudeTest(Frame):
                 state.log("alert_lost", ("AL-13",), f"{r.name} loses its alert", r.team,
                           fighter=r.gid)
                 if state.game.rearm_after_failure and r.ap >= 1:
-                    self.step = "done"
-                    return Push(RearmWindow(r.team, self.trigger, r.gid, ("rearm",)))
+                    self.step = AptitudeStep.DONE
+                    return Push(RearmWindow(r.team, self.trigger, r.gid, (REARM_LABEL,)))
                 return Done()
-            self.step = "react"
+            self.step = AptitudeStep.REACT
             return Push(ReactWindow(r.team, self.trigger, r.gid, react_menu(state, r),
                                     actor=self.actor, trigger_target=self.trigger_target))
-        if self.step == "react":
-            self.step = "done"
+        if self.step is AptitudeStep.REACT:
+            self.step = AptitudeStep.DONE
             if r.in_play and r.on_alert:
                 r.on_alert = False  # AL-19: the reaction ends the alert ...
                 state.log("alert_ends", ("AL-19",), f"{r.name}'s alert ends with its reaction",
                           r.team, fighter=r.gid)
             if r.in_play and not r.knocked_down and r.ap >= 1:  # ... unless it re-arms
-                return Push(RearmWindow(r.team, self.trigger, r.gid, ("rearm",)))
+                return Push(RearmWindow(r.team, self.trigger, r.gid, (REARM_LABEL,)))
         return Done()
 
     def on_child_done(self, state: Any, child: Frame) -> None:
@@ -263,7 +273,7 @@ class ReactWindow(ReactionWindow):
 
     kind = "alert.react_window"
     decision = Decision.REACT
-    decline_label = "react:none"
+    decline_label = REACT_NONE_LABEL
     actor: int = -1
     trigger_target: int = -1
 
@@ -284,7 +294,7 @@ class ReactWindow(ReactionWindow):
 class Rearm(Reaction):
     """``rearm``: pay 1 AP to stay on alert after the reaction (AL-19, AL-20)."""
 
-    label = "rearm"
+    label = REARM_LABEL
     rules = ("AL-19", "AL-20")
 
     def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
@@ -308,8 +318,8 @@ class RearmWindow(ReactionWindow):
 
     kind = "alert.rearm_window"
     decision = Decision.REARM
-    decline_label = "rearm:decline"
-    reactions = {"rearm": Rearm()}
+    decline_label = REARM_DECLINE_LABEL
+    reactions = {REARM_LABEL: Rearm()}
 
     def on_open(self, state: Any) -> None:
         pass

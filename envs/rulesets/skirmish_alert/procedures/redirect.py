@@ -10,7 +10,7 @@ from envs.core.procedure import Frame, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction, ReactionWindow
 
-from ..actions import Act, Decision
+from ..actions import PASS_LABEL, Act, Decision
 from .context import AlertContext, _ctx, catalogue_reactions
 from .facing import Facing
 
@@ -51,7 +51,7 @@ class RedirectWindow(ReactionWindow):
 
     kind = "alert.redirect"
     decision = Decision.ACTION
-    decline_label = "pass"
+    decline_label = PASS_LABEL
     skip_when_only_decline = True
 
     def on_open(self, state: Any) -> None:

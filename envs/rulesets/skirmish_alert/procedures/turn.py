@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,24 @@ from .action import ActionFrame
 from .context import AlertContext, _ctx
 
 
+class TurnStep(str, enum.Enum):
+    """Where a :class:`Turn` is: its start, the keep-or-drop of AL-27, its actions, its end."""
+
+    START = "start"
+    MAINTAIN = "maintain"
+    ACT = "act"
+    END = "end"
+
+
+class MatchStep(str, enum.Enum):
+    """Where a round of the :class:`Match` is (AL-PD-10)."""
+
+    INITIATIVE = "initiative"
+    ACTIVATE = "activate"
+    ACTIVATIONS = "activations"
+    END = "end"
+
+
 @register
 @dataclass(slots=True)
 class Turn(Frame):
@@ -26,11 +45,11 @@ class Turn(Frame):
 
     kind = "alert.turn"
     fighter: int
-    step: str = "start"
+    step: TurnStep = TurnStep.START
 
     def run(self, state: Any) -> Step:
         f = state.fighters[self.fighter]
-        if self.step == "start":
+        if self.step is TurnStep.START:
             state.turn_id += 1
             state.active = f.gid
             kept, f.kept = f.kept, False
@@ -41,18 +60,18 @@ class Turn(Frame):
                       f"{f.track_pos}) starts its turn with {f.ap} AP", f.team, fighter=f.gid,
                       position=f.track_pos, turn=state.turn_id)
             if state.game.maintain_timing == "round_start":
-                self.step = "act"
+                self.step = TurnStep.ACT
                 if kept and f.on_alert and state.game.maintain_ends_turn:
-                    self.step = "end"  # Q6: the kept alert is the whole turn
+                    self.step = TurnStep.END  # Q6: the kept alert is the whole turn
                     state.log("alert_kept", ("AL-27",), f"{f.name} stays on alert: its turn "
                               f"ends", f.team, fighter=f.gid)
             else:
-                self.step = "maintain" if f.on_alert else "act"
+                self.step = TurnStep.MAINTAIN if f.on_alert else TurnStep.ACT
             return None
-        if self.step == "end" or not f.in_play or state.decided():
+        if self.step is TurnStep.END or not f.in_play or state.decided():
             state.active = -1
             return Done()
-        if self.step == "maintain":
+        if self.step is TurnStep.MAINTAIN:
             return Wait(f.team, Decision.MAINTAIN)
         if f.ap <= 0:
             state.active = -1
@@ -62,7 +81,7 @@ class Turn(Frame):
     def legal_actions(self, state: Any) -> list[int]:
         g = state.game
         f = state.fighters[self.fighter]
-        if self.step == "maintain":
+        if self.step is TurnStep.MAINTAIN:
             return [g.keep_id, g.drop_id]
         with state.legal_scope():
             return legal_turn_ids(state, f)
@@ -70,7 +89,7 @@ class Turn(Frame):
     def why_illegal(self, state: Any, action: int) -> Illegality | None:
         g = state.game
         f = state.fighters[self.fighter]
-        if self.step == "maintain":
+        if self.step is TurnStep.MAINTAIN:
             return Illegality(("AL-27",), "at the start of its turn an alert fighter keeps "
                                           "(keep_alert) or drops (drop_alert) its alert")
         if action in g.turn_ids:
@@ -87,7 +106,7 @@ class Turn(Frame):
             f.on_alert = False
             state.log("drop_alert", ("AL-27", "AL-PD-11"), f"{f.name} drops its alert", f.team,
                       fighter=f.gid)
-            self.step = "act"
+            self.step = TurnStep.ACT
             return None
         cost = AP_COST[a.kind]
         f.ap -= cost
@@ -97,14 +116,14 @@ class Turn(Frame):
                   target=target)
         if a.kind == "alert" or a.kind == "pass" or (a.kind == "keep_alert"
                                                      and g.maintain_ends_turn):
-            self.step = "end"
-        elif self.step == "maintain":
-            self.step = "act"
+            self.step = TurnStep.END
+        elif self.step is TurnStep.MAINTAIN:
+            self.step = TurnStep.ACT
         return Push(ActionFrame(f.gid, action, f.x, f.y, f.knockdowns, target))
 
     def context(self, state: Any, viewer: int) -> AlertContext:
         return _ctx(self.kind, state.fighters[self.fighter].team,
-                    Decision.MAINTAIN if self.step == "maintain" else Decision.ACTION,
+                    Decision.MAINTAIN if self.step is TurnStep.MAINTAIN else Decision.ACTION,
                     fighter=self.fighter, actor=self.fighter)
 
 
@@ -236,21 +255,21 @@ class Match(Frame):
     clears); the game ends after the last round or when at most one team has fighters."""
 
     kind = "alert.match"
-    step: str = "initiative"
+    step: MatchStep = MatchStep.INITIATIVE
 
     def run(self, state: Any) -> Step:
-        if self.step == "initiative":
-            self.step = "activate"
+        if self.step is MatchStep.INITIATIVE:
+            self.step = MatchStep.ACTIVATE
             for f in state.fighters:
                 if f is not None:
                     f.track_pos = 0
                     f.activated = False
             return Push(Initiative())
-        if self.step == "activate" and state.game.maintain_timing == "round_start":
-            self.step = "activations"
+        if self.step is MatchStep.ACTIVATE and state.game.maintain_timing == "round_start":
+            self.step = MatchStep.ACTIVATIONS
             return Push(RoundMaintain())
-        if self.step in ("activate", "activations"):
-            self.step = "end"
+        if self.step in (MatchStep.ACTIVATE, MatchStep.ACTIVATIONS):
+            self.step = MatchStep.END
             entries = [[f.team, f.gid, 1000 - f.track_pos] for f in state.live()]
             return Push(Activations(InitiativeTrack(entries, state.game.num_players)))
         state.smoke = []
@@ -259,5 +278,5 @@ class Match(Frame):
         if state.round >= state.game.rounds or state.decided():
             return Done()
         state.round += 1
-        self.step = "initiative"
+        self.step = MatchStep.INITIATIVE
         return None
