@@ -59,3 +59,18 @@ def test_pickle_and_deepcopy_give_an_equal_unshared_log() -> None:
         assert other == log and other[0] is not log[0]
         other.append(2)
         assert len(log) == 1
+
+
+def test_a_clone_shares_the_past_of_events_and_history() -> None:
+    from tests.toy_ruleset import ToyGame
+
+    state = ToyGame().new_initial_state()
+    while len(state.history) < 6:
+        state.apply_action(state.legal_actions()[0])
+    events, history = list(state.events), list(state.history)
+    clone = state.clone()
+    assert clone.events._chunks is state.events._chunks  # shared, not copied
+    assert clone.history._chunks is state.history._chunks
+    clone.apply_action(clone.legal_actions()[0])
+    assert state.events == events and state.history == history  # the original is untouched
+    assert clone.history[:-1] == history and clone.events[:len(events)] == events
