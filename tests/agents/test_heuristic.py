@@ -94,7 +94,7 @@ while st.current_player() != TERMINAL:
         st.apply_action(sample_chance_outcome(st, rng))
         continue
     st.apply_action(int(acts[p](game.observation(st, p), st.legal_action_mask())))
-print(len(st.history), hashlib.sha256(json.dumps(st.history).encode()).hexdigest())
+print(len(st.history), hashlib.sha256(json.dumps(list(st.history)).encode()).hexdigest())
 """
 
 
