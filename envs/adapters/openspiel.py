@@ -68,6 +68,7 @@ except ImportError as e:  # pragma: no cover - depends on the installed extras
                       "(or pip install open-spiel)") from e
 
 from envs.core.errors import RiposteError
+from envs.core.frames import HiddenCommit
 from envs.core.protocol import CHANCE, Game as RiposteGame, State as RiposteState
 from envs.core.registry import game_class, load_game
 
@@ -519,6 +520,58 @@ class SidePolicies(openspiel_policy.Policy):
         return policy_probabilities(self.policies[p], state, p, self.seed)
 
 
+# -- hidden information: sampling a state the side cannot tell from the real one -------------------
+def resample_from_infostate(state: RiposteOpenSpielState, player: int,
+                            rng: np.random.Generator) -> RiposteOpenSpielState:
+    """A state ``player`` cannot tell from ``state`` (for information-set search, e.g.
+    ``ismcts.ISMCTSBot.set_resampler``): a determinisation. For every other side, the cards of
+    its zones that ``player`` may not see (its Reserve, face-down orders, deck) are pooled and
+    dealt back at random into those zones, each keeping its size; a commitment of that side
+    inside an open hidden commitment (:class:`~envs.core.frames.HiddenCommit`) is chosen
+    again, uniformly among its legal options in the dealt state. What ``player`` sees — its
+    observation and information-state string — is unchanged. Under perfect information the
+    state is cloned. The other sides' information-state strings start afresh at the dealt
+    state (their past is not ``player``'s to know).
+
+    Args:
+        state: the real state.
+        player: the side whose information is kept.
+        rng: the generator the deal draws from.
+    """
+    out = state.clone()
+    rs = out.riposte
+    zones = getattr(rs, "zones", None)
+    if zones is None:
+        return out
+    sides = range(rs.game.num_players)
+    for other in sides:
+        if other == player:
+            continue
+        hidden = [z for z in zones if z.owner == other and not z.visible_to(player)]
+        pool = [c for z in hidden for c in z.cards]
+        rng.shuffle(pool)
+        i = 0
+        for z in hidden:
+            n = len(z.cards)
+            z.cards = sorted(int(c) for c in pool[i:i + n])
+            i += n
+    stack = getattr(rs, "stack", None)
+    for frame in (stack if stack is not None else ()):
+        if isinstance(frame, HiddenCommit) and None in frame.choices:
+            for i, side in enumerate(frame.sides):
+                if side != player and frame.choices[i] is not None:
+                    frame.choices[i] = None  # asked first again: legal_actions asks this side
+                    if frame.choices.index(None) == i:
+                        frame.choices[i] = int(rng.choice(frame.legal_actions(rs)))
+    rs._legal_cache = None
+    h = out._h
+    h.memo.clear()
+    for other in sides:  # the other sides' pasts are not known: their trails start here
+        if other != player:
+            h.trails[other] = ["(resampled)", h.observation_string(other)]
+    return out
+
+
 # -- registration ------------------------------------------------------------------------------
 def _game_class(ruleset: str) -> type:
     return type(f"Riposte{''.join(w.title() for w in ruleset.split('_'))}OpenSpielGame",
@@ -553,4 +606,5 @@ register_games()
 
 __all__ = ["GAME_CLASSES", "IMPERFECT", "SHORT_NAMES", "RiposteBot", "RiposteOpenSpielGame",
            "RiposteOpenSpielState", "SidePolicies", "builtin_scenarios", "load",
-           "openspiel_params", "policy_probabilities", "register_games", "riposte_params"]
+           "openspiel_params", "policy_probabilities", "register_games", "resample_from_infostate",
+           "riposte_params"]
