@@ -17,6 +17,9 @@ Game parameters (OpenSpiel's game-string syntax, ``name(key=value,...)``):
 
 * ``scenario`` (str): a built-in scenario name of the ruleset; default ``default`` (the
   ruleset's default battle). Paths are not accepted through the game string.
+* ``prefix`` (str): decision and chance ids joined by ``;`` (``13;62;1``), played from the
+  scenario's start before the game begins: the game's root is the state they reach (a subgame,
+  e.g. a decision point small enough to solve exactly). Default empty: the scenario's start.
 * every field of the ruleset's parameter model (``ACWParams``, ``AAParams``,
   ``AlertParams``) by its own name, with its own default and OpenSpiel type (bool, int, float,
   str). Two encodings: a parameter whose Riposte default is ``None`` (``turns``, ``rounds``,
@@ -47,6 +50,11 @@ Mapping of Riposte's protocol (:mod:`envs.core.protocol`) to OpenSpiel's:
   past. For the perfect-information rulesets ``information_state_string`` is the history of
   labels, as for OpenSpiel's own perfect-information games;
 * ``serialize`` / ``deserialize`` carry Riposte's lossless JSON (``State.to_json``).
+
+Also here: :class:`RiposteBot` (a Riposte policy as an OpenSpiel bot), :class:`SidePolicies`
+(Riposte policies as an OpenSpiel ``Policy``, for ``exploitability`` and
+``expected_game_score``) and :func:`resample_from_infostate` (a determinisation of the hidden
+cards, for information-set search). ``docs/openspiel.md`` has the examples.
 """
 
 from __future__ import annotations
@@ -155,7 +163,7 @@ def _build_spec(ruleset: str, model: type) -> _Spec:
     imperfect = ruleset in IMPERFECT
     info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if imperfect
             else pyspiel.GameType.Information.PERFECT_INFORMATION)
-    spec = {"scenario": "default", **{n: p.default for n, p in params.items()}}
+    spec = {"scenario": "default", "prefix": "", **{n: p.default for n, p in params.items()}}
     game_type = pyspiel.GameType(
         short_name=SHORT_NAMES[ruleset],
         long_name=f"Riposte {ruleset}",
@@ -192,7 +200,7 @@ def riposte_params(ruleset: str, params: Mapping[str, Any]) -> tuple[str, dict[s
             f"Wrong value for parameter scenario: unknown scenario {scenario!r} of "
             f"{SHORT_NAMES[ruleset]} (built-in: {', '.join(spec.scenarios)})")
     out = {name: spec.params[name].to_riposte(value)
-           for name, value in params.items() if name != "scenario"}
+           for name, value in params.items() if name not in ("scenario", "prefix")}
     return scenario, out
 
 
@@ -218,54 +226,79 @@ class _Holder:
 
     OpenSpiel's Python states are cloned by ``copy.deepcopy`` of their attributes and serialised
     by pickling them: here a deep copy is Riposte's ``clone`` (sharing the immutable game) and a
-    pickle is Riposte's lossless JSON. The Riposte state is built on first use, so that the
-    fresh state OpenSpiel makes before copying another into it costs nothing, and the
-    observations of a fresh state (what OpenSpiel's tensor-shape queries ask for) are the
-    game's, computed once (:func:`_initial`).
+    pickle is Riposte's lossless JSON. A fresh state refers to its game's root (``proto``) and
+    copies it on first use, so that the fresh state OpenSpiel makes before copying another into
+    it costs nothing, and its observations (what OpenSpiel's tensor-shape queries ask for) are
+    the root's, computed once.
     """
 
-    __slots__ = ("game", "_state", "trails", "memo")
+    __slots__ = ("game", "_state", "trails", "memo", "proto")
 
     def __init__(self, game: RiposteGame, state: RiposteState | None = None,
-                 trails: list[list[str]] | None = None):
+                 trails: list[list[str]] | None = None, proto: "_Holder | None" = None):
         self.game = game
         self._state = state
         #: per side: its information-state entries (imperfect-information rulesets only)
         self.trails = trails
         #: ``(kind, side) -> observation`` of the current state, emptied by every action
         self.memo: dict[tuple[str, int], Any] = {}
+        self.proto = proto
+
+    @classmethod
+    def root(cls, game: RiposteGame, prefix: list[int]) -> "_Holder":
+        """The state after ``prefix`` (decision and chance ids) from the start of ``game``."""
+        h = cls(game, game.new_initial_state())
+        if game.ruleset_id in IMPERFECT:
+            h.trails = [[h.observation_string(p)] for p in range(game.num_players)]
+        for action in prefix:
+            h.apply(action)
+        return h
 
     @property
     def state(self) -> RiposteState:
         if self._state is None:
-            self._state = self.game.new_initial_state()
-            if self.game.ruleset_id in IMPERFECT:
-                self.trails = [[self.observation_string(p)]
-                               for p in range(self.game.num_players)]
+            p = self.proto
+            self._state = p.state.clone()
+            self.trails = None if p.trails is None else [list(t) for t in p.trails]
+            self.memo = dict(p.memo)
         return self._state
+
+    def apply(self, action: int) -> None:
+        """Apply a decision or chance outcome (checked by Riposte) and extend the trails."""
+        s = self.state
+        p = s.current_player()
+        s.apply_action(int(action))
+        self.memo.clear()
+        if self.trails is not None:
+            for side, trail in enumerate(self.trails):
+                if side == p:
+                    trail.append(f"> {self.game.actions.labels[action]}")
+                obs = self.observation_string(side)
+                if obs != trail[-1]:
+                    trail.append(obs)
 
     def observation(self, side: int) -> np.ndarray:
         """The side's observation (float32, shape ``(observation_size,)``; do not modify)."""
+        if self._state is None:
+            return self.proto.observation(side)
         key = ("tensor", side)
         out = self.memo.get(key)
         if out is None:
-            if self._state is None:
-                return _initial(self.game, "tensor", side)
             out = self.memo[key] = self.game.observation(self._state, side)
         return out
 
     def observation_string(self, side: int) -> str:
+        if self._state is None:
+            return self.proto.observation_string(side)
         key = ("string", side)
         out = self.memo.get(key)
         if out is None:
-            if self._state is None:
-                return _initial(self.game, "string", side)
             out = self.memo[key] = self.game.observation_string(self._state, side)
         return out
 
     def __deepcopy__(self, memo: dict) -> "_Holder":
         if self._state is None:
-            return _Holder(self.game)
+            return _Holder(self.game, proto=self.proto)
         out = _Holder(self.game, self._state.clone(),
                       None if self.trails is None else [list(t) for t in self.trails])
         out.memo = dict(self.memo)
@@ -274,19 +307,6 @@ class _Holder:
     def __reduce__(self):
         state = self.state
         return (_restore, (state.to_json(), self.trails))
-
-
-_INITIAL: dict[tuple[int, str, int], Any] = {}
-
-
-def _initial(game: RiposteGame, kind: str, side: int) -> Any:
-    """The observation (``kind`` "tensor" or "string") of ``side`` at the start of ``game``."""
-    key = (id(game), kind, side)
-    if key not in _INITIAL:
-        s = game.new_initial_state()
-        _INITIAL[key] = (game.observation(s, side) if kind == "tensor"
-                         else game.observation_string(s, side))
-    return _INITIAL[key]
 
 
 def _restore(text: str, trails: list[list[str]] | None) -> _Holder:
@@ -315,6 +335,16 @@ class RiposteOpenSpielGame(pyspiel.Game):
         except RiposteError as e:
             raise pyspiel.SpielError(f"{SHORT_NAMES[self.ruleset]}: {e}") from None
         g = self.riposte
+        text = str(given.get("prefix", ""))
+        try:
+            self.prefix = [int(a) for a in text.split(LIST_SEPARATOR) if a.strip()]
+            #: the state every new state starts from: the scenario's start after ``prefix``
+            self.root = _Holder.root(g, self.prefix)
+        except (ValueError, RiposteError) as e:
+            raise pyspiel.SpielError(
+                f"Wrong value for parameter prefix: {text!r} is not a '{LIST_SEPARATOR}'-"
+                f"separated list of legal action ids from the start of {g.scenario_name} "
+                f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
         info = pyspiel.GameInfo(
             num_distinct_actions=g.num_distinct_actions,
             max_chance_outcomes=g.max_chance_outcomes,
@@ -338,8 +368,11 @@ class RiposteOpenSpielGame(pyspiel.Game):
         if state.game.config() != self.riposte.config():
             raise pyspiel.SpielError(f"state of {state.game.config()} given to a game of "
                                      f"{self.riposte.config()}")
+        done = [a for _, a in state.history]
+        if done[:len(self.prefix)] != self.prefix:
+            raise pyspiel.SpielError("the state does not start with this game's prefix")
         out = self.new_initial_state()
-        for _, action in state.history:
+        for action in done[len(self.prefix):]:
             out.apply_action(action)
         return out
 
@@ -362,7 +395,7 @@ class RiposteOpenSpielState(pyspiel.State):
 
     def __init__(self, game: RiposteOpenSpielGame):
         super().__init__(game)
-        self._h = _Holder(game.riposte)
+        self._h = _Holder(game.riposte, proto=game.root)
 
     @property
     def riposte(self) -> RiposteState:
@@ -381,18 +414,7 @@ class RiposteOpenSpielState(pyspiel.State):
         return list(self.riposte.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        h = self._h
-        s = h.state
-        p = s.current_player()
-        s.apply_action(int(action))
-        h.memo.clear()
-        if h.trails is not None:
-            for side, trail in enumerate(h.trails):
-                if side == p:
-                    trail.append(f"> {h.game.actions.labels[action]}")
-                obs = h.observation_string(side)
-                if obs != trail[-1]:
-                    trail.append(obs)
+        self._h.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.riposte.action_to_string(action, CHANCE if player < 0 else player)

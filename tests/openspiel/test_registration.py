@@ -45,7 +45,7 @@ def test_ruleset_parameters_by_their_own_names_reach_the_riposte_game():
 def test_parameter_specification_lists_scenario_and_every_ruleset_parameter():
     for rs, model in osa._param_models().items():
         spec = pyspiel.load_game(osa.SHORT_NAMES[rs]).get_type().parameter_specification
-        assert set(spec) == {"scenario", *model.model_fields}
+        assert set(spec) == {"scenario", "prefix", *model.model_fields}
         assert spec["scenario"] == "default"
 
 
@@ -136,3 +136,15 @@ def test_openspiel_params_round_trip_to_the_same_riposte_game():
     r = load_game("atomic_africa", "duel", {"turns": 2, "range_bands_cm": [10.0, 20.0, 40.0]})
     g = pyspiel.load_game("riposte_atomic_africa", osa.openspiel_params(r))
     assert g.riposte.config() == r.config()
+
+
+def test_prefix_roots_the_game_at_a_later_state():
+    g = pyspiel.load_game("riposte_acw_regimental(scenario=example_a_closing_volley,turns=1,"
+                          "prefix=13;62;1)")
+    s = g.new_initial_state()
+    assert s.history() == [] and [a for _, a in s.riposte.history] == [13, 62, 1]
+    assert s.clone().riposte.to_json() == s.riposte.to_json()
+    with pytest.raises(pyspiel.SpielError, match="parameter prefix"):
+        pyspiel.load_game("riposte_acw_regimental(prefix=9999)")
+    with pytest.raises(pyspiel.SpielError, match="parameter prefix"):
+        pyspiel.load_game("riposte_acw_regimental(prefix=1;x)")
