@@ -142,7 +142,8 @@ After the scenario's turns or when a side has no units left; truncated at ``max_
 ## Arguments
 
 ``load_game("atomic_africa", scenario, params)``; scenarios ``default`` (platoon battle),
-``duel``, ``reaction``, ``cleanup_example``.
+``duel``, ``reaction``, ``cleanup_example``, ``activation`` (one squad a side after the
+Orders Phase of the only turn: small enough to solve exactly, ``agents/research/exact.py``).
 
 ## Version History
 
