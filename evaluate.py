@@ -460,6 +460,7 @@ SEARCH_OPTIONS_HELP = """search agents (--agents search:MODEL[:key=value...], do
   gumbel=X        scale of the root's Gumbel noise (default 1; 0: deterministic)
   c_visit=X       sigma(q) = (c_visit + max N) * c_scale * q (default 50)
   c_scale=X       the weight of Q against the prior's logits (default 0.1)
+  rescale=0|1     rescale Q to [0, 1] at each node before sigma (default 0)
   select=S        selection below the root: gumbel (default) or puct (with c_puct=X)
   chance=C        chance nodes: open (default), sample or expand (with expand_max=N)
   e.g. --agents search:runs/default/final_model.zip:sims=32 runs/default/final_model.zip"""

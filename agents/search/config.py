@@ -37,8 +37,10 @@ class SearchConfig:
         gumbel_scale: scale of the Gumbel noise added to the root logits (0: the top-k by
             logits and a deterministic choice).
         c_visit, c_scale: the monotone transform ``sigma(q) = (c_visit + max N) * c_scale * q``
-            of the completed Q values (rescaled to [0, 1] at each node) that weighs Q against
-            the prior's logits.
+            of the completed Q values that weighs Q against the prior's logits.
+        rescale: rescale the completed Q values to [0, 1] by their minimum and maximum at each
+            node before ``sigma`` (the paper's choice; it turns any difference, however small,
+            into the full range). Off by default: Q stays in [-1, 1] as the returns are.
         below_root: ``"gumbel"`` (the deterministic selection that matches the improved
             policy's visit distribution) or ``"puct"`` (AlphaZero's rule with ``c_puct``).
         c_puct: exploration constant of ``"puct"``.
@@ -58,6 +60,7 @@ class SearchConfig:
     gumbel_scale: float = 1.0
     c_visit: float = 50.0
     c_scale: float = 0.1
+    rescale: bool = False
     below_root: str = "gumbel"
     c_puct: float = 1.25
     chance: str = "open"
@@ -106,6 +109,8 @@ OPTIONS: dict[str, tuple[str, object, str]] = {
                "deterministic)"),
     "c_visit": ("c_visit", "float", "sigma(q) = (c_visit + max N) * c_scale * q (default 50)"),
     "c_scale": ("c_scale", "float", "see c_visit (default 0.1)"),
+    "rescale": ("rescale", ("0", "1"), "1: rescale Q to [0, 1] at each node before sigma "
+                "(default 0)"),
     "select": ("below_root", BELOW_ROOT, "selection below the root: gumbel (default) or "
                "puct"),
     "c_puct": ("c_puct", "float", "PUCT exploration constant (default 1.25)"),
@@ -158,7 +163,7 @@ def _value(spec: str, key: str, text: str, kind: object) -> object:
     if isinstance(kind, tuple):
         if text not in kind:
             raise SearchSpecError(f"{where}: expected one of {', '.join(kind)}")
-        return text
+        return bool(int(text)) if kind == ("0", "1") else text
     try:
         num = float(text)
     except ValueError:
@@ -190,6 +195,7 @@ def describe(config: SearchConfig) -> str:
     for f in dataclasses.fields(config):
         v = getattr(config, f.name)
         if v != getattr(default, f.name):
-            out.append(f"{back[f.name]}={v:g}" if isinstance(v, float) else
+            out.append(f"{back[f.name]}={int(v)}" if isinstance(v, bool) else
+                       f"{back[f.name]}={v:g}" if isinstance(v, float) else
                        f"{back[f.name]}={v}")
     return ":".join(out)

@@ -46,10 +46,13 @@ def completed_q(prior: np.ndarray, visits: np.ndarray, q: np.ndarray,
 
 
 def sigma(cq: np.ndarray, visits: np.ndarray, config: SearchConfig) -> np.ndarray:
-    """``(c_visit + max N) * c_scale * q'`` with ``q'`` the completed Q rescaled to [0, 1] by
-    its minimum and maximum at the node (all zeros when they are equal)."""
-    lo, hi = float(cq.min()), float(cq.max())
-    scaled = (cq - lo) / (hi - lo) if hi - lo > 1e-12 else np.zeros_like(cq)
+    """``(c_visit + max N) * c_scale * q'``: ``q'`` is the completed Q, or with
+    ``config.rescale`` the completed Q rescaled to [0, 1] by its minimum and maximum at the node
+    (all zeros when they are equal)."""
+    scaled = cq
+    if config.rescale:
+        lo, hi = float(cq.min()), float(cq.max())
+        scaled = (cq - lo) / (hi - lo) if hi - lo > 1e-12 else np.zeros_like(cq)
     return (config.c_visit + float(visits.max(initial=0))) * config.c_scale * scaled
 
 

@@ -64,7 +64,7 @@ def test_zero_simulations_play_the_networks_argmax():
 
 
 def test_a_small_search_finds_the_winning_reaction_the_prior_does_not_prefer(ambush):
-    policy = biased_network(ambush, {"react:decline": 3.0})
+    policy = biased_network(ambush, {"react:decline": 1.0})
     st = _react(ambush)
     fire, decline = ambush.actions.id("react:fire"), ambush.actions.id("react:decline")
     raw = SearchAgent(ambush, NetworkEvaluator(ambush, policy), SearchConfig(simulations=0))
