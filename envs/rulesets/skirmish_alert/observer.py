@@ -6,7 +6,7 @@ its own ordering."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,6 +14,10 @@ from envs.core.observer import ObservationLayout, Piece
 
 from .actions import DECISION_TYPES
 from .params import ACTION_KINDS
+
+if TYPE_CHECKING:
+    from .state import AlertState
+    from .game import AlertGame
 
 FIGHTER_FEATURES: tuple[str, ...] = (
     "present", "in_play", "x", "y", *(f"facing_{d}" for d in range(8)), "wounds", "w_max",
@@ -48,13 +52,13 @@ def build_layout(n: int, F: int, X: int, B: int) -> ObservationLayout:
     ])
 
 
-def _ego(state: Any, side: int, gid: int) -> int:
+def _ego(state: AlertState, side: int, gid: int) -> int:
     F, n = state.game.F, state.game.num_players
     t, i = divmod(gid, F)
     return ((t - side) % n) * F + i
 
 
-def observation(game: Any, state: Any, side: int) -> np.ndarray:
+def observation(game: AlertGame, state: AlertState, side: int) -> np.ndarray:
     """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``."""
     lay = game.layout
     v = lay.zeros()
@@ -143,7 +147,7 @@ def observation(game: Any, state: Any, side: int) -> np.ndarray:
     return v
 
 
-def observation_string(game: Any, state: Any, side: int) -> str:
+def observation_string(game: AlertGame, state: AlertState, side: int) -> str:
     """A text twin of :func:`observation` (one line per fighter in play)."""
     lines = [f"round {state.round}/{game.rounds}; team {game.side_names[side]}; VP "
              f"{state.scores()}; decision {state.decision_name()}"]

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.procedure import Done, Frame, Push, Step, register
-
 from envs.core.protocol import Illegality
 
 from ..actions import Act, charge_label
@@ -19,8 +18,13 @@ from .facing import Facing
 from .redirect import DISENGAGE_LABELS, MOVE_LABELS, RedirectWindow
 from .resolution import Attack, effect
 
+if TYPE_CHECKING:
+    from ..state import AlertState, Fighter
+
 
 class Phase(str, enum.Enum):
+    """Where an :class:`ActionFrame` is: before its window, its window, its resolution, done."""
+
     PRE = "pre"
     WINDOW = "window"
     RESOLVE = "resolve"
@@ -52,7 +56,7 @@ class ActionFrame(Frame):
     dest_x: int = -1  #: a Charge's destination, fixed on declaration (research Q1)
     dest_y: int = -1
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         g = state.game
         f = state.fighters[self.fighter]
         a = g.acts[self.action]
@@ -81,7 +85,7 @@ class ActionFrame(Frame):
             return self._resolve(state, f, a, label)
         return Done()
 
-    def _charge_move(self, state: Any, f: Any, dest: tuple[int, int],
+    def _charge_move(self, state: AlertState, f: Fighter, dest: tuple[int, int],
                      rules: tuple[str, ...]) -> None:
         """Move the charger to ``dest`` next to its target, facing it (AL-PD-15, Q1)."""
         t = state.fighters[self.target]
@@ -90,7 +94,7 @@ class ActionFrame(Frame):
                   f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],
                   attack=True)
 
-    def _charge_move_without_attack(self, state: Any, f: Any, t: Any, label: str) -> Step:
+    def _charge_move_without_attack(self, state: AlertState, f: Fighter, t: Fighter, label: str) -> Step:
         """AL-25, AL-PD-20: the Charge's attack is lost but its movement part is still made,
         to the destination fixed on declaration, facing the target (or, out of play, the way
         it moved); when that square can no longer be reached, the actor may pick another
@@ -108,7 +112,7 @@ class ActionFrame(Frame):
                   target=t.gid, to=[f.x, f.y], attack=False)
         return Done()
 
-    def _charge_lost_reason(self, state: Any, f: Any, t: Any) -> Illegality:
+    def _charge_lost_reason(self, state: AlertState, f: Fighter, t: Fighter) -> Illegality:
         """Why a charge's attack is lost after the window (AL-18): the target is out of play,
         a closed door now bars every way to it (AL-PD-30), or no free square next to it is
         within the charger's reach."""
@@ -120,13 +124,13 @@ class ActionFrame(Frame):
             return Illegality(("AL-18", "AL-PD-30"), f"a closed door bars the way to {t.name}")
         return Illegality(("AL-18", "AL-PD-15"), f"{t.name} is out of reach")
 
-    def _lose_attack(self, state: Any, f: Any, t: Any, label: str, why: Illegality) -> None:
+    def _lose_attack(self, state: AlertState, f: Fighter, t: Fighter, label: str, why: Illegality) -> None:
         state.log("attack_lost", ("AL-18", "AL-PD-20") + tuple(
             r for r in why.rules if r not in ("AL-18", "AL-PD-20")),
             f"{f.name} loses the attack of {label}: {why.reason}", f.team, fighter=f.gid,
             target=t.gid, action=label, reason=why.reason)
 
-    def _resolve(self, state: Any, f: Any, a: Act, label: str) -> Step:
+    def _resolve(self, state: AlertState, f: Fighter, a: Act, label: str) -> Step:
         if not f.in_play:
             return Done()
         if f.knockdowns > self.knockdowns:

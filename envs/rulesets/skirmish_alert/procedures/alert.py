@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
@@ -19,6 +19,9 @@ from ..legality import legal_react_ids
 from .context import AlertContext, _ctx, catalogue_reactions
 from .resolution import effect
 
+if TYPE_CHECKING:
+    from ..state import AlertState, Fighter
+
 
 class AttemptReaction(Reaction):
     """``alert:attempt:f{i}``: own fighter slot ``i`` attempts the aptitude test (AL-5)."""
@@ -29,11 +32,11 @@ class AttemptReaction(Reaction):
         self.slot = slot
         self.label = attempt_label(slot)
 
-    def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
+    def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
         gid = window.side * state.game.F + self.slot
         return state_eligibility(state, gid, window)
 
-    def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
+    def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         gid = window.side * state.game.F + self.slot
         r, actor = state.fighters[gid], state.fighters[window.subject]
         r.attempted_turn = state.turn_id  # AL-21: spent even if the test fails
@@ -45,7 +48,7 @@ class AttemptReaction(Reaction):
         return (AptitudeTest(gid, actor.gid, d, window.trigger, window.trigger_target),)
 
 
-def state_eligibility(state: Any, gid: int, window: Any) -> Illegality | None:
+def state_eligibility(state: AlertState, gid: int, window: Any) -> Illegality | None:
     """AL-PD-32 E1..E5 (AL-3, AL-7, AL-9, AL-21, AL-PD-29) for fighter ``gid`` in the window
     of ``window.subject``'s declaration made from ``window.decl_x, window.decl_y``."""
     r = state.fighters[gid]
@@ -88,14 +91,14 @@ class AttemptWindow(ReactionWindow):
     slot: int = 0  #: this slot's place in the window (1 = first)
     slots_left: int = 0  #: the window's slots this team still owns, this one included
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: AlertState) -> None:
         pass  # the AlertWindow logs the window once
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: AlertState) -> None:
         state.log("declined", ("AL-22",), f"team {self.side} does not use its slot against "
                   f"{self.trigger}", self.side, actor=self.subject)
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         F = state.game.F
         cands = tuple(self.side * F + int(lab.rsplit("f", 1)[1]) for lab in self.allowed)
         a = state.fighters[self.subject]
@@ -124,10 +127,10 @@ class AlertWindow(Frame):
     index: int = 0
     opened: bool = False
 
-    def _eligible(self, state: Any, gid: int) -> bool:
+    def _eligible(self, state: AlertState, gid: int) -> bool:
         return state_eligibility(state, gid, self) is None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         if not self.opened:
             self.opened = True
             a = state.fighters[self.subject]
@@ -190,7 +193,7 @@ class AptitudeTest(Frame):
     values: list[int] = field(default_factory=list)
     step: AptitudeStep = AptitudeStep.ROLL
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         r = state.fighters[self.reactor]
         if self.step is AptitudeStep.ROLL:
             if not self.values:
@@ -226,7 +229,7 @@ class AptitudeTest(Frame):
                 return Push(RearmWindow(r.team, self.trigger, r.gid, (REARM_LABEL,)))
         return Done()
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: AlertState, child: Frame) -> None:
         if isinstance(child, RollDice):
             self.values = list(child.values)
 
@@ -241,22 +244,22 @@ class MenuReaction(Reaction):
         self.label = label
         self.act = act
 
-    def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
+    def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
         return state.why_not(state.fighters[window.subject], self.act)
 
-    def cost(self, state: Any, window: ReactionWindow) -> Cost:
+    def cost(self, state: AlertState, window: ReactionWindow) -> Cost:
         if state.game.reaction_action_costs_ap:
             return Cost(f"ap:{window.subject}", 1, ("AL-PD-14", "AL-20"))
         return Cost("", 0)
 
-    def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
+    def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighters[window.subject]
         state.log("reaction", self.rules, f"{f.name} reacts: {self.label}", f.team,
                   fighter=f.gid, action=self.label)
         return effect(state, f, self.act, self.rules)
 
 
-def react_menu(state: Any, r: Any) -> tuple[str, ...]:
+def react_menu(state: AlertState, r: Fighter) -> tuple[str, ...]:
     """The labels of ``r``'s reaction menu that are allowed now (AL-16 / AL-PD-35: melee only
     against an engaged enemy, move only when not engaged and disengage only when engaged,
     shooting and equipment only when not engaged)."""
@@ -277,15 +280,15 @@ class ReactWindow(ReactionWindow):
     actor: int = -1
     trigger_target: int = -1
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: AlertState) -> None:
         pass
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: AlertState) -> None:
         f = state.fighters[self.subject]
         state.log("reaction", ("AL-15", "AL-PD-35"), f"{f.name} takes no action", f.team,
                   fighter=f.gid, action="react:none")
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, self.side, self.decision, trigger=self.trigger,
                     fighter=self.subject, actor=self.actor, target=self.trigger_target,
                     offered=tuple(self.offered))
@@ -297,13 +300,13 @@ class Rearm(Reaction):
     label = REARM_LABEL
     rules = ("AL-19", "AL-20")
 
-    def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
+    def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
         return None
 
-    def cost(self, state: Any, window: ReactionWindow) -> Cost:
+    def cost(self, state: AlertState, window: ReactionWindow) -> Cost:
         return Cost(f"ap:{window.subject}", 1, ("AL-19", "AL-20"))
 
-    def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
+    def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighters[window.subject]
         f.on_alert = True
         state.log("rearm", self.rules, f"{f.name} pays 1 AP to stay on alert ({f.ap} left)",
@@ -321,13 +324,13 @@ class RearmWindow(ReactionWindow):
     decline_label = REARM_DECLINE_LABEL
     reactions = {REARM_LABEL: Rearm()}
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: AlertState) -> None:
         pass
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: AlertState) -> None:
         pass
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, self.side, self.decision, trigger=self.trigger,
                     fighter=self.subject, offered=tuple(self.offered))
 

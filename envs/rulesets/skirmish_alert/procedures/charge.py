@@ -4,7 +4,7 @@ square next to the target again (Q1, AL-18, AL-PD-20)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.procedure import Done, Frame, Step, Wait, register
 from envs.core.protocol import Illegality
@@ -13,6 +13,9 @@ from ..actions import Decision
 from ..board import direction_towards
 from .context import AlertContext, _ctx
 from .resolution import Attack
+
+if TYPE_CHECKING:
+    from ..state import AlertState
 
 
 @register
@@ -32,19 +35,19 @@ class ChargeSquare(Frame):
     options: tuple[str, ...]
     chosen: str = ""
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         if self.chosen:
             return Done(Attack(self.fighter, self.target, False, True))
         return Wait(state.fighters[self.fighter].team, Decision.ACTION)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: AlertState) -> list[int]:
         return sorted(state.game.actions.id(label) for label in self.options)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: AlertState, action: int) -> Illegality | None:
         return Illegality(("AL-PD-20", "AL-PD-15"), f"the charge of {self.trigger} ends on a "
                           f"free square next to its target that the charger can reach now")
 
-    def apply(self, state: Any, action: int) -> None:
+    def apply(self, state: AlertState, action: int) -> None:
         f, t = state.fighters[self.fighter], state.fighters[self.target]
         self.chosen = state.game.actions.labels[action]
         dest = state.charge_square(t, state.game.acts[action].direction)
@@ -54,7 +57,7 @@ class ChargeSquare(Frame):
                   to=[f.x, f.y], attack=True)
         return None
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, state.fighters[self.fighter].team, Decision.ACTION,
                     trigger=self.trigger, fighter=self.fighter, actor=self.fighter,
                     target=self.target, offered=self.options)

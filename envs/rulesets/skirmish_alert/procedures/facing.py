@@ -5,7 +5,7 @@ AL-PD-35)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.procedure import Done, Frame, Step, Wait, register
 from envs.core.protocol import Illegality
@@ -13,6 +13,9 @@ from envs.core.protocol import Illegality
 from ..actions import Decision
 from ..params import DIRECTIONS
 from .context import AlertContext, _ctx
+
+if TYPE_CHECKING:
+    from ..state import AlertState
 
 
 @register
@@ -26,19 +29,19 @@ class Facing(Frame):
     trigger: str = ""
     chosen: bool = False
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         if self.chosen:
             return Done()
         return Wait(state.fighters[self.fighter].team, Decision.FACING)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: AlertState) -> list[int]:
         return list(state.game.face_ids)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: AlertState, action: int) -> Illegality | None:
         return Illegality(("AL-PD-15",), "after its move the fighter sets its facing "
                                          "(face:D)")
 
-    def apply(self, state: Any, action: int) -> None:
+    def apply(self, state: AlertState, action: int) -> None:
         f = state.fighters[self.fighter]
         f.facing = state.game.acts[action].direction
         self.chosen = True
@@ -46,6 +49,6 @@ class Facing(Frame):
                   fighter=f.gid, facing=f.facing)
         return None
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, state.fighters[self.fighter].team, Decision.FACING,
                     trigger=self.trigger, fighter=self.fighter, actor=state.active)

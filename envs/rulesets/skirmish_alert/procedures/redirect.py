@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.procedure import Frame, register
 from envs.core.protocol import Illegality
@@ -13,6 +13,9 @@ from envs.core.reactions import Reaction, ReactionWindow
 from ..actions import PASS_LABEL, Act, Decision
 from .context import AlertContext, _ctx, catalogue_reactions
 from .facing import Facing
+
+if TYPE_CHECKING:
+    from ..state import AlertState
 
 
 class RedirectMove(Reaction):
@@ -26,10 +29,10 @@ class RedirectMove(Reaction):
         self.label = label
         self.act = act
 
-    def why_not(self, state: Any, window: ReactionWindow) -> Illegality | None:
+    def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
         return state.why_not(state.fighters[window.subject], self.act, paid=True)
 
-    def resolve(self, state: Any, window: ReactionWindow) -> tuple[Frame, ...]:
+    def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighters[window.subject]
         state.move_to_square(f, (f.x + self.act.dx, f.y + self.act.dy), self.rules)
         return (Facing(f.gid, self.label),)
@@ -54,24 +57,24 @@ class RedirectWindow(ReactionWindow):
     decline_label = PASS_LABEL
     skip_when_only_decline = True
 
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: AlertState) -> None:
         f = state.fighters[self.subject]
         state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{f.name} cannot reach the "
                   f"destination of {self.trigger}: it may pick another within its MOV",
                   f.team, fighter=f.gid, action=self.trigger, options=list(self.allowed))
 
-    def _stays(self, state: Any, asked: bool) -> None:
+    def _stays(self, state: AlertState, asked: bool) -> None:
         f = state.fighters[self.subject]
         state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{f.name} stays at ({f.x}, {f.y})",
                   f.team, fighter=f.gid, action=self.trigger, at=[f.x, f.y], asked=asked)
 
-    def on_skip(self, state: Any) -> None:
+    def on_skip(self, state: AlertState) -> None:
         self._stays(state, False)
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: AlertState) -> None:
         self._stays(state, True)
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, self.side, self.decision, trigger=self.trigger,
                     fighter=self.subject, actor=self.subject, offered=tuple(self.allowed))
 

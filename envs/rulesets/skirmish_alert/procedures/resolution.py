@@ -4,7 +4,7 @@ action (its frames and :func:`effect`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
@@ -13,6 +13,9 @@ from ..actions import Act, move_label
 from ..board import bresenham, chebyshev, in_front
 from ..params import DIRECTIONS
 from .facing import Facing
+
+if TYPE_CHECKING:
+    from ..state import AlertState, Fighter
 
 
 @register
@@ -29,7 +32,7 @@ class Attack(Frame):
     charge: bool = False
     values: list[int] = field(default_factory=list)
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         a, t = state.fighters[self.attacker], state.fighters[self.target]
         if not self.values:
             return Push(RollDice(2, f"{a.name} {'shoots at' if self.ranged else 'strikes'} "
@@ -70,11 +73,11 @@ class Attack(Frame):
                 state.knock_down(t, ("AL-PD-23",))
         return Done()
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: AlertState, child: Frame) -> None:
         self.values = list(child.values)
 
 
-def _cover_squares(state: Any, a: Any, t: Any) -> list[tuple[int, int]]:
+def _cover_squares(state: AlertState, a: Fighter, t: Fighter) -> list[tuple[int, int]]:
     """AL-PD-24: squares on the line of sight that are adjacent to the target."""
     return [p for p in bresenham(a.pos, t.pos) if chebyshev(p, t.pos) == 1]
 
@@ -91,7 +94,7 @@ class TechTest(Frame):
     repair: bool
     values: list[int] = field(default_factory=list)
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         f = state.fighters[self.fighter]
         what = "repairs" if self.repair else "sabotages"
         if not self.values:
@@ -108,11 +111,11 @@ class TechTest(Frame):
                   success=ok)
         return Done()
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: AlertState, child: Frame) -> None:
         self.values = list(child.values)
 
 
-def effect(state: Any, f: Any, a: Act, rules: tuple[str, ...]) -> tuple[Frame, ...]:
+def effect(state: AlertState, f: Fighter, a: Act, rules: tuple[str, ...]) -> tuple[Frame, ...]:
     """Carry out action ``a`` of fighter ``f`` now (movement, pivot, elements, equipment,
     attacks); returns the frames that roll its dice. Used by a resumed own-turn action and by
     a reaction alike."""

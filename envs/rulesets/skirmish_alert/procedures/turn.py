@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from envs.core.activation import ActivationLoop, Activator, InitiativeTrack
 from envs.core.frames import RollDice
@@ -16,6 +16,9 @@ from ..actions import AP_COST, Decision
 from ..legality import legal_turn_ids
 from .action import ActionFrame
 from .context import AlertContext, _ctx
+
+if TYPE_CHECKING:
+    from ..state import AlertState
 
 
 class TurnStep(str, enum.Enum):
@@ -47,7 +50,7 @@ class Turn(Frame):
     fighter: int
     step: TurnStep = TurnStep.START
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         f = state.fighters[self.fighter]
         if self.step is TurnStep.START:
             state.turn_id += 1
@@ -78,7 +81,7 @@ class Turn(Frame):
             return Done()
         return Wait(f.team, Decision.ACTION)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: AlertState) -> list[int]:
         g = state.game
         f = state.fighters[self.fighter]
         if self.step is TurnStep.MAINTAIN:
@@ -86,7 +89,7 @@ class Turn(Frame):
         with state.legal_scope():
             return legal_turn_ids(state, f)
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: AlertState, action: int) -> Illegality | None:
         g = state.game
         f = state.fighters[self.fighter]
         if self.step is TurnStep.MAINTAIN:
@@ -97,7 +100,7 @@ class Turn(Frame):
         return Illegality(("AL-PD-12",), f"{g.actions.labels[action]} is not an action of "
                                          f"{f.name}'s turn")
 
-    def apply(self, state: Any, action: int) -> Push | None:
+    def apply(self, state: AlertState, action: int) -> Push | None:
         g = state.game
         f = state.fighters[self.fighter]
         a = g.acts[action]
@@ -121,7 +124,7 @@ class Turn(Frame):
             self.step = TurnStep.ACT
         return Push(ActionFrame(f.gid, action, f.x, f.y, f.knockdowns, target))
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, state.fighters[self.fighter].team,
                     Decision.MAINTAIN if self.step is TurnStep.MAINTAIN else Decision.ACTION,
                     fighter=self.fighter, actor=self.fighter)
@@ -134,11 +137,11 @@ class Activations(ActivationLoop):
 
     kind = "alert.activations"
 
-    def eligible(self, state: Any, who: Activator) -> bool:
+    def eligible(self, state: AlertState, who: Activator) -> bool:
         f = state.fighters[who.unit]
         return f is not None and f.in_play and not state.decided()
 
-    def activation(self, state: Any, who: Activator) -> Frame:
+    def activation(self, state: AlertState, who: Activator) -> Frame:
         return Turn(who.unit)
 
 
@@ -155,7 +158,7 @@ class Initiative(Frame):
     rolloff: dict[int, list[int]] = field(default_factory=dict)
     pending: list[int] = field(default_factory=list)
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         live = [f.gid for f in state.live()]
         if not self.order:
             self.order = live
@@ -174,7 +177,7 @@ class Initiative(Frame):
             track=ranked, round=state.round)
         return Done()
 
-    def _key(self, state: Any, gid: int) -> tuple:
+    def _key(self, state: AlertState, gid: int) -> tuple:
         f = state.fighters[gid]
         on_track = sum(1 for g in self.order if state.fighters[g].team == f.team)
         total = self.totals[self.order.index(gid)]
@@ -183,13 +186,13 @@ class Initiative(Frame):
         last = gid if len(offs) >= 3 else 0
         return (-total, -f.ini, on_track, tuple(-v for v in offs), last)
 
-    def _ties(self, state: Any) -> list[list[int]]:
+    def _ties(self, state: AlertState) -> list[list[int]]:
         seen: dict[tuple, list[int]] = {}
         for gid in self.order:
             seen.setdefault(self._key(state, gid), []).append(gid)
         return [g for g in seen.values() if len(g) > 1]
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: AlertState, child: Frame) -> None:
         if self.pending:
             for gid, v in zip(self.pending, child.values):
                 self.rolloff.setdefault(gid, []).append(v)
@@ -211,7 +214,7 @@ class RoundMaintain(Frame):
     pending: list[int] = field(default_factory=list)
     started: bool = False
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         if not self.started:
             self.started = True
             self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
@@ -223,14 +226,14 @@ class RoundMaintain(Frame):
             return Done()
         return Wait(state.fighters[self.pending[0]].team, Decision.MAINTAIN)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: AlertState) -> list[int]:
         return [state.game.keep_id, state.game.drop_id]
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: AlertState, action: int) -> Illegality | None:
         return Illegality(("AL-27",), "at the start of the round an alert fighter keeps "
                                       "(keep_alert) or drops (drop_alert) its alert")
 
-    def apply(self, state: Any, action: int) -> None:
+    def apply(self, state: AlertState, action: int) -> None:
         f = state.fighters[self.pending.pop(0)]
         if action == state.game.drop_id:
             f.on_alert = False
@@ -243,7 +246,7 @@ class RoundMaintain(Frame):
                       action="keep_alert", ap=1, target=-1)
         return None
 
-    def context(self, state: Any, viewer: int) -> AlertContext:
+    def context(self, state: AlertState, viewer: int) -> AlertContext:
         f = state.fighters[self.pending[0]]
         return _ctx(self.kind, f.team, Decision.MAINTAIN, fighter=f.gid, actor=-1)
 
@@ -257,7 +260,7 @@ class Match(Frame):
     kind = "alert.match"
     step: MatchStep = MatchStep.INITIATIVE
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AlertState) -> Step:
         if self.step is MatchStep.INITIATIVE:
             self.step = MatchStep.ACTIVATE
             for f in state.fighters:
