@@ -48,8 +48,8 @@ class AAGame(Game):
         self.params = p.model_dump()
         for name, value in self.params.items():
             setattr(self, name, value)
-        U = p.max_units_per_side
-        spec, decks = load_scenario(scenario, U)
+        slots = p.max_units_per_side
+        spec, decks = load_scenario(scenario, slots)
         self.spec = spec
         self.scenario_name = spec.name
         self.turns = p.turns if p.turns is not None else spec.turns
@@ -79,7 +79,7 @@ class AAGame(Game):
         self.deck_cards = decks.deck
         self.num_players = 2
         self.side_names = tuple(sd.name for sd in spec.sides)
-        self.ids = Ids(U)
+        self.ids = Ids(slots)
         #: AA-G8: (side, vehicle) -> [(action id, dx, dy)] of every ``move:<dir>:<n>`` in id
         #: order, the offset in cm on the table (side 1's forward is -y)
         self.move_offsets: dict[tuple[int, bool], list[tuple[int, float, float]]] = {}
@@ -99,20 +99,20 @@ class AAGame(Game):
         self.chance = CHANCE_CATALOGUE
         self.decision_types = DECISION_TYPES
         self.max_game_length = p.max_decisions
-        slots = [0, 0]
+        next_slot = [0, 0]
         units = []
         #: (side, slot) -> face-down order card at the start (scenario ``[start]``)
         self.start_orders: dict[tuple[int, int], int] = {}
         for index, us in enumerate(spec.units):
-            units.append(Unit(us.side, slots[us.side], us.name, us.kind, us.attached,
+            units.append(Unit(us.side, next_slot[us.side], us.name, us.kind, us.attached,
                               us.figures, us.morale, us.equipment, us.defense, us.x, us.y,
                               us.wounds, us.suppression))
             if index in decks.orders:
-                self.start_orders[us.side, slots[us.side]] = decks.orders[index]
-            slots[us.side] += 1
+                self.start_orders[us.side, next_slot[us.side]] = decks.orders[index]
+            next_slot[us.side] += 1
         self.initial_units = units
         #: zone names of the face-down orders, by side and slot
-        self.order_zone_names = [[f"order:{side}:{slot}" for slot in range(U)]
+        self.order_zone_names = [[f"order:{side}:{slot}" for slot in range(slots)]
                                  for side in (0, 1)]
         self.observer = AAObserver(self)
         self.layout = self.observer.layout

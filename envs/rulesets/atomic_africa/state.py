@@ -128,8 +128,8 @@ class AAState(ProcedureState):
         super().__init__(game)
         if not init:
             return
-        U = game.max_units_per_side
-        self.units: list[list[Unit | None]] = [[None] * U for _ in (0, 1)]
+        slots = game.max_units_per_side
+        self.units: list[list[Unit | None]] = [[None] * slots for _ in (0, 1)]
         for u in game.initial_units:
             self.units[u.side][u.slot] = u.copy()
         self.turn = 1
@@ -142,7 +142,7 @@ class AAState(ProcedureState):
             self.zones.add(f"deck:{s}", s, Visibility.NOBODY, cards.deck[s])
             self.zones.add(f"reserve:{s}", s, Visibility.OWNER, cards.reserve[s])
             self.zones.add(f"discard:{s}", s, Visibility.PUBLIC, cards.discard[s])
-            for k in range(U):
+            for k in range(slots):
                 order = game.start_orders.get((s, k))
                 self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER,
                                () if order is None else (order,))
@@ -301,12 +301,13 @@ class AAState(ProcedureState):
             game.placements_cache[cache_key] = legal
         return list(legal)
 
-    def range_threshold(self, d: float) -> int:
-        g = self.game
-        for edge, thr in zip(g.range_bands_cm, g.range_thresholds):
-            if d <= edge:
-                return thr
-        return g.range_thresholds[-1]
+    def range_threshold(self, distance: float) -> int:
+        """AA-G14: the range threshold of a shot over ``distance`` cm."""
+        game = self.game
+        for edge, threshold in zip(game.range_bands_cm, game.range_thresholds):
+            if distance <= edge:
+                return threshold
+        return game.range_thresholds[-1]
 
     @staticmethod
     def distance(a: Unit, b: Unit) -> float:
@@ -359,12 +360,13 @@ class AAState(ProcedureState):
     def scores(self, holders: list[int | None] | None = None) -> list[int]:
         """AA-G23: points per destroyed enemy unit plus objectives held (``holders``: the
         :meth:`objective_holders` when already known)."""
-        g = self.game
-        sc = [self.destroyed[1] * g.destroyed_points, self.destroyed[0] * g.destroyed_points]
-        for h in self.objective_holders() if holders is None else holders:
-            if h is not None:
-                sc[h] += g.objective_points
-        return sc
+        game = self.game
+        points = [self.destroyed[1] * game.destroyed_points,
+                  self.destroyed[0] * game.destroyed_points]
+        for holder in self.objective_holders() if holders is None else holders:
+            if holder is not None:
+                points[holder] += game.objective_points
+        return points
 
     def game_over(self) -> bool:
         return not self.has_units(0) or not self.has_units(1)
@@ -382,7 +384,7 @@ class AAState(ProcedureState):
 
     # -- serialisation -------------------------------------------------------------------------------
     def _to_dict(self) -> dict[str, Any]:
-        return {"units": [[None if u is None else u.to_dict() for u in row]
+        return {"units": [[None if unit is None else unit.to_dict() for unit in row]
                           for row in self.units],
                 "turn": self.turn, "destroyed": list(self.destroyed), "first": self.first,
                 "phase": None if self.phase is None else self.phase.to_dict(),
@@ -391,17 +393,17 @@ class AAState(ProcedureState):
 
     @classmethod
     def from_dict(cls, game: Any, data: dict[str, Any]) -> "AAState":
-        s = cls(game, init=False)
-        s.units = [[None if u is None else Unit.from_dict(u) for u in row]
+        state = cls(game, init=False)
+        state.units = [[None if u is None else Unit.from_dict(u) for u in row]
                    for row in data["units"]]
-        s.turn = int(data["turn"])
-        s.destroyed = [int(x) for x in data["destroyed"]]
-        s.first = int(data["first"])
-        s.phase = None if data["phase"] is None else PhaseData.from_dict(data["phase"])
-        s.zones = CardZones.from_list(data["zones"])
-        s.deck_order = [[int(c) for c in o] for o in data["deck_order"]]
-        s.stack = FrameStack.from_dict(data["stack"], Decision)
-        return s
+        state.turn = int(data["turn"])
+        state.destroyed = [int(x) for x in data["destroyed"]]
+        state.first = int(data["first"])
+        state.phase = None if data["phase"] is None else PhaseData.from_dict(data["phase"])
+        state.zones = CardZones.from_list(data["zones"])
+        state.deck_order = [[int(c) for c in o] for o in data["deck_order"]]
+        state.stack = FrameStack.from_dict(data["stack"], Decision)
+        return state
 
     def resample_from_infostate(self, player: int, rng: Any) -> "AAState":
         """What ``player`` cannot see redrawn with ``rng`` (:mod:`.infostate`). A scenario's
@@ -413,17 +415,17 @@ class AAState(ProcedureState):
         return sample
 
     def clone(self) -> "AAState":
-        s = AAState(self.game, init=False)
-        self._copy_base_into(s)
-        s.units = [[None if u is None else u.copy() for u in row] for row in self.units]
-        s.turn = self.turn
-        s.destroyed = list(self.destroyed)
-        s.first = self.first
-        s.phase = None if self.phase is None else self.phase.copy()
-        s.zones = self.zones.copy()
-        s.deck_order = [list(o) for o in self.deck_order]
-        s.stack = self.stack.copy()
-        return s
+        copy = AAState(self.game, init=False)
+        self._copy_base_into(copy)
+        copy.units = [[None if u is None else u.copy() for u in row] for row in self.units]
+        copy.turn = self.turn
+        copy.destroyed = list(self.destroyed)
+        copy.first = self.first
+        copy.phase = None if self.phase is None else self.phase.copy()
+        copy.zones = self.zones.copy()
+        copy.deck_order = [list(o) for o in self.deck_order]
+        copy.stack = self.stack.copy()
+        return copy
 
 
 _ = shifted

@@ -6,7 +6,6 @@ AA-R7), the d6 helper and the die-roll contest (AA-G7, AA-G10, AA-D3).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from envs.core.frames import DrawCard, RollDice
 from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, Step, register
@@ -33,17 +32,17 @@ class DeckDraw(DrawCard):
 
     kind = "aa.deck_draw"
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AAState) -> Step:
         stacked = state.deck_order[self.side]
         if self.card is None and stacked:
             return ChanceNode(((stacked[0], 1.0),))
         return DrawCard.run(self, state)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: AAState) -> list[int]:
         stacked = state.deck_order[self.side]
         return [stacked[0]] if stacked else DrawCard.legal_actions(self, state)
 
-    def apply(self, state: Any, action: int) -> Done:
+    def apply(self, state: AAState, action: int) -> Done:
         stacked = state.deck_order[self.side]
         if stacked:
             stacked.pop(0)
@@ -120,12 +119,12 @@ class Contest(Frame):
     #: engine cap: after this many tied rolls side 0 wins (so forced dice terminate)
     MAX_TIES = 3
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: AAState) -> Step:
         if self.winner >= 0:
             return Done()
         return Push(_d6(self.what, self.rules))
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: AAState, child: Frame) -> None:
         a, b = child.values
         if a == b:
             self.ties += 1
