@@ -39,7 +39,7 @@ class AAGame(Game):
     ruleset_id = "atomic_africa"
     scenario_dir = SCENARIO_DIR
     _cache_attrs = ("los_cache", "inside_cache", "sees_cache", "los_matrix_cache",
-                    "holders_cache", "placements_cache")
+                    "holders_cache", "unit_rows_cache", "placements_cache")
     version = 2
 
     def __init__(self, scenario: str | Path | None = None,
@@ -63,6 +63,8 @@ class AAGame(Game):
         self.los_matrix_cache: dict = {}
         #: memo of the objectives' holders (the units' points -> holders)
         self.holders_cache: dict = {}
+        #: memo of the observer's unit rows (everything a row reads -> the row)
+        self.unit_rows_cache: dict = {}
         #: memo of unit-to-unit sight (the two units' points -> bool)
         self.sees_cache: dict = {}
         #: memo of which sight-blocking areas hold a point (point -> tuple of bools)

@@ -50,6 +50,8 @@ _DECISION_INDEX = {name: i for i, name in enumerate(DECISION_TYPES)}
 #: line-of-sight matrices and objective holders kept per game (bounded memos: cleared when
 #: they grow past this)
 _LOS_CACHE_SIZE = 4096
+#: unit rows kept per game (bounded memo: cleared when it grows past this)
+_ROW_CACHE_SIZE = 65536
 
 
 def _die_feature(sides: int, steps: int) -> float:
@@ -133,7 +135,9 @@ class AAObserver:
 
     def _unit_rows(self, state: AAState, side: int, block: np.ndarray) -> None:
         """Write every present unit's row into ``block`` (shape ``(2 * slots, features)``:
-        the viewing side's slots, then the enemy's), as ``side`` sees it."""
+        the viewing side's slots, then the enemy's), as ``side`` sees it. A row is memoised on
+        the game by everything it reads (the unit's fields, its order zone as ``side`` sees it,
+        its role in the phase)."""
         game = self.game
         width, depth = game.width, game.depth
         flip = side == 1
@@ -150,6 +154,7 @@ class AAObserver:
             targeted = {(line[2], line[3]) for line in phase.fire}
             specials, postures = phase.special, phase.posture
         slots = game.max_units_per_side
+        memo = game.unit_rows_cache
         for base, owner in ((0, side), (slots, 1 - side)):
             for unit in state.units[owner]:
                 if unit is None or not unit.alive:
@@ -157,6 +162,23 @@ class AAObserver:
                 slot = unit.slot
                 zone = zones[order_zones[owner][slot]]
                 cards = zone.cards
+                shown = cards[0] if cards and zone.visible_to(side) else -1
+                role = roles.get((owner, slot), -1)
+                special = posture = None
+                if phase is not None:
+                    unit_key = key(owner, slot)
+                    special = specials.get(unit_key)
+                    posture = postures.get(unit_key)
+                # everything the row reads: a row seen before is copied from the memo
+                signature = (side, owner, slot, unit.x, unit.y, unit.tx, unit.ty, unit.figures,
+                             unit.wounds, unit.suppression, unit.morale, unit.equipment,
+                             unit.utype, unit.attached, unit.acted, unit.confused, len(cards),
+                             shown, zone.visibility, role, (owner, slot) in targeted, special,
+                             posture)
+                known = memo.get(signature)
+                if known is not None:
+                    block[base + slot] = known
+                    continue
                 vehicle = unit.utype == "vehicle"
                 x, y, transit_x, transit_y = unit.x, unit.y, unit.tx, unit.ty
                 in_transit = transit_x is not None
@@ -164,7 +186,6 @@ class AAObserver:
                     x, y = width - x, depth - y
                     if in_transit:
                         transit_x, transit_y = width - transit_x, depth - transit_y
-                role = roles.get((owner, slot), -1)
                 wounds, suppression = unit.wounds, unit.suppression
                 row = block[base + slot]
                 row[:_SCALARS] = (
@@ -177,16 +198,15 @@ class AAObserver:
                     transit_y / depth if in_transit else 0.0, float(role == 0),
                     float(role > 0), float((owner, slot) in targeted),
                     float(zone.visibility == "public"))
-                if cards and zone.visible_to(side):  # own card, or a revealed enemy card
-                    row[_CARD0 + cards[0]] = 1.0
-                if phase is not None:
-                    unit_key = key(owner, slot)
-                    special = specials.get(unit_key)
-                    if special is not None:
-                        row[_ORDER0 + _ORDER_INDEX[special]] = 1.0
-                    posture = postures.get(unit_key)
-                    if posture is not None:
-                        row[_POSTURE0 + _POSTURE_INDEX[posture]] = 1.0
+                if shown >= 0:  # own card, or a revealed enemy card
+                    row[_CARD0 + shown] = 1.0
+                if special is not None:
+                    row[_ORDER0 + _ORDER_INDEX[special]] = 1.0
+                if posture is not None:
+                    row[_POSTURE0 + _POSTURE_INDEX[posture]] = 1.0
+                if len(memo) >= _ROW_CACHE_SIZE:
+                    memo.clear()
+                memo[signature] = row.copy()
 
     # -- the observation ---------------------------------------------------------------------
     def observation(self, state: AAState, side: int) -> np.ndarray:
