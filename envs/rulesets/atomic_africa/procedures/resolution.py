@@ -56,14 +56,14 @@ class Resolution(Frame):
     def run(self, state: AAState) -> Step:
         phase = state.phase
         if self.step is ResolutionStep.MOVE:
-            for s, k, _ in phase.involved:
-                self._move(state, state.units[s][k])
-            for s, k, _ in phase.involved:
-                u = state.units[s][k]
-                if final_order(state, u) == "rally" and u.suppression:
-                    u.suppression -= 1
-                    state.log("rally", ("AA-G12",), f"side {s} unit{k} rallies: 1 suppression "
-                              f"marker removed", s, unit=k)
+            for side, slot, _ in phase.involved:
+                self._move(state, state.units[side][slot])
+            for side, slot, _ in phase.involved:
+                unit = state.units[side][slot]
+                if final_order(state, unit) == "rally" and unit.suppression:
+                    unit.suppression -= 1
+                    state.log("rally", ("AA-G12",), f"side {side} unit{slot} rallies: 1 "
+                              f"suppression marker removed", side, unit=slot)
             for row in phase.fire:
                 die = self._fire_die(state, row)
                 if die:
@@ -82,75 +82,82 @@ class Resolution(Frame):
     def on_child_done(self, state: AAState, child: Frame) -> None:
         self.rolls.append(child.values[0])
 
-    def _move(self, state: AAState, u: Unit) -> None:
-        g = state.game
-        mv = state.phase.moves.get(key(u.side, u.slot), [0, 0])
-        kind = final_order(state, u)
+    def _move(self, state: AAState, unit: Unit) -> None:
+        game = state.game
+        move = state.phase.moves.get(key(unit.side, unit.slot), [0, 0])
+        kind = final_order(state, unit)
         allow = ALLOWANCE[kind]
-        if posture_of(state, u) == "prone" and kind != "go_to_ground":
+        if posture_of(state, unit) == "prone" and kind != "go_to_ground":
             allow //= 2
-        if u.confused or u.suppression >= g.suppressed_no_move:
+        if unit.confused or unit.suppression >= game.suppressed_no_move:
             allow = 0
-        n = min(mv[1], allow)
-        if n > 0:
-            u.x, u.y = state.destination(u, mv[0], n)
-            state.log("move", ("AA-G8",), f"side {u.side} unit{u.slot} moves {n} "
-                      f"increment(s) ({kind})", u.side, unit=u.slot, increments=n,
-                      x=round(u.x, 3), y=round(u.y, 3))
-        elif mv[1] > 0:
-            state.log("move", ("AA-G8", "AA-G15", "AA-G18"), f"side {u.side} unit{u.slot} "
-                      f"does not move", u.side, unit=u.slot, increments=0)
+        increments = min(move[1], allow)
+        if increments > 0:
+            unit.x, unit.y = state.destination(unit, move[0], increments)
+            state.log("move", ("AA-G8",), f"side {unit.side} unit{unit.slot} moves "
+                      f"{increments} increment(s) ({kind})", unit.side, unit=unit.slot,
+                      increments=increments, x=round(unit.x, 3), y=round(unit.y, 3))
+        elif move[1] > 0:
+            state.log("move", ("AA-G8", "AA-G15", "AA-G18"), f"side {unit.side} unit{unit.slot} "
+                      f"does not move", unit.side, unit=unit.slot, increments=0)
 
     def _fire_die(self, state: AAState, row: list[int]) -> int:
         """The firer's Attack die for ``row``, or 0 when the line does not fire (AA-G21: the
         final order does not fire, a Split Fire target without Split Fire, no LOS)."""
-        fs, fu, ts, tu, extra = row
-        u, t = state.units[fs][fu], state.units[ts][tu]
-        kind = final_order(state, u)
+        firer_side, firer_slot, target_side, target_slot, extra = row
+        unit = state.units[firer_side][firer_slot]
+        target = state.units[target_side][target_slot]
+        kind = final_order(state, unit)
         why = None
-        if not u.alive or not t.alive:
+        if not unit.alive or not target.alive:
             why = "a unit is gone"
         elif kind in NO_FIRE:
             why = f"its order ({kind}) does not fire"
         elif extra and kind != "split_fire":
             why = "the extra target needs Split Fire"
-        elif not state.los((u.x, u.y), (t.x, t.y)):
+        elif not state.los((unit.x, unit.y), (target.x, target.y)):
             why = "no line of sight after movement"
         if why is not None:
-            state.log("no_fire", ("AA-G21",), f"side {fs} unit{fu} does not fire at unit{tu}: "
-                      f"{why}", fs, unit=fu, target=tu)
+            state.log("no_fire", ("AA-G21",), f"side {firer_side} unit{firer_slot} does not fire "
+                      f"at unit{target_slot}: {why}", firer_side, unit=firer_slot,
+                      target=target_slot)
             return 0
-        steps = u.suppression + (u.wounds if u.vehicle else 0)
-        steps += (1 if u.confused else 0) - (1 if kind == "aimed_fire" else 0)
-        return shifted(u.equipment, steps) or 4
+        steps = unit.suppression + (unit.wounds if unit.vehicle else 0)
+        steps += (1 if unit.confused else 0) - (1 if kind == "aimed_fire" else 0)
+        return shifted(unit.equipment, steps) or 4
 
     def _apply(self, state: AAState) -> None:
-        g = state.game
+        game = state.game
         for row, roll in zip(self.lines, self.rolls):
-            fs, fu, ts, tu, extra, die = row
-            u, t = state.units[fs][fu], state.units[ts][tu]
-            attack = roll + u.figures // g.figures_per_attack_point
-            d = math.hypot(u.x - t.x, u.y - t.y)
-            rng = state.range_threshold(d)
-            if t.vehicle:
-                dmg = rng + t.defense
+            firer_side, firer_slot, target_side, target_slot, extra, die = row
+            unit = state.units[firer_side][firer_slot]
+            target = state.units[target_side][target_slot]
+            attack = roll + unit.figures // game.figures_per_attack_point
+            distance = math.hypot(unit.x - target.x, unit.y - target.y)
+            range_threshold = state.range_threshold(distance)
+            if target.vehicle:
+                damage_threshold = range_threshold + target.defense
             else:
-                p = posture_of(state, t) if state.phase.is_involved(ts, tu) else "standing"
-                dmg = rng + state.cover(t.x, t.y) + {"standing": 0, "crouched": g.crouched_bonus,
-                                                     "prone": g.prone_bonus}[p]
+                involved = state.phase.is_involved(target_side, target_slot)
+                posture = posture_of(state, target) if involved else "standing"
+                bonus = {"standing": 0, "crouched": game.crouched_bonus,
+                         "prone": game.prone_bonus}[posture]
+                damage_threshold = range_threshold + state.cover(target.x, target.y) + bonus
             markers = wounds = 0
-            if attack > dmg:
-                wounds = max(1, (attack - dmg) // 2)
-            if t.vehicle:
-                if attack > dmg and not t.vehicle_marked:
+            if attack > damage_threshold:
+                wounds = max(1, (attack - damage_threshold) // 2)
+            if target.vehicle:
+                if attack > damage_threshold and not target.vehicle_marked:
                     markers = 1
-                    t.vehicle_marked = True
-            elif attack > rng:
+                    target.vehicle_marked = True
+            elif attack > range_threshold:
                 markers = 1
-            t.suppression += markers
-            t.wounds += wounds
-            state.log("fire", ("AA-G14",), f"side {fs} unit{fu} fires at unit{tu}: attack "
-                      f"{attack} (d{die}={roll}) vs range {rng} / damage {dmg} at {d:.1f} cm: "
-                      f"{markers} marker(s), {wounds} wound(s)", fs, unit=fu, target=tu,
-                      attack=attack, range_threshold=rng, damage_threshold=dmg,
+            target.suppression += markers
+            target.wounds += wounds
+            state.log("fire", ("AA-G14",), f"side {firer_side} unit{firer_slot} fires at "
+                      f"unit{target_slot}: attack {attack} (d{die}={roll}) vs range "
+                      f"{range_threshold} / damage {damage_threshold} at {distance:.1f} cm: "
+                      f"{markers} marker(s), {wounds} wound(s)", firer_side, unit=firer_slot,
+                      target=target_slot, attack=attack, range_threshold=range_threshold,
+                      damage_threshold=damage_threshold,
                       markers=markers, wounds=wounds)
