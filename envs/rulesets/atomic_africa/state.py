@@ -382,7 +382,7 @@ class AAState(ProcedureState):
             return [0.0, 0.0]
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
-    # -- serialisation -------------------------------------------------------------------------------
+    # -- serialisation ----------------------------------------------------------------------------
     def _to_dict(self) -> dict[str, Any]:
         return {"units": [[None if unit is None else unit.to_dict() for unit in row]
                           for row in self.units],

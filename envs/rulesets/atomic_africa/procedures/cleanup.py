@@ -17,50 +17,52 @@ from ..state import AAState, Unit
 from .common import UnitContext
 
 
-def needs_split(u: Unit) -> bool:
+def needs_split(unit: Unit) -> bool:
     """C1: infantry whose wounds would shift the Morale die below d4; a vehicle whose
     Equipment die would go below d4 (AA-G17)."""
-    if u.vehicle:
-        return shifted(u.equipment, u.wounds) is None
-    return shifted(u.morale, u.wounds) is None
+    if unit.vehicle:
+        return shifted(unit.equipment, unit.wounds) is None
+    return shifted(unit.morale, unit.wounds) is None
 
 
 def free_slot(state: AAState, side: int) -> int | None:
     """A unit slot of ``side`` a split can fill: empty, or a destroyed unit's with no card."""
-    for k in range(state.game.max_units_per_side):
-        u = state.units[side][k]
-        if u is None or (not u.alive and state.zones.size(f"order:{side}:{k}") == 0):
-            return k
+    for slot in range(state.game.max_units_per_side):
+        unit = state.units[side][slot]
+        if unit is None or (not unit.alive and state.zones.size(f"order:{side}:{slot}") == 0):
+            return slot
     return None
 
 
-def split_unit(state: AAState, u: Unit, rules: tuple[str, ...], odd_wound_to_larger: bool,
+def split_unit(state: AAState, unit: Unit, rules: tuple[str, ...], odd_wound_to_larger: bool,
                odd_marker_to_larger: bool) -> Unit | None:
-    """C2: split ``u`` into two groups as equal as possible (``u`` keeps its slot and the
+    """C2: split ``unit`` into two groups as equal as possible (it keeps its slot and the
     larger half; the new unit takes the next free slot), sharing wounds and markers, the odd
     wound and the odd marker each to the group its owner chose; ``None`` when no unit slot is
     free."""
-    g = state.game
-    free = free_slot(state, u.side)
+    game = state.game
+    free = free_slot(state, unit.side)
     if free is None:
         return None
-    big, small = (u.figures + 1) // 2, u.figures // 2
+    larger, smaller = (unit.figures + 1) // 2, unit.figures // 2
 
-    def share(n: int, odd_to_larger: bool) -> tuple[int, int]:
-        hi, lo = (n + 1) // 2, n // 2
-        return (hi, lo) if odd_to_larger else (lo, hi)
+    def share(count: int, odd_to_larger: bool) -> tuple[int, int]:
+        high, low = (count + 1) // 2, count // 2
+        return (high, low) if odd_to_larger else (low, high)
 
-    wb, ws = share(u.wounds, odd_wound_to_larger)
-    sb, ss = share(u.suppression, odd_marker_to_larger)
-    x2 = min(max(u.x + 2.0, 0.0), g.width)
-    new = Unit(u.side, free, f"{u.name}/b", u.utype, u.attached, small, u.morale, u.equipment,
-               u.defense, x2, u.y, ws, ss, True, u.acted)
-    u.figures, u.wounds, u.suppression = big, wb, sb
-    state.units[u.side][free] = new
-    state.log("split", rules, f"side {u.side} unit{u.slot} splits into {big} and {small} "
-              f"figures (unit{u.slot}: {sb} markers, {wb} wounds; unit{free}: {ss} markers, "
-              f"{ws} wounds)", u.side, unit=u.slot, new=free, figures=[big, small],
-              markers=[sb, ss], wounds=[wb, ws])
+    wounds_larger, wounds_smaller = share(unit.wounds, odd_wound_to_larger)
+    markers_larger, markers_smaller = share(unit.suppression, odd_marker_to_larger)
+    new_x = min(max(unit.x + 2.0, 0.0), game.width)
+    new = Unit(unit.side, free, f"{unit.name}/b", unit.utype, unit.attached, smaller,
+               unit.morale, unit.equipment, unit.defense, new_x, unit.y, wounds_smaller,
+               markers_smaller, True, unit.acted)
+    unit.figures, unit.wounds, unit.suppression = larger, wounds_larger, markers_larger
+    state.units[unit.side][free] = new
+    state.log("split", rules, f"side {unit.side} unit{unit.slot} splits into {larger} and "
+              f"{smaller} figures (unit{unit.slot}: {markers_larger} markers, {wounds_larger} "
+              f"wounds; unit{free}: {markers_smaller} markers, {wounds_smaller} wounds)",
+              unit.side, unit=unit.slot, new=free, figures=[larger, smaller],
+              markers=[markers_larger, markers_smaller], wounds=[wounds_larger, wounds_smaller])
     return new
 
 

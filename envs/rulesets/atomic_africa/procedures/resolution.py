@@ -14,24 +14,26 @@ from ..cards import ALLOWANCE, DIE_OFFSET, NO_FIRE, shifted
 from ..state import AAState, Unit, key
 
 
-def final_order(state: AAState, u: Unit) -> str:
+def final_order(state: AAState, unit: Unit) -> str:
     """The order kind that resolves: basic for number cards, Aces (AA-G2, AA-G3) and Confused
     units (AA-G18), else the announced special action."""
-    if u.confused:
+    if unit.confused:
         return "basic"
-    c = state.order_card(u.side, u.slot)
-    if c is None:
+    card = state.order_card(unit.side, unit.slot)
+    if card is None:
         return "basic"
-    return state.phase.special.get(key(u.side, u.slot), "basic")
+    return state.phase.special.get(key(unit.side, unit.slot), "basic")
 
 
-def posture_of(state: AAState, u: Unit) -> str:
+def posture_of(state: AAState, unit: Unit) -> str:
     """AA-G22: Standing, except Go to ground (Prone) and a Joker's named posture."""
     phase = state.phase
-    k = key(u.side, u.slot)
-    if k in phase.posture:
-        return phase.posture[k]
-    return "prone" if phase.special.get(k) == "go_to_ground" and not u.confused else "standing"
+    unit_key = key(unit.side, unit.slot)
+    if unit_key in phase.posture:
+        return phase.posture[unit_key]
+    if phase.special.get(unit_key) == "go_to_ground" and not unit.confused:
+        return "prone"
+    return "standing"
 
 
 class ResolutionStep(str, enum.Enum):
