@@ -83,10 +83,10 @@ class SplitUnit(Frame):
 
     def _asking(self, state: AAState) -> str | None:
         """The counter whose odd one is asked about now (``wound``, ``marker``) or ``None``."""
-        u = state.units[self.side][self.slot]
-        if u.wounds % 2 and self.odd_wound_to_larger is None:
+        unit = state.units[self.side][self.slot]
+        if unit.wounds % 2 and self.odd_wound_to_larger is None:
             return "wound"
-        if u.suppression % 2 and self.odd_marker_to_larger is None:
+        if unit.suppression % 2 and self.odd_marker_to_larger is None:
             return "marker"
         return None
 
@@ -125,12 +125,12 @@ class SplitUnit(Frame):
                            self.slot if viewer == self.side else -1)
 
 
-def remove_unit(state: AAState, u: Unit, rules: tuple[str, ...], why: str) -> None:
-    u.alive = False
-    state.destroyed[u.side] += 1
-    state.discard_order(u.side, u.slot)
-    state.log("destroyed", rules, f"side {u.side} unit{u.slot} ({u.name}) is removed: {why}",
-              u.side, unit=u.slot)
+def remove_unit(state: AAState, unit: Unit, rules: tuple[str, ...], why: str) -> None:
+    unit.alive = False
+    state.destroyed[unit.side] += 1
+    state.discard_order(unit.side, unit.slot)
+    state.log("destroyed", rules, f"side {unit.side} unit{unit.slot} ({unit.name}) is "
+              f"removed: {why}", unit.side, unit=unit.slot)
 
 
 class CleanUpStep(str, enum.Enum):
@@ -153,7 +153,7 @@ class CleanUp(Frame):
     queue: list[list[int]] = field(default_factory=list)
 
     def run(self, state: AAState) -> Step:
-        g = state.game
+        game = state.game
         if self.step is CleanUpStep.FORCED:
             step = self._forced(state)
             if step is not None:
@@ -161,28 +161,28 @@ class CleanUp(Frame):
             self.step = CleanUpStep.VOLUNTARY
         if self.step is CleanUpStep.VOLUNTARY:
             while self.side < 2:
-                if g.voluntary_splits and self._splittable(state, self.side):
+                if game.voluntary_splits and self._splittable(state, self.side):
                     return Wait(self.side, Decision.CLEANUP)
                 self.side += 1
             self.step = CleanUpStep.MORALE
-            self.queue = [[u.side, u.slot] for s in (0, 1) for u in state.alive_units(s)
-                          if u.suppression > 0]
+            self.queue = [[unit.side, unit.slot] for side in (0, 1)
+                          for unit in state.alive_units(side) if unit.suppression > 0]
         if self.step is CleanUpStep.MORALE:
             if self.queue:
-                s, k = self.queue[0]
-                u = state.units[s][k]
-                die = u.morale if u.vehicle else (shifted(u.morale, u.wounds) or 4)
-                return Push(RollDice(1, f"side {s} unit{k} morale", ("C6", "AA-G16"), s, die,
-                                     DIE_OFFSET[die]))
+                side, slot = self.queue[0]
+                unit = state.units[side][slot]
+                die = unit.morale if unit.vehicle else (shifted(unit.morale, unit.wounds) or 4)
+                return Push(RollDice(1, f"side {side} unit{slot} morale", ("C6", "AA-G16"),
+                                     side, die, DIE_OFFSET[die]))
             # AA-G6: unused orders and the Reserve are discarded; a new turn begins
-            for s in (0, 1):
-                for k in range(g.max_units_per_side):
-                    state.discard_order(s, k)
-                    u = state.units[s][k]
-                    if u is not None:
-                        u.acted = False
-                        u.vehicle_marked = False
-                state.zones.move_all(f"reserve:{s}", f"discard:{s}")
+            for side in (0, 1):
+                for slot in range(game.max_units_per_side):
+                    state.discard_order(side, slot)
+                    unit = state.units[side][slot]
+                    if unit is not None:
+                        unit.acted = False
+                        unit.vehicle_marked = False
+                state.zones.move_all(f"reserve:{side}", f"discard:{side}")
             state.log("cleanup_end", ("AA-G6",), "orders and Reserves are discarded", None)
             return Done()
         return Done()
@@ -190,36 +190,35 @@ class CleanUp(Frame):
     def _forced(self, state: AAState) -> Step:
         """C1-C3, AA-G17: pass after pass over the units below d4 (side 0's by slot, then side
         1's), until a pass finds none; a split is a :class:`SplitUnit` frame."""
-        g = state.game
+        game = state.game
         while True:
             if not self.queue:
-                self.queue = [[u.side, u.slot] for s in (0, 1) for u in state.alive_units(s)
-                              if needs_split(u)]
+                self.queue = [[unit.side, unit.slot] for side in (0, 1)
+                              for unit in state.alive_units(side) if needs_split(unit)]
                 if not self.queue:
                     return None
-            s, k = self.queue.pop(0)
-            u = state.units[s][k]
-            if u.vehicle:
-                remove_unit(state, u, ("AA-G17",), "Equipment shifted below d4")
-            elif u.figures < 2 * g.min_unit_figures:
-                remove_unit(state, u, ("C1", "C3"), f"Morale below d4 and fewer than "
-                            f"{2 * g.min_unit_figures} figures")
-            elif free_slot(state, s) is None:
-                remove_unit(state, u, ("C1",), "Morale below d4 and no free unit slot")
+            side, slot = self.queue.pop(0)
+            unit = state.units[side][slot]
+            if unit.vehicle:
+                remove_unit(state, unit, ("AA-G17",), "Equipment shifted below d4")
+            elif unit.figures < 2 * game.min_unit_figures:
+                remove_unit(state, unit, ("C1", "C3"), f"Morale below d4 and fewer than "
+                            f"{2 * game.min_unit_figures} figures")
+            elif free_slot(state, side) is None:
+                remove_unit(state, unit, ("C1",), "Morale below d4 and no free unit slot")
             else:
-                return Push(SplitUnit(s, k, ("C1", "C2")))
+                return Push(SplitUnit(side, slot, ("C1", "C2")))
 
     def _splittable(self, state: AAState, side: int) -> list[Unit]:
-        g = state.game
-        if all(state.units[side][k] is not None and (state.units[side][k].alive or
-               state.zones.size(f"order:{side}:{k}")) for k in range(g.max_units_per_side)):
+        game = state.game
+        if free_slot(state, side) is None:
             return []
-        return [u for u in state.alive_units(side) if not u.vehicle
-                and u.figures >= 2 * g.min_unit_figures]
+        return [unit for unit in state.alive_units(side) if not unit.vehicle
+                and unit.figures >= 2 * game.min_unit_figures]
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        return [ids.split0 + u.slot for u in self._splittable(state, self.side)] + [
+        return [ids.split0 + unit.slot for unit in self._splittable(state, self.side)] + [
             ids.split_done]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
@@ -236,15 +235,15 @@ class CleanUp(Frame):
     def on_child_done(self, state: AAState, child: Frame) -> None:
         if not isinstance(child, RollDice):
             return
-        g = state.game
-        s, k = self.queue.pop(0)
-        u = state.units[s][k]
-        v = child.values[0]
-        n = 2 if v >= g.rally_two else 1 if v >= g.rally_one else 0
-        n = min(n, u.suppression)
-        u.suppression -= n
-        state.log("morale", ("C6", "AA-G16"), f"side {s} unit{k} Morale roll {v}: {n} "
-                  f"marker(s) removed", s, unit=k, roll=v, removed=n)
+        game = state.game
+        side, slot = self.queue.pop(0)
+        unit = state.units[side][slot]
+        roll = child.values[0]
+        count = 2 if roll >= game.rally_two else 1 if roll >= game.rally_one else 0
+        count = min(count, unit.suppression)
+        unit.suppression -= count
+        state.log("morale", ("C6", "AA-G16"), f"side {side} unit{slot} Morale roll {roll}: {count} "
+                  f"marker(s) removed", side, unit=slot, roll=roll, removed=count)
 
     def context(self, state: AAState, viewer: int) -> DecisionContext:
         return DecisionContext(self.kind, self.side, Decision.CLEANUP)
