@@ -102,12 +102,12 @@ class PhaseData(Record):
     targets: list[int] = field(default_factory=list)
 
     def is_involved(self, side: int, unit: int) -> bool:
-        return any(r[0] == side and r[1] == unit for r in self.involved)
+        return any(row[0] == side and row[1] == unit for row in self.involved)
 
     def role(self, side: int, unit: int) -> int:
-        for r in self.involved:
-            if r[0] == side and r[1] == unit:
-                return r[2]
+        for row in self.involved:
+            if row[0] == side and row[1] == unit:
+                return row[2]
         return -1
 
 
@@ -130,24 +130,24 @@ class AAState(ProcedureState):
             return
         slots = game.max_units_per_side
         self.units: list[list[Unit | None]] = [[None] * slots for _ in (0, 1)]
-        for u in game.initial_units:
-            self.units[u.side][u.slot] = u.copy()
+        for unit in game.initial_units:
+            self.units[unit.side][unit.slot] = unit.copy()
         self.turn = 1
         self.destroyed = [0, 0]  # units of each side destroyed
         self.first = 0
         self.phase: PhaseData | None = None
         self.zones = CardZones()
         cards = game.cards
-        for s in (0, 1):
-            self.zones.add(f"deck:{s}", s, Visibility.NOBODY, cards.deck[s])
-            self.zones.add(f"reserve:{s}", s, Visibility.OWNER, cards.reserve[s])
-            self.zones.add(f"discard:{s}", s, Visibility.PUBLIC, cards.discard[s])
-            for k in range(slots):
-                order = game.start_orders.get((s, k))
-                self.zones.add(f"order:{s}:{k}", s, Visibility.OWNER,
+        for side in (0, 1):
+            self.zones.add(f"deck:{side}", side, Visibility.NOBODY, cards.deck[side])
+            self.zones.add(f"reserve:{side}", side, Visibility.OWNER, cards.reserve[side])
+            self.zones.add(f"discard:{side}", side, Visibility.PUBLIC, cards.discard[side])
+            for slot in range(slots):
+                order = game.start_orders.get((side, slot))
+                self.zones.add(f"order:{side}:{slot}", side, Visibility.OWNER,
                                () if order is None else (order,))
         #: per side, the next cards its deck gives, top first (scenario ``deck_order``)
-        self.deck_order: list[list[int]] = [list(cards.deck_order[s]) for s in (0, 1)]
+        self.deck_order: list[list[int]] = [list(cards.deck_order[side]) for side in (0, 1)]
 
     def _why_illegal(self, action: int) -> Illegality:
         """A label of another decision cites the rules of the decision being taken (what it
@@ -168,10 +168,10 @@ class AAState(ProcedureState):
         return self.units[side][slot]
 
     def alive_units(self, side: int) -> list[Unit]:
-        return [u for u in self.units[side] if u is not None and u.alive]
+        return [unit for unit in self.units[side] if unit is not None and unit.alive]
 
     def has_units(self, side: int) -> bool:
-        return any(u is not None and u.alive for u in self.units[side])
+        return any(unit is not None and unit.alive for unit in self.units[side])
 
     def order_card(self, side: int, slot: int) -> int | None:
         cards = self.zones[f"order:{side}:{slot}"].cards
@@ -180,22 +180,22 @@ class AAState(ProcedureState):
     def revealed(self, side: int, slot: int) -> bool:
         return self.zones[f"order:{side}:{slot}"].visibility is Visibility.PUBLIC
 
-    def eligible_to_activate(self, u: Unit | None) -> bool:
+    def eligible_to_activate(self, unit: Unit | None) -> bool:
         """AA-G7: alive, has not activated or reacted this turn, holds an order."""
-        return (u is not None and u.alive and not u.acted
-                and self.order_card(u.side, u.slot) is not None)
+        return (unit is not None and unit.alive and not unit.acted
+                and self.order_card(unit.side, unit.slot) is not None)
 
-    def eligible_reserve(self, side: int, u: Unit) -> list[int]:
+    def eligible_reserve(self, side: int, unit: Unit) -> list[int]:
         """AA-G5: the distinct Reserve cards an orderless reactor ``u`` may take (AA-R4, AA-R5;
         not Jokers unless ``joker_eligible_from_reserve``; not face cards whose special
         actions a vehicle may not use). The change loop is not filtered (AA-D4, AA-G13)."""
         out = []
-        for c in sorted(set(self.zones[f"reserve:{side}"].cards)):
-            if c == JOKER and not self.game.joker_eligible_from_reserve:
+        for card in sorted(set(self.zones[f"reserve:{side}"].cards)):
+            if card == JOKER and not self.game.joker_eligible_from_reserve:
                 continue
-            if is_face(c) and u.vehicle and not (set(MENU[c]) & VEHICLE_SPECIALS):
+            if is_face(card) and unit.vehicle and not (set(MENU[card]) & VEHICLE_SPECIALS):
                 continue
-            out.append(c)
+            out.append(card)
         return out
 
     def reserve_cards(self, side: int) -> list[int]:
@@ -209,8 +209,8 @@ class AAState(ProcedureState):
         holds either end (a unit inside woods sees out and is seen). Memoised on the game
         (a pure function of the two points and the terrain)."""
         cache = self.game.los_cache
-        k = (a, b)
-        hit = cache.get(k)
+        slot = (a, b)
+        hit = cache.get(slot)
         if hit is not None:
             return hit
         game = self.game
@@ -231,7 +231,7 @@ class AAState(ProcedureState):
                 break
         if len(cache) > 200_000:
             cache.clear()
-        cache[k] = out
+        cache[slot] = out
         return out
 
     def inside_blocking(self, point: tuple[float, float]) -> tuple[bool, ...]:
@@ -247,11 +247,11 @@ class AAState(ProcedureState):
         return inside
 
     @staticmethod
-    def points(u: Unit) -> list[tuple[float, float]]:
+    def points(unit: Unit) -> list[tuple[float, float]]:
         """The Start Group and, when placed, the In-transit figure."""
-        pts = [(u.x, u.y)]
-        if u.tx is not None:
-            pts.append((u.tx, u.ty))
+        pts = [(unit.x, unit.y)]
+        if unit.tx is not None:
+            pts.append((unit.tx, unit.ty))
         return pts
 
     def sees(self, a: Unit, b: Unit) -> bool:
@@ -261,7 +261,7 @@ class AAState(ProcedureState):
         cache_key = (a.x, a.y, a.tx, a.ty, b.x, b.y, b.tx, b.ty)
         seen = cache.get(cache_key)
         if seen is None:
-            seen = any(self.los(p, q) for p in self.points(a) for q in self.points(b))
+            seen = any(self.los(p, queue) for p in self.points(a) for queue in self.points(b))
             if len(cache) > 200_000:
                 cache.clear()
             cache[cache_key] = seen
@@ -276,25 +276,26 @@ class AAState(ProcedureState):
                            self.game.cover_soft)
         return best
 
-    def destination(self, u: Unit, direction: int, n: int) -> tuple[float, float]:
+    def destination(self, unit: Unit, direction: int, count: int) -> tuple[float, float]:
         """AA-G8: the point ``n`` increments from ``u``'s Start Group in ``direction`` (an
         index of :data:`.actions.DIRECTIONS`, in the side's own frame)."""
-        dx, dy = self.game.move_offsets[u.side, u.vehicle][direction * MAX_INCREMENTS + n - 1][1:]
-        return u.x + dx, u.y + dy
+        offsets = self.game.move_offsets[unit.side, unit.vehicle]
+        dx, dy = offsets[direction * MAX_INCREMENTS + count - 1][1:]
+        return unit.x + dx, unit.y + dy
 
     def on_table(self, x: float, y: float) -> bool:
         return 0.0 <= x <= self.game.width and 0.0 <= y <= self.game.depth
 
-    def placements(self, u: Unit) -> list[int]:
+    def placements(self, unit: Unit) -> list[int]:
         """AA-G8: ``move:hold`` and every ``move:<dir>:<n>`` whose In-transit figure stays on
         the table, sorted (memoised on the game by side, unit type and position)."""
         game = self.game
-        cache_key = (u.side, u.vehicle, u.x, u.y)
+        cache_key = (unit.side, unit.vehicle, unit.x, unit.y)
         legal = game.placements_cache.get(cache_key)
         if legal is None:
-            width, depth, x, y = game.width, game.depth, u.x, u.y
+            width, depth, x, y = game.width, game.depth, unit.x, unit.y
             legal = [game.ids.hold] + [
-                action for action, dx, dy in game.move_offsets[u.side, u.vehicle]
+                action for action, dx, dy in game.move_offsets[unit.side, unit.vehicle]
                 if 0.0 <= x + dx <= width and 0.0 <= y + dy <= depth]
             if len(game.placements_cache) > 100_000:
                 game.placements_cache.clear()
@@ -323,8 +324,8 @@ class AAState(ProcedureState):
 
     def discard_order(self, side: int, slot: int) -> None:
         z = self.zones[f"order:{side}:{slot}"]
-        for c in list(z.cards):
-            self.zones.move(c, z.name, f"discard:{side}")
+        for card in list(z.cards):
+            self.zones.move(card, z.name, f"discard:{side}")
         z.visibility = Visibility.OWNER
 
     def reveal(self, side: int, slot: int) -> int | None:
@@ -344,9 +345,9 @@ class AAState(ProcedureState):
     def objective_holder(self, x: float, y: float) -> int | None:
         """AA-G23: the side with a unit within the objective radius of ``(x, y)`` while the
         other has none there (``None``: nobody, or both)."""
-        r = self.game.objective_radius_cm
-        near = [any(math.hypot(u.x - x, u.y - y) <= r for u in self.alive_units(s))
-                for s in (0, 1)]
+        row = self.game.objective_radius_cm
+        near = [any(math.hypot(unit.x - x, unit.y - y) <= row for unit in self.alive_units(side))
+                for side in (0, 1)]
         if near[0] and not near[1]:
             return 0
         if near[1] and not near[0]:
@@ -394,14 +395,14 @@ class AAState(ProcedureState):
     @classmethod
     def from_dict(cls, game: Any, data: dict[str, Any]) -> "AAState":
         state = cls(game, init=False)
-        state.units = [[None if u is None else Unit.from_dict(u) for u in row]
+        state.units = [[None if unit is None else Unit.from_dict(unit) for unit in row]
                    for row in data["units"]]
         state.turn = int(data["turn"])
         state.destroyed = [int(x) for x in data["destroyed"]]
         state.first = int(data["first"])
         state.phase = None if data["phase"] is None else PhaseData.from_dict(data["phase"])
         state.zones = CardZones.from_list(data["zones"])
-        state.deck_order = [[int(c) for c in o] for o in data["deck_order"]]
+        state.deck_order = [[int(card) for card in o] for o in data["deck_order"]]
         state.stack = FrameStack.from_dict(data["stack"], Decision)
         return state
 
@@ -417,7 +418,7 @@ class AAState(ProcedureState):
     def clone(self) -> "AAState":
         copy = AAState(self.game, init=False)
         self._copy_base_into(copy)
-        copy.units = [[None if u is None else u.copy() for u in row] for row in self.units]
+        copy.units = [[None if unit is None else unit.copy() for unit in row] for row in self.units]
         copy.turn = self.turn
         copy.destroyed = list(self.destroyed)
         copy.first = self.first

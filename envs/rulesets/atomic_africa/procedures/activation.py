@@ -51,26 +51,26 @@ class Activation(Frame):
     step: ActivationStep = ActivationStep.CHOOSE
 
     def run(self, state: AAState) -> Step:
-        st = self.step
-        if st in _ACTIVATION_DECISIONS:
-            return Wait(self.side, _ACTIVATION_DECISIONS[st])
-        if st is ActivationStep.REACT:
+        step = self.step
+        if step in _ACTIVATION_DECISIONS:
+            return Wait(self.side, _ACTIVATION_DECISIONS[step])
+        if step is ActivationStep.REACT:
             self.step = ActivationStep.DECLARE
             return Push(ReactionSubPhase())
-        if st is ActivationStep.DECLARE:
+        if step is ActivationStep.DECLARE:
             self.step = ActivationStep.RESOLVE
             return Push(Declaration())
-        if st is ActivationStep.RESOLVE:
+        if step is ActivationStep.RESOLVE:
             self.step = ActivationStep.END
             return Push(Resolution())
         # end: units have acted; their orders are discarded (AA-G6, AA-G20)
         phase = state.phase
-        for s, k, _ in phase.involved:
-            u = state.units[s][k]
-            u.acted = True
-            u.confused = False
-            u.tx = u.ty = None
-            state.discard_order(s, k)
+        for side, slot, _ in phase.involved:
+            unit = state.units[side][slot]
+            unit.acted = True
+            unit.confused = False
+            unit.tx = unit.ty = None
+            state.discard_order(side, slot)
         state.phase = None
         return Done()
 
@@ -80,40 +80,40 @@ class Activation(Frame):
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
         if self.step is ActivationStep.CHOOSE:
-            return [ids.activate0 + u.slot for u in state.units[self.side]
-                    if state.eligible_to_activate(u)]
-        u = self._unit(state)
+            return [ids.activate0 + unit.slot for unit in state.units[self.side]
+                    if state.eligible_to_activate(unit)]
+        unit = self._unit(state)
         if self.step is ActivationStep.MOVE:
-            return legal_placements(state, u)
-        return legal_targets(state, u, state.phase.targets)
+            return legal_placements(state, unit)
+        return legal_targets(state, unit, state.phase.targets)
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         ids = state.game.ids
         if self.step is ActivationStep.CHOOSE:
-            k = action - ids.activate0
-            if 0 <= k < ids.max_units:
-                return Illegality(("AA-G7",), f"unit{k} is not eligible to activate (it has "
+            slot = action - ids.activate0
+            if 0 <= slot < ids.max_units:
+                return Illegality(("AA-G7",), f"unit{slot} is not eligible to activate (it has "
                                   f"acted, has no order or is gone)")
             return Illegality(("AA-G7",), "choose the unit to activate")
-        u = self._unit(state)
+        unit = self._unit(state)
         if self.step is ActivationStep.MOVE:
-            if u.suppression >= state.game.suppressed_no_move:
+            if unit.suppression >= state.game.suppressed_no_move:
                 return Illegality(("AA-G15",), "a unit with 3+ suppression markers may not move")
             return Illegality(("AA-G8",), "the In-transit figure must stay on the table")
-        return why_not_target(state, u, action)
+        return why_not_target(state, unit, action)
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
         if self.step is ActivationStep.CHOOSE:
-            k = action - ids.activate0
-            state.phase = PhaseData(self.side, k, involved=[[self.side, k, 0]])
-            state.log("activate", ("AA-G7",), f"side {self.side} activates unit{k}", self.side,
-                      unit=k)
+            slot = action - ids.activate0
+            state.phase = PhaseData(self.side, slot, involved=[[self.side, slot, 0]])
+            state.log("activate", ("AA-G7",), f"side {self.side} activates unit{slot}", self.side,
+                      unit=slot)
             self.step = ActivationStep.MOVE
             return None
-        u = self._unit(state)
+        unit = self._unit(state)
         if self.step is ActivationStep.MOVE:
-            place_in_transit(state, u, action, ("AA-G8",))
+            place_in_transit(state, unit, action, ("AA-G8",))
             self.step = ActivationStep.FIRST_TARGET
             return None
         phase = state.phase
@@ -123,19 +123,19 @@ class Activation(Frame):
                           f"Targeting", self.side)
             self.step = ActivationStep.REACT
             return None
-        t = action - ids.target0
-        phase.targets.append(t)
+        target = action - ids.target0
+        phase.targets.append(target)
         first = self.step is ActivationStep.FIRST_TARGET
-        phase.fire.append([self.side, u.slot, 1 - self.side, t, 0 if first else 1])
+        phase.fire.append([self.side, unit.slot, 1 - self.side, target, 0 if first else 1])
         state.log("target", ("AA-R2",) if first else ("AA-R2", "AA-R9"),
-                  f"side {self.side} unit{u.slot} targets enemy unit{t}"
-                  + ("" if first else " (Split Fire)"), self.side, target=t)
+                  f"side {self.side} unit{unit.slot} targets enemy unit{target}"
+                  + ("" if first else " (Split Fire)"), self.side, target=target)
         self.step = ActivationStep.SECOND_TARGET if first else ActivationStep.REACT
         return None
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        sub = state.phase.unit if state.phase is not None and viewer == self.side else -1
-        return UnitContext(self.kind, self.side, self.run_decision(), sub)
+        subject = state.phase.unit if state.phase is not None and viewer == self.side else -1
+        return UnitContext(self.kind, self.side, self.run_decision(), subject)
 
     def run_decision(self) -> str:
         return _ACTIVATION_DECISIONS.get(self.step, Decision.FIRE)

@@ -49,52 +49,54 @@ class DeckDraw(DrawCard):
         return DrawCard.apply(self, state, action)
 
 
-def legal_placements(state: AAState, u: Unit) -> list[int]:
+def legal_placements(state: AAState, unit: Unit) -> list[int]:
     """AA-G8 / AA-R7: hold, or an In-transit figure 1-4 increments in one of six
     directions, on the table; a unit with too many suppression markers holds (AA-G15)."""
-    if u.suppression >= state.game.suppressed_no_move or u.confused:
+    if unit.suppression >= state.game.suppressed_no_move or unit.confused:
         return [state.game.ids.hold]
-    return state.placements(u)
+    return state.placements(unit)
 
 
-def place_in_transit(state: AAState, u: Unit, action: int, rules: tuple[str, ...]) -> None:
+def place_in_transit(state: AAState, unit: Unit, action: int, rules: tuple[str, ...]) -> None:
     """AA-G8 / AA-R7: put ``u``'s In-transit figure where ``action`` (``move:*``) says and
     record the move for the resolution."""
     ids = state.game.ids
-    mv = ids.move_of(action)
+    move = ids.move_of(action)
     phase = state.phase
-    if mv is None:
-        u.tx, u.ty = u.x, u.y
-        phase.moves[key(u.side, u.slot)] = [0, 0]
-        state.log("in_transit", rules, f"side {u.side} unit{u.slot} holds", u.side, unit=u.slot)
+    if move is None:
+        unit.tx, unit.ty = unit.x, unit.y
+        phase.moves[key(unit.side, unit.slot)] = [0, 0]
+        state.log("in_transit", rules, f"side {unit.side} unit{unit.slot} holds", unit.side,
+                  unit=unit.slot)
         return
-    d, n = ids.dirs.index(mv[0]), mv[1]
-    u.tx, u.ty = state.destination(u, d, n)
-    phase.moves[key(u.side, u.slot)] = [d, n]
-    state.log("in_transit", rules, f"side {u.side} unit{u.slot} places its In-transit figure "
-              f"{mv[0]} {n} increment(s)", u.side, unit=u.slot, direction=mv[0], increments=n)
+    d, count = ids.dirs.index(move[0]), move[1]
+    unit.tx, unit.ty = state.destination(unit, d, count)
+    phase.moves[key(unit.side, unit.slot)] = [d, count]
+    state.log("in_transit", rules, f"side {unit.side} unit{unit.slot} places its In-transit "
+              f"figure {move[0]} {count} increment(s)", unit.side, unit=unit.slot,
+              direction=move[0], increments=count)
 
 
-def legal_targets(state: AAState, u: Unit, exclude: list[int]) -> list[int]:
+def legal_targets(state: AAState, unit: Unit, exclude: list[int]) -> list[int]:
     """AA-R2, AA-G9: ``target:unitK`` for every enemy unit ``u`` sees (not in ``exclude``),
     then ``target:none``."""
     ids = state.game.ids
-    out = [ids.target0 + e.slot for e in state.alive_units(1 - u.side)
-           if e.slot not in exclude and state.sees(u, e)]
+    out = [ids.target0 + enemy.slot for enemy in state.alive_units(1 - unit.side)
+           if enemy.slot not in exclude and state.sees(unit, enemy)]
     return out + [ids.target_none]
 
 
-def why_not_target(state: AAState, u: Unit, action: int) -> Illegality:
+def why_not_target(state: AAState, unit: Unit, action: int) -> Illegality:
     """Why ``action`` is not a target ``u`` may name (AA-G9, AA-R1)."""
     ids = state.game.ids
-    k = action - ids.target0
-    if 0 <= k < ids.max_units:
-        e = state.units[1 - u.side][k]
-        if e is None or not e.alive:
-            return Illegality(("AA-G9",), f"there is no enemy unit{k}")
-        if not state.sees(u, e):
-            return Illegality(("AA-G9",), f"enemy unit{k} is out of line of sight")
-        return Illegality(("AA-R1",), f"enemy unit{k} is already a target")
+    slot = action - ids.target0
+    if 0 <= slot < ids.max_units:
+        enemy = state.units[1 - unit.side][slot]
+        if enemy is None or not enemy.alive:
+            return Illegality(("AA-G9",), f"there is no enemy unit{slot}")
+        if not state.sees(unit, enemy):
+            return Illegality(("AA-G9",), f"enemy unit{slot} is out of line of sight")
+        return Illegality(("AA-R1",), f"enemy unit{slot} is already a target")
     return Illegality(("AA-G21",), "not a target choice")
 
 

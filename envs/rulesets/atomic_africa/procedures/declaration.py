@@ -34,11 +34,11 @@ class ChangeCommit(HiddenCommit):
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        i = self._next()
-        side = self.sides[i]
+        index = self._next()
+        side = self.sides[index]
         if state.phase.frozen[side]:
             return [ids.stand]
-        return [ids.play0 + c for c in state.reserve_cards(side)] + [ids.stand]
+        return [ids.play0 + card for card in state.reserve_cards(side)] + [ids.stand]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side = self.sides[self._next()]
@@ -54,9 +54,9 @@ def _principal(state: AAState, side: int) -> int:
     phase = state.phase
     if side == phase.side:
         return phase.unit
-    for s, k, role in phase.involved:
-        if s == side and role == 1 and not state.units[s][k].confused:
-            return k
+    for s, slot, role in phase.involved:
+        if s == side and role == 1 and not state.units[s][slot].confused:
+            return slot
     return -1
 
 
@@ -87,13 +87,14 @@ class Declaration(Frame):
         phase = state.phase
         if self.step is DeclarationStep.REVEAL:
             shown = []
-            for s, k, _ in phase.involved:
-                c = state.reveal(s, k)
-                if c is not None:
-                    shown.append(f"side {s} unit{k} {CARD_NAMES[c]}")
-                    self._revealed(state, s, k, c)
+            for side, slot, _ in phase.involved:
+                card = state.reveal(side, slot)
+                if card is not None:
+                    shown.append(f"side {side} unit{slot} {CARD_NAMES[card]}")
+                    self._revealed(state, side, slot, card)
             state.log("reveal", ("AA-D1",), "orders revealed: " + (", ".join(shown) or "none"),
-                      None, cards=[[s, k, state.order_card(s, k)] for s, k, _ in phase.involved])
+                      None, cards=[[side, slot, state.order_card(side, slot)]
+                                   for side, slot, _ in phase.involved])
             self.step = DeclarationStep.ORDER
         if self.step is DeclarationStep.ORDER:
             return self._order(state)
@@ -102,41 +103,42 @@ class Declaration(Frame):
                 return Wait(self.queue[0][0], Decision.DECLARATION)
             self.step = DeclarationStep.CHANGE
         if self.step is DeclarationStep.CHANGE:
-            sides = tuple(s for s in (phase.side, 1 - phase.side)
-                          if _principal(state, s) >= 0
-                          and state.order_card(s, _principal(state, s)) is not None
-                          and state.zones.size(f"reserve:{s}") > 0)
-            if not sides or all(phase.frozen[s] for s in sides) and self.rounds > 0:
+            sides = tuple(side for side in (phase.side, 1 - phase.side)
+                          if _principal(state, side) >= 0
+                          and state.order_card(side, _principal(state, side)) is not None
+                          and state.zones.size(f"reserve:{side}") > 0)
+            if not sides or all(phase.frozen[side] for side in sides) and self.rounds > 0:
                 state.log("declaration_end", ("AA-D7",), "the orders stand", None)
                 return Done()
             self.rounds += 1
             return Push(ChangeCommit(sides, (), Decision.RESERVE_PLAY, ("AA-D4", "AA-D5")))
         return Done()
 
-    def _revealed(self, state: AAState, s: int, k: int, c: int) -> None:
+    def _revealed(self, state: AAState, side: int, slot: int, card: int) -> None:
         """A freshly revealed card: a face card or Joker announces (AA-D2), a Joker freezes
         the opponent (AA-D8, AA-G13). Confused units play any card as basic (AA-G18)."""
         phase = state.phase
-        u = state.units[s][k]
-        phase.special.pop(key(s, k), None)
-        phase.posture.pop(key(s, k), None)
-        if u.confused:
+        unit = state.units[side][slot]
+        phase.special.pop(key(side, slot), None)
+        phase.posture.pop(key(side, slot), None)
+        if unit.confused:
             return
-        if c == JOKER:
-            phase.frozen[1 - s] = True
-            state.log("joker", ("AA-D8",), f"side {s} reveals a Joker: side {1 - s}'s orders "
-                      f"are frozen for this Activation Phase", s, unit=k)
-        if c == JOKER or is_face(c):
-            self.queue.append([s, k, c])
+        if card == JOKER:
+            phase.frozen[1 - side] = True
+            state.log("joker", ("AA-D8",), f"side {side} reveals a Joker: side {1 - side}'s orders "
+                      f"are frozen for this Activation Phase", side, unit=slot)
+        if card == JOKER or is_face(card):
+            self.queue.append([side, slot, card])
 
     def _order(self, state: AAState) -> Step:
         """AA-D3, AA-G10: sort the announcements; a cross-side tie of denomination and
         Experience is settled by a die-roll contest (the higher roller declares last)."""
-        g = state.game
-        q = self.queue
-        exp = [EXPERIENCE.index(g.experience[s]) for s in (0, 1)]
+        game = state.game
+        queue = self.queue
+        exp = [EXPERIENCE.index(game.experience[side]) for side in (0, 1)]
         ties = any(a[0] != b[0] and _denomination_rank(a[2]) == _denomination_rank(b[2])
-                   and exp[a[0]] == exp[b[0]] for i, a in enumerate(q) for b in q[i + 1:])
+                   and exp[a[0]] == exp[b[0]]
+                   for index, a in enumerate(queue) for b in queue[index + 1:])
         if ties:
             self.step = DeclarationStep.CONTEST
             return Push(Contest("declaration order", ("AA-D3", "AA-G10")))
@@ -144,14 +146,15 @@ class Declaration(Frame):
         return None
 
     def _sort(self, state: AAState, winner: int | None) -> None:
-        g = state.game
-        exp = [EXPERIENCE.index(g.experience[s]) for s in (0, 1)]
-        self.queue.sort(key=lambda r: (_denomination_rank(r[2]), exp[r[0]],
-                                       0 if winner is None else int(r[0] == winner), r[0],
-                                       r[1]))
+        game = state.game
+        exp = [EXPERIENCE.index(game.experience[side]) for side in (0, 1)]
+        self.queue.sort(key=lambda row: (_denomination_rank(row[2]), exp[row[0]],
+                                       0 if winner is None else int(row[0] == winner), row[0],
+                                       row[1]))
         if len(self.queue) > 1:
             state.log("declaration_order", ("AA-D3",), "declaration order: " + ", ".join(
-                f"side {s} unit{k} {CARD_NAMES[c]}" for s, k, c in self.queue), None)
+                f"side {side} unit{slot} {CARD_NAMES[card]}" for side, slot, card in self.queue),
+                None)
         self.step = DeclarationStep.ANNOUNCE
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
@@ -164,21 +167,21 @@ class Declaration(Frame):
         ids = state.game.ids
         phase = state.phase
         played = False
-        for s, a in zip(child.sides, child.choices):
+        for side, a in zip(child.sides, child.choices):
             if a == ids.stand:
                 continue
             played = True
-            k = _principal(state, s)
-            c = a - ids.play0
-            state.discard_order(s, k)  # AA-D6: the new card totally replaces the old
-            state.zones.move(c, f"reserve:{s}", f"order:{s}:{k}")
-            state.reveal(s, k)
-            state.log("order_replaced", ("AA-D5", "AA-D6"), f"side {s} replaces unit{k}'s "
-                      f"order with {CARD_NAMES[c]} from its Reserve", s, unit=k, card=c)
-        for s, a in zip(child.sides, child.choices):  # reveal effects after both flips
+            slot = _principal(state, side)
+            card = a - ids.play0
+            state.discard_order(side, slot)  # AA-D6: the new card totally replaces the old
+            state.zones.move(card, f"reserve:{side}", f"order:{side}:{slot}")
+            state.reveal(side, slot)
+            state.log("order_replaced", ("AA-D5", "AA-D6"), f"side {side} replaces unit{slot}'s "
+                      f"order with {CARD_NAMES[card]} from its Reserve", side, unit=slot, card=card)
+        for side, a in zip(child.sides, child.choices):  # reveal effects after both flips
             if a != ids.stand:
-                k = _principal(state, s)
-                self._revealed(state, s, k, a - ids.play0)
+                slot = _principal(state, side)
+                self._revealed(state, side, slot, a - ids.play0)
         if played:
             self.step = DeclarationStep.ORDER  # AA-D7: new face cards announce, then another round
         else:
@@ -187,44 +190,44 @@ class Declaration(Frame):
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        s, k, c = self.queue[0]
+        side, slot, card = self.queue[0]
         if self.joker_posture:
-            return [ids.posture0 + i for i in range(len(POSTURES))]
-        u = state.units[s][k]
-        return sorted(ids.special0 + ORDER_KINDS.index(o) for o in special_menu(c, u.vehicle))
+            return [ids.posture0 + index for index in range(len(POSTURES))]
+        unit = state.units[side][slot]
+        return sorted(ids.special0 + ORDER_KINDS.index(o) for o in special_menu(card, unit.vehicle))
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
-        s, k, c = self.queue[0]
+        side, slot, card = self.queue[0]
         if self.joker_posture:
             return Illegality(("AA-D8", "AA-G22"), "the Joker's owner names a posture")
-        if c != JOKER and action == state.game.ids.special0:  # special:basic
+        if card != JOKER and action == state.game.ids.special0:  # special:basic
             return Illegality(("AA-D2",), "a revealed face card must announce a special action")
         return Illegality(("AA-D2", "AA-G12"), f"not a special action of the "
-                          f"{CARD_NAMES[c]} (or not allowed to a vehicle)")
+                          f"{CARD_NAMES[card]} (or not allowed to a vehicle)")
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
         phase = state.phase
-        s, k, c = self.queue[0]
+        side, slot, card = self.queue[0]
         if self.joker_posture:
             p = POSTURES[action - ids.posture0]
-            phase.posture[key(s, k)] = p
-            state.log("posture", ("AA-D8", "AA-G22"), f"side {s} unit{k} takes the {p} "
-                      f"posture", s, unit=k, posture=p)
+            phase.posture[key(side, slot)] = p
+            state.log("posture", ("AA-D8", "AA-G22"), f"side {side} unit{slot} takes the {p} "
+                      f"posture", side, unit=slot, posture=p)
             self.joker_posture = False
             self.queue.pop(0)
             return None
         o = ORDER_KINDS[action - ids.special0]
-        phase.special[key(s, k)] = o
-        state.log("special", ("AA-D8",) if c == JOKER else ("AA-D2",),
-                  f"side {s} unit{k} announces {o}" + (" (Joker)" if c == JOKER else ""), s,
-                  unit=k, special=o)
-        if c == JOKER:
+        phase.special[key(side, slot)] = o
+        state.log("special", ("AA-D8",) if card == JOKER else ("AA-D2",),
+                  f"side {side} unit{slot} announces {o}" + (" (Joker)" if card == JOKER else ""),
+                  side, unit=slot, special=o)
+        if card == JOKER:
             self.joker_posture = True
         else:
             self.queue.pop(0)
         return None
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        s, k, _ = self.queue[0]
-        return UnitContext(self.kind, s, Decision.DECLARATION, k)
+        side, slot, _ = self.queue[0]
+        return UnitContext(self.kind, side, Decision.DECLARATION, slot)

@@ -53,8 +53,8 @@ class ReactionSubPhase(Frame):
         return 1 - state.phase.side
 
     def _row_unit(self, state: AAState) -> Unit:
-        r = self.queue[self.cur]
-        return state.units[r[0]][r[1]]
+        row = self.queue[self.cur]
+        return state.units[row[0]][row[1]]
 
     def run(self, state: AAState) -> Step:
         phase = state.phase
@@ -67,41 +67,42 @@ class ReactionSubPhase(Frame):
                 return Push(ReactionChoice(
                     self._rside(state), f"side {phase.side} unit{phase.unit}'s activation", -1,
                     tuple(react_label(slot) for slot in range(slots))))
-            for t in phase.targets:  # AA-R2: targeted units must react
-                self._enqueue(state, self._rside(state), t, phase.side, phase.unit, True, False)
+            for target in phase.targets:  # AA-R2: targeted units must react
+                self._enqueue(state, self._rside(state), target, phase.side, phase.unit, True,
+                              False)
             self.step = ReactionStep.NEXT
         if self.step is ReactionStep.NEXT:
             if self.cur >= len(self.queue):
                 return Done()
             self.step = ReactionStep.ORDER
-        u = self._row_unit(state)
+        unit = self._row_unit(state)
         row = self.queue[self.cur]
         if self.step is ReactionStep.ORDER:
-            if state.order_card(u.side, u.slot) is not None:
+            if state.order_card(unit.side, unit.slot) is not None:
                 self.step = ReactionStep.MOVE
-            elif state.eligible_reserve(u.side, u):
-                return Wait(u.side, Decision.RESERVE_ASSIGN)  # AA-R4
+            elif state.eligible_reserve(unit.side, unit):
+                return Wait(unit.side, Decision.RESERVE_ASSIGN)  # AA-R4
             else:  # AA-R6: compulsory reaction, no eligible Reserve card: Confused
-                u.confused = True
+                unit.confused = True
                 self.step = ReactionStep.MOVE
-                state.log("confused", ("AA-R6", "AA-G18"), f"side {u.side} unit{u.slot} has no "
-                          f"eligible Reserve card and reacts Confused with the top card of "
-                          f"its deck", u.side, unit=u.slot)
-                state.reshuffle_if_empty(u.side)
-                if state.zones.size(f"deck:{u.side}"):
-                    return Push(DeckDraw(f"deck:{u.side}", f"order:{u.side}:{u.slot}", u.side,
-                                         ("AA-R6",)))
+                state.log("confused", ("AA-R6", "AA-G18"), f"side {unit.side} unit{unit.slot} has "
+                          f"no eligible Reserve card and reacts Confused with the top card of "
+                          f"its deck", unit.side, unit=unit.slot)
+                state.reshuffle_if_empty(unit.side)
+                if state.zones.size(f"deck:{unit.side}"):
+                    return Push(DeckDraw(f"deck:{unit.side}", f"order:{unit.side}:{unit.slot}",
+                                         unit.side, ("AA-R6",)))
         if self.step is ReactionStep.MOVE:
-            return Wait(u.side, Decision.MANEUVER)  # AA-R7 (auto when only hold)
+            return Wait(unit.side, Decision.MANEUVER)  # AA-R7 (auto when only hold)
         if self.step is ReactionStep.EXTRA:
             # AA-G20 cascaded, AA-G18 confused: return fire only; AA-R8: an extra target only
             # with an order card that carries Split Fire (its owner knows the card)
-            if (row[5] or u.confused
-                    or not carries_split_fire(state.order_card(u.side, u.slot), u.vehicle)):
+            card = state.order_card(unit.side, unit.slot)
+            if row[5] or unit.confused or not carries_split_fire(card, unit.vehicle):
                 self.step = ReactionStep.NEXT
                 self.cur += 1
                 return None
-            return Wait(u.side, Decision.FIRE)
+            return Wait(unit.side, Decision.FIRE)
         return None
 
     def _enqueue(self, state: AAState, side: int, unit: int, by_side: int, by_unit: int,
@@ -133,46 +134,46 @@ class ReactionSubPhase(Frame):
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        u = self._row_unit(state)
+        unit = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
-            return [ids.play0 + c for c in state.eligible_reserve(u.side, u)]
+            return [ids.play0 + card for card in state.eligible_reserve(unit.side, unit)]
         if self.step is ReactionStep.MOVE:
-            return legal_placements(state, u)
+            return legal_placements(state, unit)
         phase = state.phase
-        return legal_targets(state, u, [phase.unit] if u.side != phase.side else [])
+        return legal_targets(state, unit, [phase.unit] if unit.side != phase.side else [])
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         if self.step is ReactionStep.ORDER:
             return Illegality(("AA-R4", "AA-G5"), "the reactor takes an eligible card of its "
                               "own Reserve")
-        u = self._row_unit(state)
+        unit = self._row_unit(state)
         if self.step is ReactionStep.MOVE:
             return Illegality(("AA-R7", "AA-G8"), "the In-transit figure must stay on the "
                               "table")
-        return why_not_target(state, u, action)
+        return why_not_target(state, unit, action)
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
         phase = state.phase
-        u = self._row_unit(state)
+        unit = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
-            c = action - ids.play0
-            state.zones.move(c, f"reserve:{u.side}", f"order:{u.side}:{u.slot}")
-            state.log("reserve_assign", ("AA-R4",), f"side {u.side} gives reacting unit"
-                      f"{u.slot} an order from its Reserve", u.side, unit=u.slot)
+            card = action - ids.play0
+            state.zones.move(card, f"reserve:{unit.side}", f"order:{unit.side}:{unit.slot}")
+            state.log("reserve_assign", ("AA-R4",), f"side {unit.side} gives reacting unit"
+                      f"{unit.slot} an order from its Reserve", unit.side, unit=unit.slot)
             self.step = ReactionStep.MOVE
             return None
         if self.step is ReactionStep.MOVE:
-            place_in_transit(state, u, action, ("AA-R7",))
+            place_in_transit(state, unit, action, ("AA-R7",))
             self.step = ReactionStep.EXTRA
             return None
         # extra target (Split Fire, AA-R8), whose unit reacts in turn (AA-R9)
         if action != ids.target_none:
-            t = action - ids.target0
-            phase.fire.append([u.side, u.slot, 1 - u.side, t, 1])
-            state.log("target", ("AA-R8", "AA-R9"), f"side {u.side} unit{u.slot} also targets "
-                      f"enemy unit{t} (Split Fire)", u.side, target=t)
-            self._enqueue(state, 1 - u.side, t, u.side, u.slot, True, True)
+            target = action - ids.target0
+            phase.fire.append([unit.side, unit.slot, 1 - unit.side, target, 1])
+            state.log("target", ("AA-R8", "AA-R9"), f"side {unit.side} unit{unit.slot} also "
+                      f"targets enemy unit{target} (Split Fire)", unit.side, target=target)
+            self._enqueue(state, 1 - unit.side, target, unit.side, unit.slot, True, True)
         self.step = ReactionStep.NEXT
         self.cur += 1
         return None
@@ -188,7 +189,7 @@ class ReactionSubPhase(Frame):
                 ReactionStep.MOVE: Decision.MANEUVER}.get(self.step, Decision.FIRE)
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        u = self._row_unit(state)
-        return UnitContext(self.kind, u.side, self.run_decision(),
-                           u.slot if viewer == u.side else -1)
+        unit = self._row_unit(state)
+        return UnitContext(self.kind, unit.side, self.run_decision(),
+                           unit.slot if viewer == unit.side else -1)
 

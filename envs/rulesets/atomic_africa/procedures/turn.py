@@ -86,49 +86,51 @@ class OrdersPhase(Frame):
     cursor: int = 0
 
     def run(self, state: AAState) -> Step:
-        s = self.side
+        side = self.side
         if self.step is OrdersStep.START:
-            g = state.game
-            n = sum(1 for u in state.alive_units(s) if not u.attached) * g.cards_per_unit
-            if g.experience_draw_bonus:
-                n += g.draw_bonus[s]
-            self.to_draw = n
+            game = state.game
+            count = (sum(1 for unit in state.alive_units(side) if not unit.attached)
+                     * game.cards_per_unit)
+            if game.experience_draw_bonus:
+                count += game.draw_bonus[side]
+            self.to_draw = count
             self.step = OrdersStep.DRAW
-            state.log("orders_phase", ("AA-G4",), f"side {s} draws {n} cards", s, cards=n)
+            state.log("orders_phase", ("AA-G4",), f"side {side} draws {count} cards", side,
+                      cards=count)
         if self.step is OrdersStep.DRAW:
             if self.to_draw > 0:
-                state.reshuffle_if_empty(s)
-                if state.zones.size(f"deck:{s}") > 0:
+                state.reshuffle_if_empty(side)
+                if state.zones.size(f"deck:{side}") > 0:
                     self.to_draw -= 1
-                    return Push(DeckDraw(f"deck:{s}", f"reserve:{s}", s, ("AA-G4",)))
+                    return Push(DeckDraw(f"deck:{side}", f"reserve:{side}", side, ("AA-G4",)))
                 self.to_draw = 0
             self.step = OrdersStep.ASSIGN
         # assign: the next alive unit without an order, while the hand has cards
-        if state.zones.size(f"reserve:{s}") == 0:
+        if state.zones.size(f"reserve:{side}") == 0:
             return Done()
         U = state.game.max_units_per_side
         while self.cursor < U:
-            u = state.units[s][self.cursor]
-            if u is not None and u.alive and state.order_card(s, u.slot) is None:
-                return Wait(s, Decision.ORDERS)
+            unit = state.units[side][self.cursor]
+            if unit is not None and unit.alive and state.order_card(side, unit.slot) is None:
+                return Wait(side, Decision.ORDERS)
             self.cursor += 1
         return Done()
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
         cards = sorted(set(state.zones[f"reserve:{self.side}"].cards))
-        return [ids.assign0 + c for c in cards] + [ids.assign_none]
+        return [ids.assign0 + card for card in cards] + [ids.assign_none]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         return Illegality(("AA-G4",), "only a card of the side's own hand can be given")
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        s, k = self.side, self.cursor
+        side, slot = self.side, self.cursor
         if action != ids.assign_none:
-            state.zones.move(action - ids.assign0, f"reserve:{s}", f"order:{s}:{k}")
-            state.log("order_assigned", ("AA-G4",), f"side {s} gives unit{k} a face-down "
-                      f"order", s, unit=k)
+            state.zones.move(action - ids.assign0, f"reserve:{side}", f"order:{side}:{slot}")
+            state.log("order_assigned", ("AA-G4",), f"side {side} gives unit{slot} a face-down "
+                      f"order", side, unit=slot)
         self.cursor += 1
         return None
 
@@ -147,8 +149,8 @@ class ActivationPhases(Frame):
     next_side: int
 
     def run(self, state: AAState) -> Step:
-        for s in (self.next_side, 1 - self.next_side):
-            if any(state.eligible_to_activate(u) for u in state.units[s]):
-                self.next_side = 1 - s
-                return Push(Activation(s))
+        for side in (self.next_side, 1 - self.next_side):
+            if any(state.eligible_to_activate(unit) for unit in state.units[side]):
+                self.next_side = 1 - side
+                return Push(Activation(side))
         return Done()
