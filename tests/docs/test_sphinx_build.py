@@ -7,6 +7,7 @@ every toctree, a missing page or a docstring that does not parse fails it.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,28 @@ def test_markdown_docstrings_become_rst():
     assert "     - ``advance:third|all``" in out
     assert out[-1] == "End."
     assert convert(["a :class:`X` b"]) == ["a :class:`X` b"]
+
+
+def test_every_page_is_in_a_toctree():
+    """The fast twin of the build's "document isn't included in any toctree" warning: a new
+    page must be linked from a toctree of docs/index.md (or its folder's index.md), or carry
+    ``orphan: true`` front matter until it is."""
+    fence = re.compile(r"```\{toctree\}\n(.*?)```", re.S)
+    linked: set[str] = set()
+    for index in DOCS.rglob("index.md"):
+        folder = index.parent.relative_to(DOCS)
+        for block in fence.findall(index.read_text(encoding="utf-8")):
+            for line in block.splitlines():
+                entry = line.strip()
+                if entry and not entry.startswith(":"):
+                    linked.add((folder / entry).as_posix())
+    missing = []
+    for page in sorted(DOCS.rglob("*.md")):
+        rel = page.relative_to(DOCS).with_suffix("").as_posix()
+        if rel == "index" or rel.startswith(("_build", "api/generated")):
+            continue
+        if page.read_text(encoding="utf-8").startswith("---\norphan: true"):
+            continue
+        if rel not in linked:
+            missing.append(rel)
+    assert missing == [], f"pages in no toctree of docs/index.md: {missing}"
