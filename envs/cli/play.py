@@ -80,8 +80,9 @@ class PlaySession:
         self.save_path = Path(save_path)
         self.scenario = scenario
         self.lock = threading.Lock()
-        if getattr(agent, "reads_state", False) and callable(getattr(agent, "step", None)):
-            # an agent that decides from the state (a search agent): asked on the game's state
+        from agents.policies.base import reads_state
+
+        if reads_state(agent):  # an agent that decides from the state (a search agent)
             self._act = lambda observation, action_mask: agent.step(self.state)
         else:
             self._act = agent.act if callable(getattr(agent, "act", None)) else agent
