@@ -158,3 +158,15 @@ def test_the_single_agent_env_asks_a_search_agent_with_the_state(acw_model):
         obs, _, term, trunc, info = env.step(int(rng.choice(legal)))
         done = term or trunc
     assert asked and set(asked) == {1}
+
+
+def test_the_speed_benchmark_prints_ms_per_decision_and_the_costs(acw_model, capsys):
+    from agents.search import bench
+
+    assert bench.main([acw_model, "--games", "1", "--sims", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "ms per searched decision" in out
+    for label in ("apply_action", "network forward", "observations", "clone"):
+        assert label in out
+    assert bench.main(["/no/such/model.zip", "--games", "1"]) == 2
+    _one_error_line(2, capsys.readouterr().err, "not found")
