@@ -38,7 +38,7 @@ from envs.core.errors import IllegalActionError, InvalidStateError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 from envs.core.workers import result_of, submit, worker_pool
 
-from ..policies.base import as_callable, decision_context, reads_state, reset_policy
+from ..policies.base import decider, decision_context, reset_policy
 from .analytics import GameTracker, ReactionAnalytics
 from .ratings import game_scores, plackett_luce_ratings, wilson_interval
 
@@ -102,8 +102,7 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
     """
     if len(agents) != game.num_players:
         raise ValueError(f"play_game: {len(agents)} agents for {game.num_players} sides")
-    acts = [a.step if reads_state(a) else as_callable(a) for a in agents]
-    readers = [reads_state(a) for a in agents]
+    acts = [decider(a) for a in agents]
     cap = game.max_game_length if max_decisions is None else max_decisions
     state = game.new_initial_state()
     decisions: list[tuple[int, str, str]] = []
@@ -125,7 +124,7 @@ def play_game(game: Game, agents: Sequence[Any], chance_rng: np.random.Generator
         if not mask.any():
             raise InvalidStateError(f"all-false action mask at a decision: "
                                     f"{decision_context(state)} (the ruleset offers no action)")
-        a = acts[p](state) if readers[p] else acts[p](game.observation(state, p), mask)
+        a = acts[p](state, p, mask)
         if not (isinstance(a, (int, np.integer)) and 0 <= int(a) < mask.size and mask[int(a)]):
             raise IllegalActionError(
                 f"agent {getattr(agents[p], 'name', agents[p])!r} (side {p}) chose illegal "

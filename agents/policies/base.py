@@ -163,6 +163,22 @@ def reads_state(policy: object) -> bool:
     return bool(getattr(policy, "reads_state", False)) and callable(getattr(policy, "step", None))
 
 
+def decider(policy: object) -> Callable[[object, int, np.ndarray], int]:
+    """``(state, side, action_mask) -> action`` for ``policy``, as whoever holds the state
+    asks it: ``step(state)`` for an agent that reads the state (:func:`reads_state`), else
+    ``act(observation of side, action_mask)`` (:func:`as_callable`).
+
+    Raises:
+        AgentError: when ``policy`` is neither (see :func:`as_callable`).
+    """
+    if reads_state(policy):
+        step = policy.step  # type: ignore[attr-defined]
+        return lambda state, side, action_mask: step(state)
+    act = as_callable(policy)
+    return lambda state, side, action_mask: act(
+        state.game.observation(state, side), action_mask)  # type: ignore[attr-defined]
+
+
 def policy_name(policy: object, default: str = "policy") -> str:
     """The ``name`` of a policy, or ``default`` for a bare callable."""
     return str(getattr(policy, "name", None) or getattr(policy, "__name__", None) or default)

@@ -51,7 +51,7 @@ from envs.core.replay import ReplayScript, play_labels
 
 from ..evaluation.analytics import is_decline
 from ..evaluation.ratings import mean_ci95
-from ..policies.base import as_callable, reset_policy
+from ..policies.base import decider, reset_policy
 from .common import progress
 
 
@@ -106,7 +106,7 @@ def rollout(state: State, agents: Sequence[Any],
     from envs.core.chance import sample_chance_outcome
     from envs.core.errors import IllegalActionError
 
-    acts = [as_callable(a) for a in agents]
+    acts = [decider(a) for a in agents]
     game = state.game
     n = 0
     per_event = isinstance(chance_rng, EventChance)
@@ -127,7 +127,7 @@ def rollout(state: State, agents: Sequence[Any],
         if n >= max_decisions:
             return [0.0] * game.num_players, n, True
         mask = state.legal_action_mask()
-        a = acts[p](game.observation(state, p), mask)
+        a = acts[p](state, p, mask)
         if not (isinstance(a, (int, np.integer)) and 0 <= int(a) < mask.size and mask[int(a)]):
             raise IllegalActionError(f"agent {getattr(agents[p], 'name', agents[p])!r} (side "
                                      f"{p}) chose illegal action {a!r}; legal: "

@@ -184,3 +184,14 @@ def test_terminal_is_refused(ambush):
     assert st.current_player() == TERMINAL
     with pytest.raises(InvalidStateError):
         agent.analyse(st)
+
+
+def test_whatif_rollouts_ask_a_search_agent_with_the_state(ambush):
+    from agents.policies.base import RandomPolicy
+    from agents.research.whatif import rollout
+
+    agent = SearchAgent(ambush, NetworkEvaluator(ambush, biased_network(
+        ambush, {"react:decline": 1.0})), SearchConfig(simulations=8), seed=0)
+    returns, decisions, truncated = rollout(_react(ambush), [RandomPolicy(0), agent],
+                                            np.random.default_rng(0), 10)
+    assert (returns, decisions, truncated) == ([-1.0, 1.0], 2, False)  # it fires, and wins
