@@ -46,8 +46,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="replay script (.toml) written at the end (default replays/play-<time>.toml)")
     pl.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="game parameter (repeatable), e.g. pips_fixed=true")
+    pl.add_argument("--hint", default=None, metavar="SPEC",
+                    help="the search the page's 'What would the AI do?' button asks at your "
+                         "decision: search:MODEL[:sims=N...] or a checkpoint (default: the "
+                         "opponent's, when it is a search:MODEL agent; else no button)")
     pl.add_argument("--trust-checkpoint", action="store_true",
-                    help="load an --opponent checkpoint without Riposte's config by unpickling "
+                    help="load an --opponent or --hint checkpoint without Riposte's config by "
+                         "unpickling "
                          "(can run code: only for files you trust)")
     from envs.cli import fuzz, playthrough
 

@@ -1,6 +1,6 @@
 """``python -m envs play --ruleset acw_regimental --opponent AGENT [--side 0|1] [--scenario NAME]
-[--port P] [--seed S] [--save FILE] [--param KEY=VALUE] [--trust-checkpoint]``: a person plays
-one side against an agent in the browser (two-sided battles).
+[--port P] [--seed S] [--save FILE] [--param KEY=VALUE] [--hint SPEC] [--trust-checkpoint]``: a
+person plays one side against an agent in the browser (two-sided battles).
 
 The server (Flask on werkzeug's threaded server, bound to 127.0.0.1 only) keeps one game. The
 page (inline HTML/CSS/JS, nothing fetched from outside the machine) shows the table as SVG (the
@@ -12,14 +12,23 @@ middle of the agent's move (the engine simply asks the person's side), the event
 ids, and the result. At the end the game is saved as a replay script (TOML, ``[meta]`` naming
 the players and the seed) that ``python -m envs view`` opens.
 
+"What would the AI do?": with a search agent to ask (``--hint search:MODEL[:key=value...]`` or a
+checkpoint path, else the opponent when it is a ``search:`` agent), the page offers a button at
+the person's decision that runs that search (:meth:`agents.search.SearchAgent.analyse`) from the
+person's side — on a sample of what that side cannot see, never on the opponent's hidden cards —
+and shows each legal action's completed Q value, prior, improved policy and visits, and the
+action the search would choose.
+
 JSON API (used by the page and the tests): ``GET /api/state``; ``POST /api/start``;
 ``POST /api/advance`` (one chance outcome or agent decision); ``POST /api/act`` with
 ``{"action": id, "seq": n}`` — an illegal action (HTTP 400) or a stale one (``seq`` not the
-current step, HTTP 409) is refused with an ``error`` the page shows, and the game goes on.
+current step, HTTP 409) is refused with an ``error`` the page shows, and the game goes on;
+``POST /api/hint`` (the search's analysis of the person's decision, :meth:`PlaySession.hint`;
+HTTP 404 without a search to ask, 409 when it is not the person's decision).
 
 Bad input (unknown ruleset/scenario/agent, a checkpoint for another ruleset, a port in use, an
-unwritable ``--save`` or one not ending in ``.toml``) prints one ``error: ...`` line and exits
-with status 2.
+unwritable ``--save`` or one not ending in ``.toml``, a ``--hint`` that is not a search agent of
+this ruleset) prints one ``error: ...`` line and exits with status 2.
 """
 
 from __future__ import annotations
@@ -68,10 +77,13 @@ class PlaySession:
         seed: seeds the dice (and the agent's ``reset(seed)`` when it has one).
         save_path: where the replay script is written when the game ends.
         scenario: the scenario as given (name or path), written into the replay.
+        advisor: the search agent :meth:`hint` asks (an object with ``analyse(state)`` returning
+            a :class:`~agents.search.SearchResult`), or None for no hints. It is re-seeded
+            from ``seed`` (spawn key 2) with the game, so the same game gives the same hints.
     """
 
     def __init__(self, game: Game, agent: Any, agent_name: str, human_side: int, seed: int,
-                 save_path: str | Path, scenario: str | None = None):
+                 save_path: str | Path, scenario: str | None = None, advisor: Any = None):
         self.game = game
         self.agent = agent
         self.agent_name = agent_name
@@ -79,6 +91,7 @@ class PlaySession:
         self.seed = int(seed)
         self.save_path = Path(save_path)
         self.scenario = scenario
+        self.advisor = advisor
         self.lock = threading.Lock()
         from agents.policies.base import reads_state
 
@@ -92,12 +105,13 @@ class PlaySession:
         with self.lock:
             self.state = self.game.new_initial_state()
             self.rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(0,)))
-            reset = getattr(self.agent, "reset", None)
-            if callable(reset):
-                try:
-                    reset(seed=np.random.SeedSequence(self.seed, spawn_key=(1,)))
-                except TypeError:
-                    reset()
+            for who, key in ((self.agent, 1), (self.advisor, 2)):
+                reset = getattr(who, "reset", None)
+                if callable(reset):
+                    try:
+                        reset(seed=np.random.SeedSequence(self.seed, spawn_key=(key,)))
+                    except TypeError:
+                        reset()
             self.started = False
             self.seq = 0
             self.recent: list[dict[str, Any]] = []
@@ -126,7 +140,7 @@ class PlaySession:
             "events": [{"rules": list(e.rules), "text": e.text, "kind": e.kind}
                        for e in st.events],
             "recent": list(self.recent), "saved": self.saved, "save_error": self.save_error,
-            "actions": [],
+            "actions": [], "hints": self.advisor is not None,
         }
         if out["your_turn"]:
             out["actions"] = self._action_buttons()
@@ -161,6 +175,50 @@ class PlaySession:
                 buttons.append({"id": a, "label": label, "words": g.action_words(st, a),
                                 "legal": False, "why": str(why)})
         return buttons
+
+    def hint(self) -> dict[str, Any]:
+        """What the advisor's search makes of the person's decision ("What would the AI do?").
+        The game is not changed (the search runs on copies, sampled from the person's
+        information state).
+
+        Returns:
+            ``{"seq", "decision", "advisor", "chosen": {"id", "label", "words"}, "root_value",
+            "simulations", "seconds", "searched", "actions": [...]}`` with one entry per legal
+            action, best completed Q first: ``{"id", "label", "words", "q", "prior", "policy",
+            "visits", "chosen"}`` — ``q`` the completed Q value from the person's side in
+            [-1, 1] (None when the decision has one legal action and is not searched),
+            ``prior`` the network's probability, ``policy`` the search's improved policy.
+
+        Raises:
+            PlayError: 404 when the session has no advisor; 409 before Start, when it is not
+                the person's decision, or when the game is over.
+        """
+        with self.lock:
+            if self.advisor is None:
+                raise PlayError("no search to ask: start play with --hint search:MODEL (or a "
+                                "search:MODEL opponent)", 404)
+            st, g = self.state, self.game
+            if not self.started or st.current_player() != self.human_side:
+                raise PlayError("the AI is asked at your decision only", 409)
+            r = self.advisor.analyse(st)
+            rows = []
+            for a in r.legal_actions:
+                q = r.q_values.get(a)
+                rows.append({"id": int(a), "label": g.actions.labels[a],
+                             "words": g.action_words(st, a),
+                             "q": None if q is None else round(float(q), 4),
+                             "prior": round(float(r.prior[a]), 4),
+                             "policy": round(float(r.improved_policy[a]), 4),
+                             "visits": int(r.visit_counts[a]), "chosen": a == r.action})
+            rows.sort(key=lambda row: (row["q"] is None, -(row["q"] or 0.0), -row["policy"]))
+            value = float(r.root_value)
+            return {"seq": self.seq, "decision": st.decision_name(),
+                    "advisor": str(getattr(self.advisor, "name", "search")),
+                    "chosen": {"id": int(r.action), "label": g.actions.labels[r.action],
+                               "words": g.action_words(st, r.action)},
+                    "root_value": None if value != value else round(value, 4),
+                    "simulations": int(r.simulations), "seconds": round(float(r.seconds), 3),
+                    "searched": bool(r.searched), "actions": rows}
 
     # -- moves ----------------------------------------------------------------------------------
     def start(self) -> dict[str, Any]:
@@ -257,7 +315,13 @@ class PlaySession:
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Riposte: play __TITLE__</title>
-<style>__CSS__</style></head>
+<style>__CSS__
+.panel.hidden { display: none; }
+table.hint { border-collapse: collapse; width: 100%; margin-top: 4px; }
+table.hint td, table.hint th { padding: 1px 4px; text-align: right; }
+table.hint td:first-child, table.hint th:first-child { text-align: left; }
+table.hint tr.chosen { font-weight: bold; background: #eef6ee; }
+</style></head>
 <body>
 <h1>Riposte: __TITLE__</h1>
 <div class="sub" id="meta">__META__</div>
@@ -275,6 +339,10 @@ PAGE = """<!DOCTYPE html>
    <div id="actions"></div>
    <div id="result" class="result"></div>
    <div id="saved"></div>
+  </div>
+  <div class="panel hidden" id="hint-panel">
+   <button id="hint">What would the AI do?</button>
+   <div id="hint-out"></div>
   </div>
   <div class="panel"><b>As it happens</b><div id="recent"></div></div>
   <div class="panel"><b>Event log</b> (rule ids in purple)<div class="log" id="log"></div></div>
@@ -333,8 +401,33 @@ function render(s) {
   $("log").innerHTML = s.events.map(e => '<div class="' + (e.kind.startsWith("window") ? "window" : "") +
     '"><span class="rules">[' + esc(e.rules.join(", ")) + "]</span> " + esc(e.text) + "</div>").join("");
   $("log").scrollTop = $("log").scrollHeight;
+  $("hint-panel").classList.toggle("hidden", !(s.hints && s.your_turn));
+  if (hintSeq !== s.seq) $("hint-out").innerHTML = "";
   schedule();
 }
+let hintSeq = null;
+const num = (x, d) => x === null ? "&ndash;" : Number(x).toFixed(d);
+async function hint() {
+  $("hint").disabled = true;
+  $("hint-out").textContent = "Searching\u2026";
+  const h = await call("POST", "/api/hint");
+  $("hint").disabled = false;
+  if (!h) { $("hint-out").textContent = ""; return; }
+  hintSeq = h.seq;
+  if (h.seq !== S.seq) { $("hint-out").textContent = ""; return; }
+  let t = "<div>" + esc(h.advisor) + " would choose <b>" + esc(h.chosen.words) + "</b>" +
+    (h.searched ? " (" + h.simulations + " simulations, " + h.seconds + " s; value " +
+     num(h.root_value, 2) + ")" : " (the only legal action)") + "</div>";
+  t += '<table class="hint"><tr><th>action</th><th title="completed Q from your side, -1..1">value</th>' +
+       '<th title="probability under the network">prior</th><th title="improved policy of the search">search</th>' +
+       "<th>visits</th></tr>";
+  for (const a of h.actions)
+    t += '<tr class="' + (a.chosen ? "chosen" : "") + '" data-label="' + esc(a.label) + '"><td>' +
+         esc(a.words) + "</td><td>" + num(a.q, 2) + "</td><td>" + num(a.prior, 2) + "</td><td>" +
+         num(a.policy, 2) + "</td><td>" + a.visits + "</td></tr>";
+  $("hint-out").innerHTML = t + "</table>";
+}
+$("hint").onclick = hint;
 function schedule() {
   if (timer) { clearTimeout(timer); timer = null; }
   if (S.started && !S.over && !S.your_turn) timer = setTimeout(advance, STEP_MS);
@@ -385,6 +478,13 @@ def create_app(session: PlaySession, step_ms: int = 350):
     def advance():
         try:
             return jsonify(session.advance())
+        except PlayError as e:
+            return jsonify({"error": str(e), "state": session.view()}), e.status
+
+    @app.post("/api/hint")
+    def hint():
+        try:
+            return jsonify(session.hint())
         except PlayError as e:
             return jsonify({"error": str(e), "state": session.view()}), e.status
 
@@ -443,6 +543,37 @@ def parse_param(text: str) -> tuple[str, Any]:
     return key, parse_param_value(value)
 
 
+def make_advisor(spec: str | None, opponent: Any, game: Game, seed: int,
+                 trust: bool = False) -> Any:
+    """The search agent the page's "What would the AI do?" asks, or None.
+
+    Args:
+        spec: ``--hint``: a search agent spec ``search:MODEL[:key=value...]`` or a checkpoint
+            path (searched with the default settings); None to ask the opponent's network and
+            settings when the opponent is a search agent (a separate agent with its own
+            generator, so asking does not change the opponent's choices), else no hints.
+        opponent: the opponent agent.
+        game: the game.
+        seed: the session's seed (the advisor is re-seeded from it with spawn key 2).
+        trust: load a checkpoint without Riposte's config by unpickling.
+
+    Raises:
+        SearchSpecError, AgentLoadError: for a spec that cannot be parsed, a bad option, or a
+            missing or foreign checkpoint (the message names the spec).
+    """
+    from agents.search import SPEC_PREFIX, SearchAgent, is_search_spec
+
+    key = np.random.SeedSequence(seed, spawn_key=(2,))
+    if spec is None:
+        if not isinstance(opponent, SearchAgent):
+            return None
+        return SearchAgent(game, opponent.evaluator, opponent.config, key,
+                           name=opponent.name, model=opponent.model)
+    if not is_search_spec(spec):
+        spec = SPEC_PREFIX + spec
+    return SearchAgent.from_spec(spec, game, key, trust=trust)
+
+
 def main(args) -> int:
     """Entry of ``python -m envs play`` (``args`` from :mod:`envs.__main__`)."""
     from agents import make_agent
@@ -474,9 +605,12 @@ def main(args) -> int:
         agent = make_agent(args.opponent, game, seed=np.random.SeedSequence(args.seed,
                                                                              spawn_key=(1,)),
                            trust_checkpoint=getattr(args, "trust_checkpoint", False))
+        advisor = make_advisor(getattr(args, "hint", None), agent, game, args.seed,
+                               trust=getattr(args, "trust_checkpoint", False))
     except RiposteError as e:
         return fail(str(e).splitlines()[0])
-    session = PlaySession(game, agent, args.opponent, args.side, args.seed, save, args.scenario)
+    session = PlaySession(game, agent, args.opponent, args.side, args.seed, save, args.scenario,
+                          advisor=advisor)
     try:
         server = make_server(session, args.port)
     except OSError as e:

@@ -55,16 +55,17 @@ def shot(driver, name: str) -> None:
         driver.save_screenshot(str(Path(where) / name))
 
 
-@pytest.fixture
-def server(tmp_path):
+def _serve(tmp_path, advisor=None):
     from envs import load_game
     from envs.cli.play import PlaySession, make_server
 
     from .scripted import CHARGER, Scripted
 
     g = load_game("acw_regimental", "example_a_closing_volley", {"pips_fixed": True, "turns": 1})
+    if advisor is not None:
+        advisor = advisor(g)
     ps = PlaySession(g, Scripted(g, CHARGER), "scripted", 1, 7, tmp_path / "played.toml",
-                     "example_a_closing_volley")
+                     "example_a_closing_volley", advisor=advisor)
     srv = make_server(ps, 0, step_ms=40)
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
@@ -73,6 +74,22 @@ def server(tmp_path):
     srv.server_close()
     srv._riposte_socket.close()
     t.join(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def hint_server(tmp_path):
+    from agents.search import NetworkEvaluator, SearchAgent, SearchConfig
+
+    from .test_play_hint import _prior
+
+    yield from _serve(tmp_path, lambda g: SearchAgent(
+        g, NetworkEvaluator(g, _prior(g, {"react:decline": 6.0})), SearchConfig(simulations=4),
+        seed=0, name="search:test"))
 
 
 @pytest.mark.slow
@@ -174,3 +191,26 @@ def test_play_a_short_game_then_view_it(driver, server, tmp_path):
     driver.find_element(By.ID, "last").click()
     assert driver.find_element(By.ID, "step-label").text == f"step {n} / {n}"
     assert driver.find_element(By.ID, "result").text.startswith("Game over: returns")
+
+
+@pytest.mark.slow
+def test_what_would_the_ai_do(driver, hint_server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, ps = hint_server
+    wait = WebDriverWait(driver, WAIT)
+    driver.get(url)
+    assert not driver.find_element(By.ID, "hint").is_displayed()  # not before our decision
+    driver.find_element(By.ID, "start").click()
+    wait.until(lambda d: d.find_element(By.ID, "hint").is_displayed())
+    assert ps.state.decision_name() == "reaction"
+    driver.find_element(By.ID, "hint").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-out table.hint tr[data-label]"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#hint-out table.hint tr[data-label]")
+    assert {r.get_attribute("data-label") for r in rows} == set(ps.state.legal_labels())
+    chosen = driver.find_elements(By.CSS_SELECTOR, "#hint-out tr.chosen")
+    assert len(chosen) == 1 and chosen[0].get_attribute("data-label") == "react:decline"
+    assert "search:test would choose 5th Virginia: no reaction" in \
+        driver.find_element(By.ID, "hint-out").text
+    assert ps.state.decision_name() == "reaction"  # asking applied nothing
