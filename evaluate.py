@@ -457,7 +457,7 @@ SEARCH_OPTIONS_HELP = """search agents (--agents search:MODEL[:key=value...], do
   sims=N          simulations per searched decision (default 8)
   ms=T            a time budget per decision in milliseconds instead (not reproducible)
   k=N             actions sequential halving starts with at the root (default 4)
-  gumbel=X        scale of the root's Gumbel noise (default 1; 0: deterministic)
+  gumbel=X        scale of the root's Gumbel noise (default 0: deterministic; 1: the paper's)
   c_visit=X       sigma(q) = (c_visit + max N) * c_scale * q (default 50)
   c_scale=X       the weight of Q against the prior's logits (default 0.1)
   rescale=0|1     rescale Q to [0, 1] at each node before sigma (default 0)
