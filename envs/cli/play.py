@@ -182,12 +182,14 @@ class PlaySession:
         information state).
 
         Returns:
-            ``{"seq", "decision", "advisor", "chosen": {"id", "label", "words"}, "root_value",
-            "simulations", "seconds", "searched", "actions": [...]}`` with one entry per legal
-            action, best completed Q first: ``{"id", "label", "words", "q", "prior", "policy",
-            "visits", "chosen"}`` — ``q`` the completed Q value from the person's side in
-            [-1, 1] (None when the decision has one legal action and is not searched),
-            ``prior`` the network's probability, ``policy`` the search's improved policy.
+            a dict with the keys ``seq``, ``decision``, ``advisor``, ``chosen`` (a dict of
+            ``id``, ``label``, ``words``), ``root_value``, ``simulations``, ``seconds``,
+            ``searched`` and ``actions``, a list with one entry per legal action, best
+            completed Q first, each a dict of ``id``, ``label``, ``words``, ``q``, ``prior``,
+            ``policy``, ``visits`` and ``chosen`` — ``q`` the completed Q value from the
+            person's side in [-1, 1] (None when the decision has one legal action and is not
+            searched), ``prior`` the network's probability, ``policy`` the search's improved
+            policy.
 
         Raises:
             PlayError: 404 when the session has no advisor; 409 before Start, when it is not
