@@ -208,7 +208,9 @@ def whatif_main(argv: list[str]) -> int:
     p.add_argument("replay", help="replay script (TOML)")
     p.add_argument("--at", type=int, required=True, help="index (0-based) of a decision label")
     p.add_argument("--agents", nargs=2, default=["heuristic", "heuristic"],
-                   metavar=("SIDE0", "SIDE1"), help="policies of sides 0 and 1 in the rollouts")
+                   metavar=("SIDE0", "SIDE1"),
+                   help="policies of sides 0 and 1 in the rollouts (agent names, checkpoints "
+                        "or search agents search:MODEL[:sims=N...])")
     p.add_argument("--rollouts", type=int, default=100, help="rollouts per option")
     p.add_argument("--seed", type=int, default=0, help="seed of the rollouts' chance")
     p.add_argument("--baseline", default=None,

@@ -24,7 +24,7 @@ from envs.core.chance import sample_chance_outcome
 from envs.core.errors import IllegalActionError
 from envs.core.protocol import CHANCE, TERMINAL, Game
 
-from ..policies.base import as_callable, reset_policy
+from ..policies.base import as_callable, reads_state, reset_policy
 
 
 @dataclass
@@ -49,7 +49,8 @@ def collect_demonstrations(game: Game, teacher: Any, opponents: Sequence[Any], n
     """Play ``n_games`` games of ``teacher`` against ``opponents`` (cycled; seats alternate) and
     record the teacher's decisions. If an opponent *is* the teacher object, both sides are
     recorded. With three or more sides the teacher's seat rotates and the opponents, cycled,
-    fill the other seats.
+    fill the other seats. Agents that read the state (``step(state)``, a search agent
+    ``search:MODEL``) are asked on the game's state, the others on the observation.
 
     Raises:
         IllegalActionError: when an agent returns an action its mask does not allow.
@@ -75,7 +76,10 @@ def collect_demonstrations(game: Game, teacher: Any, opponents: Sequence[Any], n
                 if not any(a is d for d in done):
                     reset_policy(a, g)
                     done.append(a)
-        acts = [as_callable(a) for a in seats]
+        # an agent that reads the state (a search agent) is asked step(state); the others act on
+        # the observation the demonstrations record
+        acts = [(lambda ob, mask, st, agent=a: agent.step(st)) if reads_state(a)
+                else (lambda ob, mask, st, act=as_callable(a): act(ob, mask)) for a in seats]
         rng = np.random.default_rng(g_chance)
         st = game.new_initial_state()
         per_side: dict[int, list[int]] = {s: [] for s in range(n)}  # indices into the buffers
@@ -87,7 +91,7 @@ def collect_demonstrations(game: Game, teacher: Any, opponents: Sequence[Any], n
                 continue
             mask = st.legal_action_mask()
             ob = game.observation(st, p)
-            a = acts[p](ob, mask)
+            a = acts[p](ob, mask, st)
             if not mask[int(a)]:
                 raise IllegalActionError(f"agent on side {p} chose illegal action {a!r}; "
                                          f"legal: {st.legal_labels()}")

@@ -99,8 +99,8 @@ class Args:
     max_decisions: int | None = None
     """decision cap per episode (None: the game's max_game_length); capped games are draws"""
     pool_bots: list[str] = field(default_factory=lambda: builtin_panel())
-    """scripted bots in the opponent pool, each NAME or NAME:WEIGHT (built-in names or
-    checkpoint paths; default: the whole bot panel)"""
+    """bots in the opponent pool, each NAME or NAME:WEIGHT (built-in names, checkpoint paths
+    or search:MODEL[:sims=N...] search agents; default: the whole bot panel)"""
     pfsp: bool = True
     """league self-play: sample snapshots and bots by prioritized fictitious self-play, weight
     (1 - p)^2 for the learner's recent score p (league/pfsp.py); off: the fixed
@@ -161,7 +161,8 @@ class Args:
     """behaviour-cloning warm start: games of bc_teacher whose decisions pre-train the fresh
     policy and value net before PPO (0 disables; ignored on --resume; see agents/training/bc.py)"""
     bc_teacher: str = "heuristic"
-    """the teacher of the warm start"""
+    """the teacher of the warm start (an agent name, a checkpoint or a search agent
+    search:MODEL[:sims=N...]: cloning the search's choices)"""
     bc_opponents: list[str] = field(
         default_factory=lambda: ["heuristic", "random", "always-react", "never-react"])
     """opponents of the teacher's games (cycled; "heuristic" plays the teacher itself, so both
