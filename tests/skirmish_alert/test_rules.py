@@ -8,6 +8,7 @@ import pytest
 
 from envs.core.errors import IllegalActionError
 from envs.core.protocol import State
+from envs.rulesets.skirmish_alert.legality import why_not
 from envs.rulesets.skirmish_alert.params import DIRECTIONS
 from envs.rulesets.skirmish_alert.state import difficulty
 
@@ -27,7 +28,7 @@ def test_al1_alert_costs_one_ap_and_is_refused_without_ap() -> None:
     s = duel()
     rell = fighter(s, "Rell")
     rell.ap = 0
-    why = s.why_not(rell, s.game.acts[s.game.actions.id("alert")])
+    why = why_not(s, rell, s.game.acts[s.game.actions.id("alert")])
     assert why is not None and "AL-PD-15" in why.rules
 
 
@@ -196,7 +197,7 @@ def test_al16f_no_equipment_in_a_reaction_while_engaged_whatever_the_parameter(
     assert s.decision_name() == "react"
     menu = s.legal_labels()
     assert "react:melee:e0" in menu and "react:use:draught" not in menu
-    why = s.why_not(blix, s.game.acts[s.game.actions.id("react:use:draught")])
+    why = why_not(s, blix, s.game.acts[s.game.actions.id("react:use:draught")])
     assert why is not None and "AL-16" in why.rules
     # the parameter governs the own turn only: engaged Rell (draught, hurt) on his turn
     s = duel(equipment_blocked_when_engaged=blocked)

@@ -14,7 +14,7 @@ places its In-transit figure, splits or is removed).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +24,6 @@ from envs.core.observer import ObservationLayout, Piece
 from .actions import DECISION_TYPES
 from .cards import CARD_NAMES, DIE_LADDER, N_CARDS, ORDER_KINDS, POSTURES
 from .state import AAState, Unit, key
-
-if TYPE_CHECKING:
-    from .game import AAGame
 
 #: features of one unit row of the observation
 UNIT_FEATURES: tuple[str, ...] = (
@@ -66,10 +63,11 @@ class AAObserver:
     """Builds observations of one :class:`~.game.AAGame` (see the module docstring).
 
     Args:
-        game: the game (its table, unit slots, turns and objectives).
+        game: the :class:`~.game.AAGame` (its table, unit slots, turns and objectives; typed
+            ``Any`` because the game module imports this one).
     """
 
-    def __init__(self, game: "AAGame"):
+    def __init__(self, game: Any):
         self.game = game
         slots = game.max_units_per_side
         self.layout = ObservationLayout([

@@ -6,7 +6,7 @@ its own ordering."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,7 +17,6 @@ from .params import ACTION_KINDS
 
 if TYPE_CHECKING:
     from .state import AlertState
-    from .game import AlertGame
 
 FIGHTER_FEATURES: tuple[str, ...] = (
     "present", "in_play", "x", "y", *(f"facing_{d}" for d in range(8)), "wounds", "w_max",
@@ -58,7 +57,7 @@ def _ego(state: AlertState, side: int, gid: int) -> int:
     return ((t - side) % n) * F + i
 
 
-def observation(game: AlertGame, state: AlertState, side: int) -> np.ndarray:
+def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``."""
     lay = game.layout
     v = lay.zeros()
@@ -147,7 +146,7 @@ def observation(game: AlertGame, state: AlertState, side: int) -> np.ndarray:
     return v
 
 
-def observation_string(game: AlertGame, state: AlertState, side: int) -> str:
+def observation_string(game: Any, state: AlertState, side: int) -> str:
     """A text twin of :func:`observation` (one line per fighter in play)."""
     lines = [f"round {state.round}/{game.rounds}; team {game.side_names[side]}; VP "
              f"{state.scores()}; decision {state.decision_name()}"]

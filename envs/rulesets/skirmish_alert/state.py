@@ -8,11 +8,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from envs.core.procedure import FrameStack, ProcedureState
-from envs.core.protocol import Illegality
 from envs.core.reactions import Cost
 
-from . import legality
-from .actions import DISENGAGE_MAX, Act, Decision
+from .actions import DISENGAGE_MAX, Decision
 from .board import bresenham, chebyshev
 from .params import VECTORS
 
@@ -320,12 +318,6 @@ class AlertState(ProcedureState):
 
     def pay(self, side: int, cost: Cost) -> None:
         self.fighters[int(cost.resource.split(":")[1])].ap -= cost.amount
-
-    # -- legality ----------------------------------------------------------------------------
-    def why_not(self, f: Fighter, a: Act, paid: bool = False) -> Illegality | None:
-        """Why fighter ``f`` may not take ``a`` now (``None``: allowed); see
-        :func:`.legality.why_not` (AL-16, AL-PD-15, AL-PD-35)."""
-        return legality.why_not(self, f, a, paid)
 
     # -- effects ------------------------------------------------------------------------------
     def move_to(self, f: Fighter, x: int, y: int, facing: int | None = None) -> None:

@@ -12,6 +12,7 @@ from envs.core.protocol import Illegality
 
 from ..actions import Act, charge_label
 from ..board import chebyshev, direction_towards
+from ..legality import why_not
 from .alert import AlertWindow
 from .charge import ChargeSquare
 from .facing import Facing
@@ -142,7 +143,7 @@ class ActionFrame(Frame):
             if self.moved:
                 return Done()
             dest = (f.x + a.dx, f.y + a.dy)
-            if state.why_not(f, a, paid=True) is None:  # AL-25: a free path still reaches it
+            if why_not(state, f, a, paid=True) is None:  # AL-25: a free path still reaches it
                 state.move_to_square(f, dest, ("AL-25", "AL-PD-20"))
                 return Done(Facing(f.gid, label))
             return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))  # AL-25
@@ -170,7 +171,7 @@ class ActionFrame(Frame):
             t = state.fighters[self.target]
             # AL-18: lost only when the target is now out of reach, range or sight; the AP
             # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
-            why = (state.why_not(f, a, paid=True) if t.in_play
+            why = (why_not(state, f, a, paid=True) if t.in_play
                    else Illegality(("AL-PD-22",), f"{t.name} is out of play"))
             if why is not None:
                 self._lose_attack(state, f, t, label, why)
@@ -188,10 +189,10 @@ class ActionFrame(Frame):
         if k == "pass":
             state.log("pass", ("AL-PD-12",), f"{f.name} ends its turn", f.team, fighter=f.gid)
             return Done()
-        if k == "disengage" and state.why_not(f, a, paid=True) is not None:
+        if k == "disengage" and why_not(state, f, a, paid=True) is not None:
             return Done(RedirectWindow(f.team, label, f.gid, DISENGAGE_LABELS))  # AL-25
         if k in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
-            if k != "disengage" and state.why_not(f, a, paid=True) is not None:
+            if k != "disengage" and why_not(state, f, a, paid=True) is not None:
                 state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
                           f.team, fighter=f.gid, action=label)
                 return Done()

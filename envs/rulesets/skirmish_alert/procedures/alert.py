@@ -15,7 +15,7 @@ from envs.core.reactions import Cost, Reaction, ReactionWindow
 from ..actions import (DECLINE_LABEL, REACT_NONE_LABEL, REARM_DECLINE_LABEL, REARM_LABEL,
                        Act, Decision, attempt_label)
 from ..board import in_front
-from ..legality import legal_react_ids
+from ..legality import legal_react_ids, why_not
 from .context import AlertContext, _ctx, catalogue_reactions
 from .resolution import effect
 
@@ -245,7 +245,7 @@ class MenuReaction(Reaction):
         self.act = act
 
     def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
-        return state.why_not(state.fighters[window.subject], self.act)
+        return why_not(state, state.fighters[window.subject], self.act)
 
     def cost(self, state: AlertState, window: ReactionWindow) -> Cost:
         if state.game.reaction_action_costs_ap:

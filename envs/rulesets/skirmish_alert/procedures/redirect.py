@@ -11,6 +11,7 @@ from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction, ReactionWindow
 
 from ..actions import PASS_LABEL, Act, Decision
+from ..legality import why_not
 from .context import AlertContext, _ctx, catalogue_reactions
 from .facing import Facing
 
@@ -30,7 +31,7 @@ class RedirectMove(Reaction):
         self.act = act
 
     def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
-        return state.why_not(state.fighters[window.subject], self.act, paid=True)
+        return why_not(state, state.fighters[window.subject], self.act, paid=True)
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighters[window.subject]

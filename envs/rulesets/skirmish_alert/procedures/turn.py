@@ -13,7 +13,7 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from ..actions import AP_COST, Decision
-from ..legality import legal_turn_ids
+from ..legality import legal_turn_ids, why_not
 from .action import ActionFrame
 from .context import AlertContext, _ctx
 
@@ -96,7 +96,7 @@ class Turn(Frame):
             return Illegality(("AL-27",), "at the start of its turn an alert fighter keeps "
                                           "(keep_alert) or drops (drop_alert) its alert")
         if action in g.turn_ids:
-            return state.why_not(f, g.acts[action])
+            return why_not(state, f, g.acts[action])
         return Illegality(("AL-PD-12",), f"{g.actions.labels[action]} is not an action of "
                                          f"{f.name}'s turn")
 
