@@ -52,8 +52,11 @@ test-fast: $(STAMP)
 train: $(STAMP)
 	$(PY) train.py
 
+# the trained model against the panel's heuristic and random, then the search agent over that
+# model against the raw model (about 15 minutes on one core for the 200 search games)
 evaluate: $(STAMP)
 	$(PY) evaluate.py --agents runs/default/final_model.zip heuristic random --games 200 --json runs/default/evaluation.json
+	$(PY) evaluate.py --agents search:runs/default/final_model.zip runs/default/final_model.zip --games 200 --jobs 2 --json runs/default/evaluation_search.json
 
 bench: $(STAMP)
 	$(PY) -m envs.bench --ruleset acw_regimental --seconds 5 --json bench.json
