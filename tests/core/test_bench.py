@@ -107,14 +107,16 @@ def _check_reference_record(r: dict[str, Any]) -> None:
     assert set(ref) == {"env", "turns_per_s"} and ref["env"] == REFERENCE_ENV
     assert ref["turns_per_s"] > 0 and r["aec_turns_per_s"] > 0
     assert r["decisions_per_reference_turn"] > 0
+    # each ratio is rounded to 3 decimals and computed from unrounded rates, so it may differ
+    # from the quotient of the printed (rounded) rates by a little more than 5e-4
     assert r["decisions_per_reference_turn"] == pytest.approx(
-        r["decisions_per_s"] / ref["turns_per_s"], abs=5e-4)
+        r["decisions_per_s"] / ref["turns_per_s"], abs=1e-3)
     assert r["aec_turns_per_reference_turn"] == pytest.approx(
-        r["aec_turns_per_s"] / ref["turns_per_s"], abs=5e-4)
+        r["aec_turns_per_s"] / ref["turns_per_s"], abs=1e-3)
     # the default battle lasts well over 150 decisions
     assert r["clone_at_decision"] == 150 and r["clone_us"] > 0
     assert r["clone_per_decision"] == pytest.approx(
-        r["clone_us"] * r["decisions_per_s"] / 1e6, abs=5e-4)
+        r["clone_us"] * r["decisions_per_s"] / 1e6, abs=1e-3)
 
 
 def test_cli_reference_adds_the_calibration(tmp_path: Path,
@@ -171,7 +173,7 @@ def test_clone_benchmark_clones_the_state_it_reached() -> None:
     r = bench.clone_benchmark(ToyGame(), 1000.0, seed=0, at=150, seconds=0.05)
     assert set(r) == CLONE_KEYS
     assert 10 <= r["clone_at_decision"] < 150 and r["clone_us"] > 0
-    assert r["clone_per_decision"] == pytest.approx(r["clone_us"] / 1000.0, abs=5e-4)
+    assert r["clone_per_decision"] == pytest.approx(r["clone_us"] / 1000.0, abs=1e-3)
     assert bench.clone_benchmark(ToyGame(), 1000.0, at=3, seconds=0.05)["clone_at_decision"] == 3
 
 
