@@ -476,19 +476,18 @@ def create_app(session: PlaySession, step_ms: int = 350):
     def start():
         return jsonify(session.start())
 
+    @app.errorhandler(PlayError)
+    def play_error(e: PlayError):
+        """A refused request: its reason and the unchanged state, with the error's status."""
+        return jsonify({"error": str(e), "state": session.view()}), e.status
+
     @app.post("/api/advance")
     def advance():
-        try:
-            return jsonify(session.advance())
-        except PlayError as e:
-            return jsonify({"error": str(e), "state": session.view()}), e.status
+        return jsonify(session.advance())
 
     @app.post("/api/hint")
     def hint():
-        try:
-            return jsonify(session.hint())
-        except PlayError as e:
-            return jsonify({"error": str(e), "state": session.view()}), e.status
+        return jsonify(session.hint())
 
     @app.post("/api/act")
     def act():
@@ -496,10 +495,7 @@ def create_app(session: PlaySession, step_ms: int = 350):
         if not isinstance(body, dict):
             return jsonify({"error": "expected a JSON object {\"action\": id, \"seq\": n}",
                             "state": session.view()}), 400
-        try:
-            return jsonify(session.act(body.get("action"), body.get("seq")))
-        except PlayError as e:
-            return jsonify({"error": str(e), "state": session.view()}), e.status
+        return jsonify(session.act(body.get("action"), body.get("seq")))
 
     return app
 
