@@ -366,7 +366,7 @@ class RiposteAECEnv(AECEnv):
         st = self.game_state
         if st is None or st.current_player() != side:
             return self._zeros.copy()
-        agent = self.possible_agents[self.seats.index(side)]
+        agent = self.agent_of(side)
         if self.terminations.get(agent, True) or self.truncations.get(agent, True):
             return self._zeros.copy()
         # the state changes only by applying actions, each of which lengthens its history
