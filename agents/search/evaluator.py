@@ -64,15 +64,18 @@ class NetworkEvaluator:
         self.calls = 0
         self.rows = 0
 
-    def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits float32 (B, A), values float32 (B,))`` of observations float32
-        ``(B, observation_size)``, each value from its observer's point of view."""
+    def forward(self, observations: np.ndarray,
+                policy_rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits float32 (R, A), values float32 (B,))`` of observations float32
+        ``(B, observation_size)``, each value from its observer's point of view; the logits
+        of the rows ``policy_rows`` (int64 indices; None: all B rows)."""
         torch = self._torch
         self.calls += 1
         self.rows += len(observations)
         with torch.inference_mode():
             x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
-            return self._pi(x).numpy(), self._vf(x).numpy()[:, 0]
+            px = x if policy_rows is None else x[torch.from_numpy(policy_rows)]
+            return self._pi(px).numpy(), self._vf(x).numpy()[:, 0]
 
     def evaluate(self, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """See :meth:`Evaluator.evaluate`."""
@@ -82,7 +85,7 @@ class NetworkEvaluator:
         for i, st in enumerate(states):
             for side in range(n):
                 obs[i * n + side] = g.observation(st, side)
-        logits, values = self.forward(obs)
         movers = np.array([i * n + st.current_player() for i, st in enumerate(states)])
+        logits, values = self.forward(obs, movers)  # every side's value, the mover's policy
         v = np.clip(values.astype(np.float64).reshape(len(states), n), -1.0, 1.0)
-        return logits[movers], v - v.mean(axis=1, keepdims=True)
+        return logits, v - v.mean(axis=1, keepdims=True)
