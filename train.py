@@ -311,13 +311,14 @@ def resume_model(run: Run) -> bool:
     saying so, when the run is complete already."""
     from agents.policies.base import AgentError
     from agents.policies.checkpoint import load_newest_checkpoint, purge_tensorboard_after
+    from agents.training.build import model_class
     from agents.training.resume import load_training_state, read_training_state
-    from agents.training.teacher_kl import TeacherKLMaskablePPO
 
     args, run_dir, venv = run.args, run.run_dir, run.venv
+    cls, _ = model_class(args)  # (an expert-iteration run continues as one)
 
     def load(p: Path) -> tuple[Any, Any]:  # the model and its resume state (None: a
-        m = TeacherKLMaskablePPO.load(str(p), env=venv, device="cpu", tensorboard_log=run.tb)
+        m = cls.load(str(p), env=venv, device="cpu", tensorboard_log=run.tb)
         blob = read_training_state(p)  # checkpoint of an older Riposte: reseeded)
         return m, None if blob is None else load_training_state(blob, venv, str(p))
 

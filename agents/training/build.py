@@ -59,13 +59,30 @@ def warm_start_agents(args: Any, game: Game) -> dict[str, Any]:
     return agents
 
 
-def new_model(args: Any, venv: Any, tensorboard_log: str | None) -> TeacherKLMaskablePPO:
-    """A fresh MaskablePPO learner on ``venv`` (with the teacher-KL term and the value epochs,
-    see :mod:`agents.training.teacher_kl`) configured by ``args``, on the CPU."""
+def model_class(args: Any) -> tuple[type[TeacherKLMaskablePPO], dict[str, Any]]:
+    """The learner's class for ``args`` and its own settings:
+    :class:`~agents.training.expert_iteration.ExpertIterationMaskablePPO` with
+    ``--expert-iteration-sims`` > 0, else :class:`~agents.training.teacher_kl.TeacherKLMaskablePPO`
+    (and no settings)."""
+    if args.expert_iteration_sims > 0:
+        from .expert_iteration import ExpertIterationMaskablePPO
+
+        return ExpertIterationMaskablePPO, dict(search_simulations=args.expert_iteration_sims,
+                                                search_fraction=args.search_fraction,
+                                                search_coef=args.search_coef)
     from .teacher_kl import TeacherKLMaskablePPO
 
-    return TeacherKLMaskablePPO(
+    return TeacherKLMaskablePPO, {}
+
+
+def new_model(args: Any, venv: Any, tensorboard_log: str | None) -> TeacherKLMaskablePPO:
+    """A fresh MaskablePPO learner on ``venv`` (with the teacher-KL term and the value epochs,
+    see :mod:`agents.training.teacher_kl`; with expert iteration, see
+    :mod:`agents.training.expert_iteration`) configured by ``args``, on the CPU."""
+    cls, extra = model_class(args)
+    return cls(
         "MlpPolicy", venv, teacher_kl_coef=args.teacher_kl, value_epochs=args.value_epochs,
+        **extra,
         learning_rate=args.learning_rate, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
         gae_lambda=args.gae_lambda, clip_range=args.clip_range, ent_coef=args.ent_coef,

@@ -67,8 +67,10 @@ _SPEC: dict[str, Any] = {}
 
 def _spec(model: Any) -> dict[str, Any]:
     """What the worker needs to build a model that updates exactly as ``model`` does (its
-    class, a :class:`~agents.training.teacher_kl.TeacherKLMaskablePPO`, and its settings)."""
-    return {"cls": type(model), "settings": {k: getattr(model, k) for k in _SETTINGS},
+    class, a :class:`~agents.training.teacher_kl.TeacherKLMaskablePPO`, and its settings, with
+    a subclass's own :attr:`update_settings`)."""
+    names = (*_SETTINGS, *getattr(model, "update_settings", ()))
+    return {"cls": type(model), "settings": {k: getattr(model, k) for k in names},
             "policy_kwargs": dict(model.policy_kwargs),
             "observation_space": model.observation_space, "action_space": model.action_space,
             "n_envs": model.n_envs}
@@ -88,6 +90,12 @@ def _build(spec: dict[str, Any]) -> Any:
     return model
 
 
+def _fields(buf: Any) -> tuple[str, ...]:
+    """The arrays of ``buf`` a request carries: :data:`BUFFER_FIELDS`, or a buffer class's own
+    ``fields`` (:class:`agents.training.expert_iteration.SearchRolloutBuffer`)."""
+    return getattr(buf, "fields", BUFFER_FIELDS)
+
+
 def _request(model: Any, seed: int) -> dict[str, Any]:
     """The update request for the rollout now in ``model.rollout_buffer`` (copies)."""
     policy, buf = model.policy, model.rollout_buffer
@@ -97,7 +105,7 @@ def _request(model: Any, seed: int) -> dict[str, Any]:
         "optimizer": copy.deepcopy(policy.optimizer.state_dict()),
         "teacher": None if teacher is None else copy.deepcopy(teacher.state_dict()),
         "frozen": [n for n, p in policy.named_parameters() if not p.requires_grad],
-        "buffer": {f: np.array(getattr(buf, f), copy=True) for f in BUFFER_FIELDS},
+        "buffer": {f: np.array(getattr(buf, f), copy=True) for f in _fields(buf)},
         "progress": float(model._current_progress_remaining),
         "n_updates": int(model._n_updates),
         "seed": int(seed),
@@ -127,7 +135,7 @@ def run_request(model: Any, request: dict[str, Any]) -> dict[str, Any]:
         p.requires_grad_(name not in frozen)
     buf = model.rollout_buffer
     buf.reset()
-    for f in BUFFER_FIELDS:
+    for f in _fields(buf):
         getattr(buf, f)[...] = request["buffer"][f]
     buf.pos, buf.full = buf.buffer_size, True
     model._current_progress_remaining = request["progress"]

@@ -232,6 +232,8 @@ class TeacherKLMaskablePPO(MaskablePPO):
                                            rollout_data.action_masks).mean()
                     teacher_kls.append(teacher_kl.item())
                     loss = loss + self.teacher_kl_coef * teacher_kl
+                if (extra := self._auxiliary_loss(rollout_data)) is not None:
+                    loss = loss + extra  # (a subclass's term: agents/training/expert_iteration.py)
 
                 with th.no_grad():
                     log_ratio = log_prob - rollout_data.old_log_prob
@@ -265,6 +267,10 @@ class TeacherKLMaskablePPO(MaskablePPO):
             self.logger.record("train/value_phase_loss", float(np.mean(value_phase_losses)))
         if self.clip_range_vf is not None:
             self.logger.record("train/clip_range_vf", clip_range_vf)
+
+    def _auxiliary_loss(self, rollout_data: Any) -> th.Tensor | None:
+        """A further term of a subclass's loss on a minibatch (None here: no term)."""
+        return None
 
     def _value_phase(self) -> list[float]:
         """The :attr:`value_epochs` critic-only passes over the rollout buffer (see the class

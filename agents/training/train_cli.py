@@ -92,6 +92,13 @@ class Args:
     teacher_kl: float = 0.1
     """weight of a KL term that keeps the policy near its behaviour-cloned warm start
     (agents/training/teacher_kl.py); 0, or no warm start (--bc-games 0): plain MaskablePPO"""
+    expert_iteration_sims: int = 0
+    """expert iteration: search a --search-fraction of the learner's decisions with this many
+    simulations, play the search's move, learn its policy (docs/search.md); 0: off"""
+    search_fraction: float = 0.1
+    """expert iteration: probability that a learner decision (with a choice) is searched"""
+    search_coef: float = 1.0
+    """expert iteration: weight of the cross-entropy to the search's policy in PPO's loss"""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and value MLPs"""
     shaped_reward: bool = False
@@ -417,6 +424,16 @@ def check_args(args: Args) -> str | None:
               (not args.pipelined_updates or args.backend == "sb3",
                "--pipelined-updates is an option of the sb3 backend (RLlib's env runners "
                "already sample beside the learner): drop it with --backend rllib"),
+              (args.expert_iteration_sims >= 0, "--expert-iteration-sims must be >= 0"),
+              (0.0 <= args.search_fraction <= 1.0, "--search-fraction must be in [0, 1]"),
+              (math.isfinite(args.search_coef) and args.search_coef >= 0,
+               "--search-coef must be a finite number >= 0"),
+              (args.expert_iteration_sims == 0 or args.backend == "sb3",
+               "--expert-iteration-sims is an option of the sb3 backend (its rollouts search "
+               "the envs' game states in the learner's process): drop it with --backend rllib"),
+              (args.expert_iteration_sims == 0 or args.vec_env == "dummy",
+               "--expert-iteration-sims needs --vec-env dummy: the search reads each env's "
+               "game state, which --vec-env subproc keeps in other processes"),
               (args.target_kl is None or 0.0 < args.target_kl < math.inf,
                "--target-kl must be finite and > 0 (or none)"),
               (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),

@@ -141,9 +141,15 @@ class TimedVecEnv(VecEnvWrapper):
 def in_process_envs(venv: VecEnv) -> bool:
     """True when the envs of ``venv`` (through VecEnv wrappers) live in this process (a
     ``DummyVecEnv`` such as :class:`RolloutVecEnv`), which exact resume needs."""
+    return envs_in_process(venv) is not None
+
+
+def envs_in_process(venv: VecEnv) -> list[Any] | None:
+    """The envs of ``venv`` (through VecEnv wrappers) when they live in this process (a
+    ``DummyVecEnv``), else None."""
     v = venv
     while not hasattr(v, "envs"):
         v = getattr(v, "venv", None)
         if v is None:
-            return False
-    return True
+            return None
+    return list(v.envs)
