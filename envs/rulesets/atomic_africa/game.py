@@ -18,6 +18,7 @@ from .observer import AAObserver
 from .params import SCENARIO_DIR, AAParams, load_scenario
 from .procedures import Turn
 from .procedures.turn import TurnStep
+from .scoring import final_returns
 from .state import AAState, Unit
 
 
@@ -135,6 +136,10 @@ class AAGame(Game):
                 s.stack.push(Turn(step=TurnStep.ACTIVATIONS))
         s.start()
         return s
+
+    def final_returns(self, state: AAState) -> list[float]:
+        """AA-G23: the returns of a finished game (:func:`.scoring.final_returns`)."""
+        return final_returns(state)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> AAState:
         return AAState.from_dict(self, dict(data))

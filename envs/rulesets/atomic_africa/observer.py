@@ -8,8 +8,8 @@ the decision context as :meth:`envs.core.procedure.ProcedureState.decision_conte
 that side (a hidden commitment never shows the other side's choice).
 
 The vector is written piece by piece into one buffer: a unit row as one slice assignment, the
-line-of-sight matrix from a cache keyed by the units' points (it changes only when a unit moves,
-places its In-transit figure, splits or is removed).
+line-of-sight matrix from :func:`.sight.sight_matrix`, memoised by the units' points (it changes
+only when a unit moves, places its In-transit figure, splits or is removed).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 from envs.core.frames import CommitContext
 from envs.core.observer import ObservationLayout, Piece
 
+from . import scoring, sight
 from .actions import DECISION_TYPES
 from .cards import CARD_NAMES, DIE_LADDER, N_CARDS, ORDER_KINDS, POSTURES
 from .state import AAState, Unit, key
@@ -44,9 +45,8 @@ _POSTURE_INDEX = {posture: i for i, posture in enumerate(POSTURES)}
 _DIE_INDEX = {sides: i for i, sides in enumerate(DIE_LADDER)}
 _TOP_DIE = len(DIE_LADDER) - 1
 _DECISION_INDEX = {name: i for i, name in enumerate(DECISION_TYPES)}
-#: line-of-sight matrices and objective holders kept per game (bounded memos: cleared when
-#: they grow past this)
-_LOS_CACHE_SIZE = 4096
+#: objective holders kept per game (a bounded memo: cleared when it grows past this)
+_HOLDERS_CACHE_SIZE = 4096
 #: unit rows kept per game (bounded memo: cleared when it grows past this)
 _ROW_CACHE_SIZE = 65536
 
@@ -112,24 +112,10 @@ class AAObserver:
 
     def los_matrix(self, state: AAState, side: int, points: tuple | None = None) -> np.ndarray:
         """``(slots, slots)`` float32: 1 where own unit i and enemy unit j see each other
-        (AA-G9, :meth:`AAState.sees`), memoised by :meth:`unit_points` (``points``, when
-        already known)."""
-        if points is None:
-            points = self.unit_points(state)
-        cache = self.game.los_matrix_cache
-        cache_key = (side, points)
-        matrix = cache.get(cache_key)
-        if matrix is None:
-            slots = self.game.max_units_per_side
-            matrix = np.zeros((slots, slots), dtype=np.float32)
-            enemies = state.alive_units(1 - side)
-            for own in state.alive_units(side):
-                for enemy in enemies:
-                    matrix[own.slot, enemy.slot] = float(state.sees(own, enemy))
-            if len(cache) >= _LOS_CACHE_SIZE:
-                cache.clear()
-            cache[cache_key] = matrix
-        return matrix
+        (AA-G9, :func:`.sight.sight_matrix`), memoised by :meth:`unit_points` (``points``,
+        when already known)."""
+        return sight.sight_matrix(state, side, self.unit_points(state) if points is None
+                                  else points)
 
     def _unit_rows(self, state: AAState, side: int, block: np.ndarray) -> None:
         """Write every present unit's row into ``block`` (shape ``(2 * slots, features)``:
@@ -241,15 +227,15 @@ class AAObserver:
             pieces["frozen"][:] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
         holders = self.game.holders_cache.get(points)
         if holders is None:
-            holders = state.objective_holders()
-            if len(self.game.holders_cache) >= _LOS_CACHE_SIZE:
+            holders = scoring.objective_holders(state)
+            if len(self.game.holders_cache) >= _HOLDERS_CACHE_SIZE:
                 self.game.holders_cache.clear()
             self.game.holders_cache[points] = holders
         for index, (x, y) in enumerate(self.game.objectives[:3]):
             holder = holders[index]
             pieces["objectives"][index] = (*self.table_xy(side, x, y), float(holder == side),
                                            float(holder == enemy))
-        scores = state.scores(holders)
+        scores = scoring.scores(state, holders)
         pieces["score"][:] = (scores[side] / 10.0, scores[enemy] / 10.0)
         return vector
 
@@ -278,7 +264,7 @@ class AAObserver:
         game = self.game
         view = state.zones.public_view(side)
         lines = [f"turn {state.turn}/{game.turns}; you are {game.side_names[side]}; scores "
-                 f"{state.scores()}"]
+                 f"{scoring.scores(state)}"]
         for owner in (side, 1 - side):
             who = "own" if owner == side else "enemy"
             for unit in state.alive_units(owner):

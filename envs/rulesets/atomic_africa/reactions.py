@@ -22,6 +22,7 @@ from envs.core.procedure import Frame, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction, ReactionContext, ReactionWindow
 
+from . import orders, sight
 from .actions import REACT_NONE, Decision, react_label
 from .state import AAState
 
@@ -47,10 +48,10 @@ class UnitReacts(Reaction):
         if unit.acted:
             return Illegality(("AA-G20",), f"unit{slot} has already acted this turn")
         phase = state.phase
-        if not state.sees(unit, state.units[phase.side][phase.unit]):
+        if not sight.sees(state, unit, state.units[phase.side][phase.unit]):
             return Illegality(("AA-R3",), f"unit{slot} has no line of sight to the activating "
                               f"unit's Start Group or In-transit figure")
-        if state.order_card(unit.side, slot) is None and not state.eligible_reserve(unit.side,
+        if orders.order_card(state, unit.side, slot) is None and not orders.eligible_reserve(state, unit.side,
                                                                                     unit):
             return Illegality(("AA-R5",), f"unit{slot} has no order and the Reserve holds no "
                               f"eligible card")

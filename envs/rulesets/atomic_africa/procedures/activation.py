@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
+from .. import orders
 from ..actions import Decision
 from ..state import AAState, PhaseData, Unit
 from .common import (UnitContext, legal_placements, legal_targets, place_in_transit,
@@ -70,7 +71,7 @@ class Activation(Frame):
             unit.acted = True
             unit.confused = False
             unit.tx = unit.ty = None
-            state.discard_order(side, slot)
+            orders.discard_order(state, side, slot)
         state.phase = None
         return Done()
 
@@ -81,7 +82,7 @@ class Activation(Frame):
         ids = state.game.ids
         if self.step is ActivationStep.CHOOSE:
             return [ids.activate0 + unit.slot for unit in state.units[self.side]
-                    if state.eligible_to_activate(unit)]
+                    if orders.eligible_to_activate(state, unit)]
         unit = self._unit(state)
         if self.step is ActivationStep.MOVE:
             return legal_placements(state, unit)

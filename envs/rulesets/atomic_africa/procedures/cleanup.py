@@ -11,6 +11,7 @@ from envs.core.frames import RollDice
 from envs.core.procedure import DecisionContext, Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
+from .. import orders
 from ..actions import Decision
 from ..cards import DIE_OFFSET, shifted
 from ..state import AAState, Unit
@@ -128,7 +129,7 @@ class SplitUnit(Frame):
 def remove_unit(state: AAState, unit: Unit, rules: tuple[str, ...], why: str) -> None:
     unit.alive = False
     state.destroyed[unit.side] += 1
-    state.discard_order(unit.side, unit.slot)
+    orders.discard_order(state, unit.side, unit.slot)
     state.log("destroyed", rules, f"side {unit.side} unit{unit.slot} ({unit.name}) is "
               f"removed: {why}", unit.side, unit=unit.slot)
 
@@ -177,7 +178,7 @@ class CleanUp(Frame):
             # AA-G6: unused orders and the Reserve are discarded; a new turn begins
             for side in (0, 1):
                 for slot in range(game.max_units_per_side):
-                    state.discard_order(side, slot)
+                    orders.discard_order(state, side, slot)
                     unit = state.units[side][slot]
                     if unit is not None:
                         unit.acted = False

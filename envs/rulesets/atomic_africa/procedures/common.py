@@ -12,6 +12,7 @@ from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, 
 
 from envs.core.protocol import Illegality
 
+from .. import movement, sight
 from ..cards import DIE_OFFSET
 from ..state import AAState, Unit, key
 
@@ -54,7 +55,7 @@ def legal_placements(state: AAState, unit: Unit) -> list[int]:
     directions, on the table; a unit with too many suppression markers holds (AA-G15)."""
     if unit.suppression >= state.game.suppressed_no_move or unit.confused:
         return [state.game.ids.hold]
-    return state.placements(unit)
+    return movement.placements(state, unit)
 
 
 def place_in_transit(state: AAState, unit: Unit, action: int, rules: tuple[str, ...]) -> None:
@@ -70,7 +71,7 @@ def place_in_transit(state: AAState, unit: Unit, action: int, rules: tuple[str, 
                   unit=unit.slot)
         return
     d, count = ids.dirs.index(move[0]), move[1]
-    unit.tx, unit.ty = state.destination(unit, d, count)
+    unit.tx, unit.ty = movement.destination(state, unit, d, count)
     phase.moves[key(unit.side, unit.slot)] = [d, count]
     state.log("in_transit", rules, f"side {unit.side} unit{unit.slot} places its In-transit "
               f"figure {move[0]} {count} increment(s)", unit.side, unit=unit.slot,
@@ -82,7 +83,7 @@ def legal_targets(state: AAState, unit: Unit, exclude: list[int]) -> list[int]:
     then ``target:none``."""
     ids = state.game.ids
     out = [ids.target0 + enemy.slot for enemy in state.alive_units(1 - unit.side)
-           if enemy.slot not in exclude and state.sees(unit, enemy)]
+           if enemy.slot not in exclude and sight.sees(state, unit, enemy)]
     return out + [ids.target_none]
 
 
@@ -94,7 +95,7 @@ def why_not_target(state: AAState, unit: Unit, action: int) -> Illegality:
         enemy = state.units[1 - unit.side][slot]
         if enemy is None or not enemy.alive:
             return Illegality(("AA-G9",), f"there is no enemy unit{slot}")
-        if not state.sees(unit, enemy):
+        if not sight.sees(state, unit, enemy):
             return Illegality(("AA-G9",), f"enemy unit{slot} is out of line of sight")
         return Illegality(("AA-R1",), f"enemy unit{slot} is already a target")
     return Illegality(("AA-G21",), "not a target choice")

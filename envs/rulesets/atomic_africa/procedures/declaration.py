@@ -11,6 +11,7 @@ from envs.core.frames import HiddenCommit
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
+from .. import orders
 from ..actions import Decision
 from ..cards import (CARD_NAMES, EXPERIENCE, FACE_CARDS, JOKER, ORDER_KINDS, POSTURES, is_face,
                      special_menu)
@@ -38,7 +39,7 @@ class ChangeCommit(HiddenCommit):
         side = self.sides[index]
         if state.phase.frozen[side]:
             return [ids.stand]
-        return [ids.play0 + card for card in state.reserve_cards(side)] + [ids.stand]
+        return [ids.play0 + card for card in orders.reserve_cards(state, side)] + [ids.stand]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side = self.sides[self._next()]
@@ -88,12 +89,12 @@ class Declaration(Frame):
         if self.step is DeclarationStep.REVEAL:
             shown = []
             for side, slot, _ in phase.involved:
-                card = state.reveal(side, slot)
+                card = orders.reveal(state, side, slot)
                 if card is not None:
                     shown.append(f"side {side} unit{slot} {CARD_NAMES[card]}")
                     self._revealed(state, side, slot, card)
             state.log("reveal", ("AA-D1",), "orders revealed: " + (", ".join(shown) or "none"),
-                      None, cards=[[side, slot, state.order_card(side, slot)]
+                      None, cards=[[side, slot, orders.order_card(state, side, slot)]
                                    for side, slot, _ in phase.involved])
             self.step = DeclarationStep.ORDER
         if self.step is DeclarationStep.ORDER:
@@ -105,7 +106,7 @@ class Declaration(Frame):
         if self.step is DeclarationStep.CHANGE:
             sides = tuple(side for side in (phase.side, 1 - phase.side)
                           if _principal(state, side) >= 0
-                          and state.order_card(side, _principal(state, side)) is not None
+                          and orders.order_card(state, side, _principal(state, side)) is not None
                           and state.zones.size(f"reserve:{side}") > 0)
             if not sides or all(phase.frozen[side] for side in sides) and self.rounds > 0:
                 state.log("declaration_end", ("AA-D7",), "the orders stand", None)
@@ -173,9 +174,9 @@ class Declaration(Frame):
             played = True
             slot = _principal(state, side)
             card = a - ids.play0
-            state.discard_order(side, slot)  # AA-D6: the new card totally replaces the old
+            orders.discard_order(state, side, slot)  # AA-D6: the new card totally replaces the old
             state.zones.move(card, f"reserve:{side}", f"order:{side}:{slot}")
-            state.reveal(side, slot)
+            orders.reveal(state, side, slot)
             state.log("order_replaced", ("AA-D5", "AA-D6"), f"side {side} replaces unit{slot}'s "
                       f"order with {CARD_NAMES[card]} from its Reserve", side, unit=slot, card=card)
         for side, a in zip(child.sides, child.choices):  # reveal effects after both flips

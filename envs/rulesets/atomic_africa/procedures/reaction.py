@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
+from .. import orders
 from ..actions import Decision, react_label
 from ..cards import carries_split_fire
 from ..state import AAState, Unit
@@ -78,9 +79,9 @@ class ReactionSubPhase(Frame):
         unit = self._row_unit(state)
         row = self.queue[self.cur]
         if self.step is ReactionStep.ORDER:
-            if state.order_card(unit.side, unit.slot) is not None:
+            if orders.order_card(state, unit.side, unit.slot) is not None:
                 self.step = ReactionStep.MOVE
-            elif state.eligible_reserve(unit.side, unit):
+            elif orders.eligible_reserve(state, unit.side, unit):
                 return Wait(unit.side, Decision.RESERVE_ASSIGN)  # AA-R4
             else:  # AA-R6: compulsory reaction, no eligible Reserve card: Confused
                 unit.confused = True
@@ -88,7 +89,7 @@ class ReactionSubPhase(Frame):
                 state.log("confused", ("AA-R6", "AA-G18"), f"side {unit.side} unit{unit.slot} has "
                           f"no eligible Reserve card and reacts Confused with the top card of "
                           f"its deck", unit.side, unit=unit.slot)
-                state.reshuffle_if_empty(unit.side)
+                orders.reshuffle_if_empty(state, unit.side)
                 if state.zones.size(f"deck:{unit.side}"):
                     return Push(DeckDraw(f"deck:{unit.side}", f"order:{unit.side}:{unit.slot}",
                                          unit.side, ("AA-R6",)))
@@ -97,7 +98,7 @@ class ReactionSubPhase(Frame):
         if self.step is ReactionStep.EXTRA:
             # AA-G20 cascaded, AA-G18 confused: return fire only; AA-R8: an extra target only
             # with an order card that carries Split Fire (its owner knows the card)
-            card = state.order_card(unit.side, unit.slot)
+            card = orders.order_card(state, unit.side, unit.slot)
             if row[5] or unit.confused or not carries_split_fire(card, unit.vehicle):
                 self.step = ReactionStep.NEXT
                 self.cur += 1
@@ -136,7 +137,7 @@ class ReactionSubPhase(Frame):
         ids = state.game.ids
         unit = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
-            return [ids.play0 + card for card in state.eligible_reserve(unit.side, unit)]
+            return [ids.play0 + card for card in orders.eligible_reserve(state, unit.side, unit)]
         if self.step is ReactionStep.MOVE:
             return legal_placements(state, unit)
         phase = state.phase

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
 
+from .. import combat, movement, orders, sight
 from ..cards import ALLOWANCE, DIE_OFFSET, NO_FIRE, shifted
 from ..state import AAState, Unit, key
 
@@ -19,7 +20,7 @@ def final_order(state: AAState, unit: Unit) -> str:
     units (AA-G18), else the announced special action."""
     if unit.confused:
         return "basic"
-    card = state.order_card(unit.side, unit.slot)
+    card = orders.order_card(state, unit.side, unit.slot)
     if card is None:
         return "basic"
     return state.phase.special.get(key(unit.side, unit.slot), "basic")
@@ -95,7 +96,7 @@ class Resolution(Frame):
             allow = 0
         increments = min(move[1], allow)
         if increments > 0:
-            unit.x, unit.y = state.destination(unit, move[0], increments)
+            unit.x, unit.y = movement.destination(state, unit, move[0], increments)
             state.log("move", ("AA-G8",), f"side {unit.side} unit{unit.slot} moves "
                       f"{increments} increment(s) ({kind})", unit.side, unit=unit.slot,
                       increments=increments, x=round(unit.x, 3), y=round(unit.y, 3))
@@ -117,7 +118,7 @@ class Resolution(Frame):
             why = f"its order ({kind}) does not fire"
         elif extra and kind != "split_fire":
             why = "the extra target needs Split Fire"
-        elif not state.los((unit.x, unit.y), (target.x, target.y)):
+        elif not sight.line_of_sight(state, (unit.x, unit.y), (target.x, target.y)):
             why = "no line of sight after movement"
         if why is not None:
             state.log("no_fire", ("AA-G21",), f"side {firer_side} unit{firer_slot} does not fire "
@@ -136,7 +137,7 @@ class Resolution(Frame):
             target = state.units[target_side][target_slot]
             attack = roll + unit.figures // game.figures_per_attack_point
             distance = math.hypot(unit.x - target.x, unit.y - target.y)
-            range_threshold = state.range_threshold(distance)
+            range_threshold = combat.range_threshold(state, distance)
             if target.vehicle:
                 damage_threshold = range_threshold + target.defense
             else:
@@ -144,7 +145,7 @@ class Resolution(Frame):
                 posture = posture_of(state, target) if involved else "standing"
                 bonus = {"standing": 0, "crouched": game.crouched_bonus,
                          "prone": game.prone_bonus}[posture]
-                damage_threshold = range_threshold + state.cover(target.x, target.y) + bonus
+                damage_threshold = range_threshold + combat.cover(state, target.x, target.y) + bonus
             markers = wounds = 0
             if attack > damage_threshold:
                 wounds = max(1, (attack - damage_threshold) // 2)

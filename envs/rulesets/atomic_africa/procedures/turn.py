@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
+from .. import orders, scoring
 from ..actions import Decision
 from ..state import AAState
 from .common import Contest, DeckDraw, UnitContext
@@ -50,8 +51,8 @@ class Turn(Frame):
             self.step = TurnStep.END
             return Push(CleanUp())
         # end of turn
-        if state.game_over() or state.turn >= state.game.turns:
-            sc = state.scores()
+        if scoring.game_over(state) or state.turn >= state.game.turns:
+            sc = scoring.scores(state)
             state.log("game_end", ("AA-G23",), f"the game ends after turn {state.turn}: "
                       f"scores {sc[0]}-{sc[1]}", None, scores=sc)
             return Done()
@@ -99,7 +100,7 @@ class OrdersPhase(Frame):
                       cards=count)
         if self.step is OrdersStep.DRAW:
             if self.to_draw > 0:
-                state.reshuffle_if_empty(side)
+                orders.reshuffle_if_empty(state, side)
                 if state.zones.size(f"deck:{side}") > 0:
                     self.to_draw -= 1
                     return Push(DeckDraw(f"deck:{side}", f"reserve:{side}", side, ("AA-G4",)))
@@ -111,7 +112,7 @@ class OrdersPhase(Frame):
         U = state.game.max_units_per_side
         while self.cursor < U:
             unit = state.units[side][self.cursor]
-            if unit is not None and unit.alive and state.order_card(side, unit.slot) is None:
+            if unit is not None and unit.alive and orders.order_card(state, side, unit.slot) is None:
                 return Wait(side, Decision.ORDERS)
             self.cursor += 1
         return Done()
@@ -150,7 +151,7 @@ class ActivationPhases(Frame):
 
     def run(self, state: AAState) -> Step:
         for side in (self.next_side, 1 - self.next_side):
-            if any(state.eligible_to_activate(unit) for unit in state.units[side]):
+            if any(orders.eligible_to_activate(state, unit) for unit in state.units[side]):
                 self.next_side = 1 - side
                 return Push(Activation(side))
         return Done()
