@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 RLLIB  := $(VENV)/.installed-rllib
 OSPIEL := $(VENV)/.installed-openspiel
 
-.PHONY: all install install-rllib install-openspiel test test-fast train evaluate bench docs clean
+.PHONY: all install install-rllib install-openspiel typecheck test test-fast train evaluate bench docs clean
 
 all: test
 
@@ -41,12 +41,18 @@ $(OSPIEL): $(STAMP)
 
 install-openspiel: $(OSPIEL)
 
-test: $(STAMP) $(RLLIB) $(OSPIEL)
+# mypy over envs/ and agents/ with the configuration in pyproject.toml ([tool.mypy]: strict for
+# envs/core); its cache is .mypy_cache, so a second run checks only what changed
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
+# the type check, then the whole test suite
+test: $(STAMP) $(RLLIB) $(OSPIEL) typecheck
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # the fast tier: every test module's tests not marked slow (training runs, long tournaments,
-# many processes); `make test` is the whole suite
-test-fast: $(STAMP)
+# many processes), after the type check; `make test` is the whole suite
+test-fast: $(STAMP) typecheck
 	$(PY) -m pytest -q -p no:cacheprovider -m "not slow"
 
 train: $(STAMP)

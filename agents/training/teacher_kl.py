@@ -181,9 +181,9 @@ class TeacherKLMaskablePPO(MaskablePPO):
         use_teacher = self.teacher is not None and self.teacher_kl_coef > 0
         self.policy.set_training_mode(True)
         self._update_learning_rate(self.policy.optimizer)
-        clip_range = self.clip_range(self._current_progress_remaining)  # type: ignore[operator]
+        clip_range = self.clip_range(self._current_progress_remaining)  # type: ignore[operator]  # a schedule once set up
         if self.clip_range_vf is not None:
-            clip_range_vf = self.clip_range_vf(self._current_progress_remaining)  # type: ignore
+            clip_range_vf = self.clip_range_vf(self._current_progress_remaining)  # type: ignore[operator]  # a schedule once set up
 
         entropy_losses = []
         pg_losses, value_losses = [], []
@@ -279,7 +279,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
         (a fresh shuffle each pass), with the same gradient clipping and optimizer. Returns the
         minibatches' value losses."""
         clip_range_vf = (None if self.clip_range_vf is None
-                         else self.clip_range_vf(self._current_progress_remaining))  # type: ignore
+                         else self.clip_range_vf(self._current_progress_remaining))  # type: ignore[operator]  # a schedule once set up
         losses: list[float] = []
         for _ in range(self.value_epochs):
             for rollout_data in self.rollout_buffer.get(self.batch_size):
