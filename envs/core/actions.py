@@ -6,7 +6,7 @@ scenario) and one for chance outcomes (e.g. ``d6=1`` … ``d6=6`` or the cards o
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -36,7 +36,7 @@ class ActionCatalogue:
     def __len__(self) -> int:
         return len(self._labels)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._labels)
 
     @property

@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import InvalidStateError
 from .frames import DrawCard
-from .procedure import Done, Frame, Push, Record, Step, register
+from .procedure import Done, Frame, Push, Record, StateT, Step, register
 
 __all__ = ["ActivationLoop", "ActivationOrder", "Activator", "AlternatingTurns",
            "InitiativeTrack", "LoopStep", "OrderCards"]
@@ -45,14 +45,16 @@ class Activator(Record):
 class ActivationOrder(Record):
     """Base of the orders. ``next`` returns the next activator, or a frame to run first (a
     draw; its result is then read by ``after_draw``), or ``None`` when the round is over.
-    ``new_round`` starts the next round."""
+    ``new_round`` starts the next round. An order is a field of a ruleset's loop frame, so its
+    ``state`` parameters are the ruleset's state, typed ``Any`` (:class:`OrderCards` uses its
+    :class:`~envs.core.frames.ZonedState` part)."""
 
     __slots__ = ()
 
-    def next(self, state: Any, eligible: Eligible) -> Activator | Frame | None:
+    def next(self, state: Any, eligible: Eligible) -> Activator | Frame[Any] | None:
         raise NotImplementedError
 
-    def after_draw(self, state: Any, child: Frame) -> Activator | None:
+    def after_draw(self, state: Any, child: Frame[Any]) -> Activator | None:
         raise InvalidStateError(f"{self.kind}: draws nothing")
 
     def new_round(self, state: Any) -> None:
@@ -156,7 +158,7 @@ class OrderCards(ActivationOrder):
             return None
         return DrawCard(self.deck, self.discard, None, self.rules)
 
-    def after_draw(self, state: Any, child: Frame) -> Activator:
+    def after_draw(self, state: Any, child: Frame[Any]) -> Activator:
         if not isinstance(child, DrawCard) or child.card is None:
             raise InvalidStateError(f"order_cards: expected a finished draw, got {child!r}")
         return Activator(self.card_side[child.card])
@@ -172,7 +174,7 @@ class LoopStep(str, enum.Enum):
 
 
 @dataclass(slots=True)
-class ActivationLoop(Frame):
+class ActivationLoop(Frame[StateT]):
     """Activate whoever ``order`` names until it names nobody, then finish.
 
     Subclasses set ``kind`` (and are registered) and implement :meth:`activation` (the frame
@@ -183,13 +185,13 @@ class ActivationLoop(Frame):
     step: LoopStep = LoopStep.NEXT
     pending: Activator | None = None
 
-    def activation(self, state: Any, who: Activator) -> Frame:
+    def activation(self, state: StateT, who: Activator) -> Frame[Any]:
         raise NotImplementedError(f"{type(self).__name__}.activation")
 
-    def eligible(self, state: Any, who: Activator) -> bool:
+    def eligible(self, state: StateT, who: Activator) -> bool:
         return True
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: StateT) -> Step:
         step = self.step
         if step is LoopStep.NEXT:
             nxt = self.order.next(state, lambda who: self.eligible(state, who))
@@ -207,7 +209,7 @@ class ActivationLoop(Frame):
             return None
         raise InvalidStateError(f"{self.kind}: run while its draw is pending")
 
-    def on_child_done(self, state: Any, child: Frame) -> None:
+    def on_child_done(self, state: StateT, child: Frame[Any]) -> None:
         if self.step is LoopStep.DRAWING:
             self.pending = self.order.after_draw(state, child)
             self.step = LoopStep.ACTIVATE

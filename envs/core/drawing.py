@@ -180,7 +180,7 @@ def to_svg(drawing: Drawing, scale: float = 16.0, element_id: str | None = None)
            f'<rect class="table" x="0" y="0" width="{_fmt(W)}" height="{_fmt(H)}" '
            f'fill="{esc(drawing.background)}" stroke="#555" stroke-width="0.1"/>']
     for s in drawing.ordered():
-        title = f"<title>{esc(s.title)}</title>" if getattr(s, "title", "") else ""
+        title = f"<title>{esc(s.title)}</title>" if not isinstance(s, Text) and s.title else ""
         if isinstance(s, Polygon):
             pts = " ".join(pt(p) for p in s.points)
             out.append(f'<polygon class="{s.role}" points="{pts}" fill="{esc(s.fill)}" '

@@ -137,8 +137,8 @@ def signals_held() -> Iterator[None]:
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
-        for s in held:  # now, to the handlers of before (a raising one ends the loop)
-            signal.raise_signal(s)
+        for signum in held:  # now, to the handlers of before (a raising one ends the loop)
+            signal.raise_signal(signum)
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:

@@ -14,12 +14,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import InvalidStateError
 from .procedure import ChanceNode, DecisionContext, Done, Frame, Step, Wait, register
+from .protocol import Game, State
+from .zones import Zones
 
-__all__ = ["CommitContext", "DrawCard", "HiddenCommit", "RollDice", "dice_labels"]
+__all__ = ["CommitContext", "DrawCard", "HiddenCommit", "RollDice", "ZonedState",
+           "dice_labels"]
+
+
+class ZonedState(Protocol):
+    """What :class:`DrawCard` (and :class:`~envs.core.activation.OrderCards`) use of a state:
+    its game, its card zones and its event log."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def zones(self) -> Zones: ...
+
+    def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
+            side: int | None = None, **data: Any) -> None: ...
+
 
 _UNIFORM: dict[tuple[int, int], ChanceNode] = {}
 
@@ -42,7 +60,7 @@ def uniform_die(sides: int, first_outcome: int = 0) -> ChanceNode:
 
 @register
 @dataclass(slots=True)
-class RollDice(Frame):
+class RollDice(Frame[State]):
     """Roll ``count`` d``sides``, one chance node per die.
 
     Each die logs a ``die`` event citing ``rules`` with data ``value``, ``index``, ``of`` and
@@ -67,15 +85,15 @@ class RollDice(Frame):
             raise InvalidStateError(f"roll_dice: need count >= 0 and sides >= 2, got "
                                     f"{self.count}d{self.sides}")
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: State) -> Step:
         if len(self.values) >= self.count:
             return Done()
         return uniform_die(self.sides, self.first_outcome)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: State) -> list[int]:
         return list(range(self.first_outcome, self.first_outcome + self.sides))
 
-    def apply(self, state: Any, action: int) -> Done | None:
+    def apply(self, state: State, action: int) -> Done | None:
         v = action - self.first_outcome + 1
         values = self.values
         values.append(v)
@@ -87,7 +105,7 @@ class RollDice(Frame):
 
 @register
 @dataclass(slots=True)
-class DrawCard(Frame):
+class DrawCard(Frame[ZonedState]):
     """Draw one card from zone ``deck`` of ``state.zones`` into zone ``dest``.
 
     The chance outcomes are the distinct card ids left in the deck with probability
@@ -106,15 +124,15 @@ class DrawCard(Frame):
     rules: tuple[str, ...] = ()
     card: int | None = None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ZonedState) -> Step:
         if self.card is not None:
             return Done()
         return ChanceNode(tuple(state.zones.distribution(self.deck)))
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ZonedState) -> list[int]:
         return [c for c, _ in state.zones.distribution(self.deck)]
 
-    def apply(self, state: Any, action: int) -> Done:
+    def apply(self, state: ZonedState, action: int) -> Done:
         zones = state.zones
         zones.move(action, self.deck, self.dest)
         self.card = action
@@ -139,7 +157,7 @@ class CommitContext(DecisionContext):
 
 @register
 @dataclass(slots=True)
-class HiddenCommit(Frame):
+class HiddenCommit(Frame[State]):
     """A simultaneous hidden choice of ``sides``, asked one after the other in that order.
 
     Every side chooses among ``options`` (decision ids) with decision type ``decision``. A
@@ -165,28 +183,31 @@ class HiddenCommit(Frame):
                 return i
         return None
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: State) -> Step:
         i = self._next()
         if i is None:
             return Done()
         return Wait(self.sides[i], self.decision)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: State) -> list[int]:
         return sorted(self.options)
 
-    def apply(self, state: Any, action: int) -> Done | None:
+    def apply(self, state: State, action: int) -> Done | None:
         i = self._next()
+        if i is None:
+            raise InvalidStateError(f"{self.kind}: every side has already committed")
         self.choices[i] = action
         state.log("commit", self.rules, f"side {self.sides[i]} has committed", self.sides[i])
         if self._next() is None:
             labels = state.game.actions.labels
+            chosen = [c for c in self.choices if c is not None]  # (every side's, now)
             state.log("reveal", self.rules, "revealed: " + ", ".join(
-                f"side {s} {labels[c]}" for s, c in zip(self.sides, self.choices)), None,
+                f"side {s} {labels[c]}" for s, c in zip(self.sides, chosen)), None,
                 choices=list(self.choices))
             return Done()
         return None
 
-    def context(self, state: Any, viewer: int) -> CommitContext:
+    def context(self, state: State, viewer: int) -> CommitContext:
         i = self._next()
         own = None
         if viewer in self.sides:

@@ -35,16 +35,16 @@ from __future__ import annotations
 import dataclasses
 import enum
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, Union
 
 from .errors import InvalidStateError
 from .protocol import CHANCE, TERMINAL, Illegality, State
 
 __all__ = [
     "ChanceNode", "DecisionContext", "Done", "Frame", "FrameStack", "ProcedureState", "Push",
-    "RECORD_KINDS", "Record", "Step", "Wait", "record_from_dict", "register",
+    "RECORD_KINDS", "Record", "StateT", "Step", "Wait", "record_from_dict", "register",
 ]
 
 
@@ -73,9 +73,9 @@ class Push:
     """Run ``frames`` before the current frame continues (pushed in order: the last is on
     top)."""
 
-    frames: tuple["Frame", ...]
+    frames: tuple[Frame[Any], ...]
 
-    def __init__(self, *frames: "Frame"):
+    def __init__(self, *frames: Frame[Any]):
         object.__setattr__(self, "frames", tuple(frames))
 
 
@@ -84,9 +84,9 @@ class Done:
     """The frame is finished: pop it, tell the frame below (``on_child_done``) and push
     ``then`` in its place (the last on top)."""
 
-    then: tuple["Frame", ...] = ()
+    then: tuple[Frame[Any], ...] = ()
 
-    def __init__(self, *then: "Frame"):
+    def __init__(self, *then: Frame[Any]):
         object.__setattr__(self, "then", tuple(then))
 
 
@@ -113,7 +113,10 @@ class DecisionContext:
 RECORD_KINDS: dict[str, type["Record"]] = {}
 
 
-def register(cls: type["Record"]) -> type["Record"]:
+RecordClass = TypeVar("RecordClass", bound="type[Record]")
+
+
+def register(cls: RecordClass) -> RecordClass:
     """Class decorator: list ``cls`` in :data:`RECORD_KINDS` under ``cls.kind``.
 
     Raises:
@@ -164,7 +167,7 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _decoder(tp: Any):
+def _decoder(tp: Any) -> Callable[[Any], Any]:
     """A function JSON value -> field value for the annotation ``tp``."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
@@ -221,6 +224,8 @@ class Record:
     __slots__ = ()
     kind: ClassVar[str] = ""
     _codec: ClassVar[tuple[tuple[str, Any], ...] | None] = None
+    if TYPE_CHECKING:  # every registered record is a dataclass (register checks it)
+        __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     @classmethod
     def _fields(cls) -> tuple[tuple[str, Any], ...]:
@@ -238,7 +243,7 @@ class Record:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]):
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
         if data.get("kind") != cls.kind:
             raise InvalidStateError(f"frame: expected kind {cls.kind!r}, got "
                                     f"{data.get('kind')!r}")
@@ -253,7 +258,7 @@ class Record:
                                         f"({type(e).__name__}: {e})") from None
         return obj
 
-    def copy(self):
+    def copy(self) -> Self:
         cls = type(self)
         obj = object.__new__(cls)
         for name, _ in cls._fields():
@@ -261,10 +266,17 @@ class Record:
         return obj
 
 
-class Frame(Record):
+#: the state class a frame runs on (a ruleset's :class:`ProcedureState` subclass, or a protocol
+#: of what a core frame uses of it)
+StateT = TypeVar("StateT")
+
+
+class Frame(Record, Generic[StateT]):
     """One procedure on the stack (see the module docstring). Subclasses are registered
     ``@dataclass(slots=True)`` classes and override :meth:`run`, and, when they can wait,
-    :meth:`legal_actions`, :meth:`apply`, :meth:`why_illegal` and :meth:`context`.
+    :meth:`legal_actions`, :meth:`apply`, :meth:`why_illegal` and :meth:`context`. A ruleset's
+    frames name its state class, ``Frame[ACWState]``, so that their ``state`` parameters are
+    typed by it.
 
     ``auto_apply_forced``: when the frame waits for a decision with exactly one legal action,
     the driver applies it without asking (it does not enter the history), as for a
@@ -274,28 +286,28 @@ class Frame(Record):
     __slots__ = ()
     auto_apply_forced: ClassVar[bool] = False
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: StateT) -> Step:
         """Run until a decision, a chance node, a child frame or the end of this frame."""
         raise NotImplementedError(f"{type(self).__name__}.run")
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: StateT) -> list[int]:
         """Sorted legal ids (decision ids, or chance outcome ids at a chance node) while this
         frame waits."""
         raise InvalidStateError(f"frame {self.kind!r} does not wait for actions")
 
-    def apply(self, state: Any, action: int) -> Push | Done | None:
+    def apply(self, state: StateT, action: int) -> Push | Done | None:
         """Apply a legal decision or chance outcome; ``None`` runs this frame again."""
         raise InvalidStateError(f"frame {self.kind!r} does not wait for actions")
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: StateT, action: int) -> Illegality | None:
         """Why ``action`` is masked here (rule ids and a reason), or ``None`` when the frame
         has nothing specific to say (the caller then gives a generic reason)."""
         return None
 
-    def on_child_done(self, state: Any, child: "Frame") -> None:
+    def on_child_done(self, state: StateT, child: Frame[Any]) -> None:
         """A frame this one pushed has finished; read its result from ``child``."""
 
-    def context(self, state: Any, viewer: int) -> DecisionContext | None:
+    def context(self, state: StateT, viewer: int) -> DecisionContext | None:
         """The decision context ``viewer``'s observer may read while this frame waits."""
         return None
 
@@ -314,32 +326,32 @@ class FrameStack:
 
     __slots__ = ("frames", "node")
 
-    def __init__(self, frames: Sequence[Frame] = (), node: Wait | ChanceNode | None = None):
-        self.frames: list[Frame] = list(frames)
+    def __init__(self, frames: Sequence[Frame[Any]] = (), node: Wait | ChanceNode | None = None):
+        self.frames: list[Frame[Any]] = list(frames)
         #: what the top frame waits for (``None`` before ``advance`` and at the end)
         self.node: Wait | ChanceNode | None = node
 
     @property
-    def top(self) -> Frame:
+    def top(self) -> Frame[Any]:
         return self.frames[-1]
 
     def __len__(self) -> int:
         return len(self.frames)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Frame[Any]]:
         return iter(self.frames)
 
-    def push(self, *frames: Frame) -> None:
+    def push(self, *frames: Frame[Any]) -> None:
         self.frames.extend(frames)
 
-    def _finish(self, state: Any, done: Done) -> None:
+    def _finish(self, state: State, done: Done) -> None:
         child = self.frames.pop()
         if self.frames:
             self.frames[-1].on_child_done(state, child)
         if done.then:
             self.frames.extend(done.then)
 
-    def handle(self, state: Any, step: Push | Done | None) -> None:
+    def handle(self, state: State, step: Push | Done | None) -> None:
         """Act on what :meth:`Frame.apply` returned."""
         if step is None:
             return
@@ -351,7 +363,7 @@ class FrameStack:
             raise InvalidStateError(f"frame {self.frames[-1].kind!r}: apply returned "
                                     f"{step!r} (expected None, Push or Done)")
 
-    def advance(self, state: Any) -> Wait | ChanceNode | None:
+    def advance(self, state: State) -> Wait | ChanceNode | None:
         """Run frames until one waits; ``None`` when the stack has emptied."""
         frames = self.frames
         while frames:
@@ -359,8 +371,7 @@ class FrameStack:
             step = frame.run(state)
             if step is None:
                 continue
-            kind = type(step)
-            if kind is Wait:
+            if type(step) is Wait:
                 if frame.auto_apply_forced:
                     legal = frame.legal_actions(state)
                     if len(legal) == 1:
@@ -368,12 +379,12 @@ class FrameStack:
                         continue
                 self.node = step
                 return step
-            if kind is ChanceNode:
+            if type(step) is ChanceNode:
                 self.node = step
                 return step
-            if kind is Push:
+            if type(step) is Push:
                 frames.extend(step.frames)
-            elif kind is Done:
+            elif type(step) is Done:
                 self._finish(state, step)
             else:
                 raise InvalidStateError(f"frame {frame.kind!r}: run returned {step!r} "
@@ -404,7 +415,7 @@ class FrameStack:
         Raises:
             InvalidStateError: for a malformed frame or node (names the frame kind / field).
         """
-        frames = []
+        frames: list[Frame[Any]] = []
         for d in data["frames"]:
             f = record_from_dict(d)
             if not isinstance(f, Frame):
@@ -447,13 +458,13 @@ class ProcedureState(State):
         node = self.stack.node
         if node is None:
             return TERMINAL
-        return CHANCE if type(node) is ChanceNode else node.player
+        return node.player if type(node) is Wait else CHANCE
 
     def decision_type(self) -> str:
         node = self.stack.node
         if node is None:
             return self.terminal_decision
-        return self.chance_decision if type(node) is ChanceNode else node.decision
+        return node.decision if type(node) is Wait else self.chance_decision
 
     def _legal_actions(self) -> list[int]:
         return self.stack.top.legal_actions(self)

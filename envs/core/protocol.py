@@ -32,7 +32,7 @@ from .appendlog import AppendLog
 from .drawing import Drawing, text_drawing
 from .errors import IllegalActionError, InvalidStateError, RiposteError
 from .events import Event, make_event
-from .registry import game_class, load_game
+from .registry import GameClass, game_class, load_game
 
 #: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
 CHANCE: int = -1
@@ -291,8 +291,9 @@ class State(abc.ABC):
                 f"{self.current_player()})")
         return self._chance_outcomes()
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: int | np.integer[Any]) -> None:
         """Apply a decision (at a decision node) or a chance outcome (at a chance node), checked.
+        ``action`` is an id, a Python or numpy integer (recorded in the history as an ``int``).
 
         Raises:
             IllegalActionError: for an id that is out of range or not legal here; the message
@@ -435,25 +436,26 @@ class State(abc.ABC):
             if not isinstance(cfg["params"], Mapping):
                 raise InvalidStateError(f"{where}: game: params must be an object, got "
                                         f"{type(cfg['params']).__name__}")
-        cfg = data.get("game")
-        if isinstance(cfg, Mapping):
+        saved = data.get("game")
+        if isinstance(saved, Mapping):
             # the ruleset and its version first: a state of another version may name
             # parameters or a scenario that this version does not have
-            reader = game if game is not None else game_class(cfg["ruleset"])
-            if "ruleset" in cfg and cfg["ruleset"] != reader.ruleset_id:
+            reader: Game | GameClass = (game if game is not None
+                                        else game_class(saved["ruleset"]))
+            if "ruleset" in saved and saved["ruleset"] != reader.ruleset_id:
                 raise InvalidStateError(
-                    f"{where}: this state was saved by the {cfg['ruleset']!r} ruleset and "
+                    f"{where}: this state was saved by the {saved['ruleset']!r} ruleset and "
                     f"cannot be read by {reader.ruleset_id!r}")
-            if "version" not in cfg:
+            if "version" not in saved:
                 raise InvalidStateError(f"{where}: game: missing key 'version' (the ruleset "
                                         f"version the state was saved by)")
-            if type(cfg["version"]) is not int:
+            if type(saved["version"]) is not int:
                 raise InvalidStateError(f"{where}: game: version must be an integer, got "
-                                        f"{cfg['version']!r}")
-            if cfg["version"] != reader.version:
+                                        f"{saved['version']!r}")
+            if saved["version"] != reader.version:
                 raise InvalidStateError(
                     f"{where}: this state was saved by {reader.ruleset_id} version "
-                    f"{cfg['version']!r} and cannot be read by version {reader.version} "
+                    f"{saved['version']!r} and cannot be read by version {reader.version} "
                     f"(states are not converted between versions; a replay script, which holds "
                     f"only action labels, still plays)")
         if game is None:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from .procedure import DecisionContext, Done, Frame, Step, Wait
-from .protocol import Illegality
+from .protocol import Game, Illegality
 
-__all__ = ["Cost", "FREE", "Reaction", "ReactionContext", "ReactionWindow"]
+__all__ = ["Cost", "FREE", "Reaction", "ReactingState", "ReactionContext", "ReactionWindow"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,26 @@ class Cost:
 FREE = Cost("", 0)
 
 
-class Reaction(abc.ABC):
+class ReactingState(Protocol):
+    """What :class:`ReactionWindow` uses of a state: its game, its event log and the payment of
+    a reaction's :class:`Cost`."""
+
+    @property
+    def game(self) -> Game: ...
+
+    def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
+            side: int | None = None, **data: Any) -> None: ...
+
+    def can_pay(self, side: int, cost: Cost) -> bool: ...
+
+    def pay(self, side: int, cost: Cost) -> None: ...
+
+
+#: the state class of a ruleset's reactions and windows
+ReactingStateT = TypeVar("ReactingStateT", bound=ReactingState)
+
+
+class Reaction(abc.ABC, Generic[ReactingStateT]):
     """One reaction of a ruleset, written once.
 
     Attributes:
@@ -53,16 +72,16 @@ class Reaction(abc.ABC):
     rules: ClassVar[tuple[str, ...]] = ()
 
     @abc.abstractmethod
-    def why_not(self, state: Any, window: "ReactionWindow") -> Illegality | None:
+    def why_not(self, state: ReactingStateT, window: ReactionWindow[ReactingStateT]) -> Illegality | None:
         """Why the asked side may not take this reaction now (``None``: allowed). The cost is
         checked separately (:meth:`cost`)."""
 
-    def cost(self, state: Any, window: "ReactionWindow") -> Cost:
+    def cost(self, state: ReactingStateT, window: ReactionWindow[ReactingStateT]) -> Cost:
         """What taking it would spend (default: free)."""
         return FREE
 
     @abc.abstractmethod
-    def resolve(self, state: Any, window: "ReactionWindow") -> tuple[Frame, ...]:
+    def resolve(self, state: ReactingStateT, window: ReactionWindow[ReactingStateT]) -> tuple[Frame[Any], ...]:
         """Apply the reaction (its cost is already paid); return the frames to run in the
         window's place (dice, a move), or ``()``."""
 
@@ -77,7 +96,7 @@ class ReactionContext(DecisionContext):
 
 
 @dataclass(slots=True)
-class ReactionWindow(Frame):
+class ReactionWindow(Frame[ReactingStateT]):
     """Ask ``side`` whether to react to ``trigger`` (about ``subject``, e.g. the unit asked).
 
     Subclasses set ``kind`` (and are registered), ``reactions`` (label -> :class:`Reaction`),
@@ -92,7 +111,7 @@ class ReactionWindow(Frame):
     list is computed once); ``chosen`` — the label chosen (``None`` while open).
     """
 
-    reactions: ClassVar[Mapping[str, Reaction]] = {}
+    reactions: ClassVar[Mapping[str, Reaction[Any]]] = {}
     decline_label: ClassVar[str] = "react:decline"
     decision: ClassVar[str] = "reaction"
     skip_when_only_decline: ClassVar[bool] = False
@@ -106,21 +125,21 @@ class ReactionWindow(Frame):
     chosen: str | None = None
 
     # -- hooks ----------------------------------------------------------------------------
-    def on_open(self, state: Any) -> None:
+    def on_open(self, state: ReactingStateT) -> None:
         """Log the window's opening (default: a ``window_opened`` event)."""
         state.log("window_opened", (), f"side {self.side} may react to {self.trigger}",
                   self.side, trigger=self.trigger, subject=self.subject)
 
-    def on_skip(self, state: Any) -> None:
+    def on_skip(self, state: ReactingStateT) -> None:
         """The window closes unasked (``skip_when_only_decline``; default: nothing)."""
 
-    def on_decline(self, state: Any) -> None:
+    def on_decline(self, state: ReactingStateT) -> None:
         """Log a decline (default: a ``declined`` event)."""
         state.log("declined", (), f"side {self.side} does not react to {self.trigger}",
                   self.side, trigger=self.trigger, subject=self.subject)
 
     # -- the frame ------------------------------------------------------------------------
-    def why_not(self, state: Any, reaction: Reaction) -> Illegality | None:
+    def why_not(self, state: ReactingStateT, reaction: Reaction[ReactingStateT]) -> Illegality | None:
         """The reaction's own refusal, else a refusal for a cost the side cannot pay."""
         why = reaction.why_not(state, self)
         if why is not None:
@@ -130,11 +149,11 @@ class ReactionWindow(Frame):
             return Illegality(cost.rules or reaction.rules, f"cannot pay {cost}")
         return None
 
-    def _allowed(self, state: Any) -> list[str]:
+    def _allowed(self, state: ReactingStateT) -> list[str]:
         return [lab for lab in self.offered
                 if self.why_not(state, self.reactions[lab]) is None]
 
-    def run(self, state: Any) -> Step:
+    def run(self, state: ReactingStateT) -> Step:
         if self.chosen is not None:
             return Done()
         if not self.opened:
@@ -147,11 +166,11 @@ class ReactionWindow(Frame):
             self.on_open(state)
         return Wait(self.side, self.decision)
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: ReactingStateT) -> list[int]:
         ids = state.game.actions
         return sorted([ids.id(lab) for lab in self.allowed] + [ids.id(self.decline_label)])
 
-    def why_illegal(self, state: Any, action: int) -> Illegality | None:
+    def why_illegal(self, state: ReactingStateT, action: int) -> Illegality | None:
         label = state.game.actions.labels[action]
         if label in self.offered:
             return self.why_not(state, self.reactions[label])
@@ -160,7 +179,7 @@ class ReactionWindow(Frame):
                               f"{label} is not offered against {self.trigger}")
         return None
 
-    def apply(self, state: Any, action: int) -> Done:
+    def apply(self, state: ReactingStateT, action: int) -> Done:
         label = state.game.actions.labels[action]
         self.chosen = label
         if label == self.decline_label:
@@ -172,6 +191,6 @@ class ReactionWindow(Frame):
             state.pay(self.side, cost)
         return Done(*reaction.resolve(state, self))
 
-    def context(self, state: Any, viewer: int) -> ReactionContext:
+    def context(self, state: ReactingStateT, viewer: int) -> ReactionContext:
         return ReactionContext(self.kind, self.side, self.decision, self.trigger,
                                self.subject, tuple(self.offered))

@@ -17,19 +17,37 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import ParameterError, ScenarioError, UnknownRulesetError
 
-# Game classes are typed ``type`` / ``Any`` here: this module imports nothing of
+# Game classes are typed by :class:`GameClass` here: this module imports nothing of
 # :mod:`envs.core.protocol`, which imports it (no import cycle, tests/core/test_layering.py).
+
+
+class GameClass(Protocol):
+    """What this module and the state reader use of a Game class (a subclass of
+    :class:`envs.core.protocol.Game`): its class attributes, and the call that builds a game."""
+
+    @property
+    def ruleset_id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def scenario_dir(self) -> Path | None: ...
+
+    def __call__(self, scenario: str | Path | None = None,
+                 params: Mapping[str, Any] | None = None) -> Any: ...
+
 
 #: ruleset id -> Game class (a subclass of :class:`envs.core.protocol.Game`) or lazy
 #: ``"module:GameClass"`` entry point (one shared dict: ``envs.rulesets.REGISTRY`` is this object)
-REGISTRY: dict[str, str | type] = {}
+REGISTRY: dict[str, str | GameClass] = {}
 
 
-def register_ruleset(ruleset: str, entry_point: str | type, *,
+def register_ruleset(ruleset: str, entry_point: str | GameClass, *,
                      replace: bool = False) -> None:
     """Make ``ruleset`` loadable by :func:`load_game`.
 
@@ -65,7 +83,7 @@ def list_rulesets() -> list[str]:
     return sorted(REGISTRY)
 
 
-def game_class(ruleset: str) -> type:
+def game_class(ruleset: str) -> GameClass:
     """The Game class of ``ruleset`` (importing its module on first use).
 
     Raises:
@@ -78,7 +96,8 @@ def game_class(ruleset: str) -> type:
             f"unknown ruleset {ruleset!r} (registered: {', '.join(list_rulesets())})") from None
     if isinstance(target, str):
         module, _, name = target.partition(":")
-        return getattr(importlib.import_module(module), name)
+        loaded: GameClass = getattr(importlib.import_module(module), name)
+        return loaded
     return target
 
 

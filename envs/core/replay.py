@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import IllegalActionError, ReplayError, RiposteError
-from .protocol import TERMINAL, State
+from .protocol import TERMINAL, Game, State
 from .registry import load_game
 from .scenario import read_toml
 
@@ -122,7 +122,7 @@ class ReplayScript:
 
     def new_state(self) -> State:
         try:
-            game = load_game(self.ruleset, self.scenario, self.params)
+            game: Game = load_game(self.ruleset, self.scenario, self.params)
         except RiposteError as e:
             raise ReplayError(f"{self.source}: {e}") from None
         return game.new_initial_state()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +86,7 @@ class Zones:
             raise InvalidStateError(f"zones: no zone {name!r} (zones: {sorted(self._zones)})") \
                 from None
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Zone]:
         return iter(self._zones.values())
 
     def names(self) -> list[str]:

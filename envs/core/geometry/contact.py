@@ -211,8 +211,8 @@ def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
     ins.width = w
     ins.depth = d
     ins._circ = None
-    ins.__class__ = Footprint
-    return overlaps(ins, b)
+    ins.__class__ = Footprint  # type: ignore[assignment]  # the layout twin becomes a Footprint
+    return overlaps(ins, b)  # type: ignore[arg-type]  # (its class was switched above)
 
 
 def footprint_distance(a: Footprint, b: Footprint) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import ParameterError
 
@@ -56,6 +57,13 @@ class _FootprintFields:
 
     __slots__ = ("x", "y", "heading", "width", "depth", "_circ")
 
+    x: float
+    y: float
+    heading: float
+    width: float
+    depth: float
+    _circ: tuple[float, float, float] | None
+
 
 @dataclass(frozen=True, init=False)
 class Footprint:
@@ -88,14 +96,16 @@ class Footprint:
     heading: float
     width: float
     depth: float
+    if TYPE_CHECKING:  # the cache slot, declared for the type checker only (not a field)
+        _circ: tuple[float, float, float] | None
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Footprint], tuple[float, float, float, float, float]]:
         return (Footprint, (self.x, self.y, self.heading, self.width, self.depth))
 
     def __copy__(self) -> Footprint:
         return self  # immutable
 
-    def __deepcopy__(self, memo) -> Footprint:
+    def __deepcopy__(self, memo: dict[int, object]) -> Footprint:
         return self
 
     def bounding_circle(self) -> tuple[float, float, float]:
@@ -131,8 +141,8 @@ class Footprint:
         o.width = width
         o.depth = depth
         o._circ = None
-        o.__class__ = cls
-        return o  # type: ignore[return-value]
+        o.__class__ = cls  # type: ignore[assignment]  # the layout twin becomes a Footprint
+        return o  # type: ignore[return-value]  # (its class was switched above)
 
     # -- frame -------------------------------------------------------------------------------
     def forward(self) -> Vec:
@@ -218,8 +228,8 @@ class Footprint:
         o.width = self.width
         o.depth = self.depth
         o._circ = None
-        o.__class__ = Footprint
-        return o
+        o.__class__ = Footprint  # type: ignore[assignment]  # the layout twin becomes a Footprint
+        return o  # type: ignore[return-value]  # (its class was switched above)
 
     def shifted(self, dx: float, dy: float) -> Footprint:
         """Translated by ``(dx, dy)`` inches in table coordinates; facing unchanged.
@@ -261,8 +271,8 @@ class Footprint:
         o.width = self.width
         o.depth = self.depth
         o._circ = None
-        o.__class__ = Footprint
-        return o
+        o.__class__ = Footprint  # type: ignore[assignment]  # the layout twin becomes a Footprint
+        return o  # type: ignore[return-value]  # (its class was switched above)
 
     def wheeled(self, angle: float, pivot: str) -> Footprint:
         """Wheeled by ``angle`` radians (counter-clockwise positive) about a front corner,
@@ -306,7 +316,7 @@ class Footprint:
         return Footprint(self.x, self.y, self.heading, width, depth)
 
 
-_set_circ = Footprint._circ.__set__  # type: ignore[attr-defined]
+_set_circ = vars(Footprint)["_circ"].__set__  # the slot's descriptor (mypy types Footprint._circ as the value)
 _BIG = math.inf
 _PI = math.pi
 
@@ -326,5 +336,5 @@ def _moved(fp: Footprint, x: float, y: float) -> Footprint:
     o.width = fp.width
     o.depth = fp.depth
     o._circ = None
-    o.__class__ = Footprint
-    return o
+    o.__class__ = Footprint  # type: ignore[assignment]  # the layout twin becomes a Footprint
+    return o  # type: ignore[return-value]  # (its class was switched above)

@@ -151,7 +151,7 @@ def check_illegal_action_raises(game: GameOrFactory, seed: int, n_games: int = 2
                 raise ctx.fail(s, f"history entry {c.history[-1]!r} after apply_action(np.int64"
                                   f"({a0})) is not the plain-int pair {(p, a0)}")
             _random_step(s, rng)
-        for a in (0, -1, "x"):
-            _expect_refused(ctx, g, s, a, InvalidStateError, [])
+        for after_end in (0, -1, "x"):
+            _expect_refused(ctx, g, s, after_end, InvalidStateError, [])
             refused += 1
     return refused
