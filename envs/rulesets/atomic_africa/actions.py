@@ -23,10 +23,18 @@ DIRECTIONS: dict[str, tuple[float, float]] = {
     "back": (0.0, -1.0),
 }
 MAX_INCREMENTS = 4
-#: C2: the counters whose odd one the owner places when a unit splits, and the two groups
-#: (``larger``: the group that keeps the unit's slot and name, the larger one when the figures
-#: do not divide evenly; ``smaller``: the new unit)
-SPLIT_COUNTERS: tuple[str, ...] = ("wound", "marker")
+
+
+class SplitCounter(str, enum.Enum):
+    """C2: the counters whose odd one the owner places when a unit splits (the labels
+    ``odd_wound:*`` and ``odd_marker:*``)."""
+
+    WOUND = "wound"
+    MARKER = "marker"
+
+
+#: C2: the two groups of a split (``larger``: the group that keeps the unit's slot and name,
+#: the larger one when the figures do not divide evenly; ``smaller``: the new unit)
 SPLIT_GROUPS: tuple[str, ...] = ("larger", "smaller")
 
 
@@ -105,7 +113,7 @@ def labels(max_units: int) -> list[str]:
     out += [f"special:{s}" for s in ORDER_KINDS]
     out += [f"posture:{p}" for p in POSTURES]
     out += [f"split:unit{k}" for k in range(max_units)] + ["split:done"]
-    out += [f"odd_{counter}:{group}" for counter in SPLIT_COUNTERS for group in SPLIT_GROUPS]
+    out += [f"odd_{counter.value}:{group}" for counter in SplitCounter for group in SPLIT_GROUPS]
     return out
 
 
@@ -116,40 +124,41 @@ class Ids:
     def __init__(self, max_units: int):
         self.max_units = max_units
         self.cat = ActionCatalogue(labels(max_units))
-        c = self.cat.id
-        self.assign0 = c("assign:A")
-        self.assign_none = c("assign:none")
-        self.activate0 = c("activate:unit0")
-        self.hold = c("move:hold")
+        label_id = self.cat.id
+        self.assign0 = label_id("assign:A")
+        self.assign_none = label_id("assign:none")
+        self.activate0 = label_id("activate:unit0")
+        self.hold = label_id("move:hold")
         self.move0 = self.hold + 1
-        self.target0 = c("target:unit0")
-        self.target_none = c("target:none")
-        self.react0 = c("react:unit0")
-        self.react_none = c("react:none")
-        self.play0 = c("reserve:play:A")
-        self.stand = c("reserve:stand")
-        self.special0 = c("special:basic")
-        self.posture0 = c("posture:standing")
-        self.split0 = c("split:unit0")
-        self.split_done = c("split:done")
-        self.odd_wound_larger = c("odd_wound:larger")
-        self.odd_marker_larger = c("odd_marker:larger")
+        self.target0 = label_id("target:unit0")
+        self.target_none = label_id("target:none")
+        self.react0 = label_id("react:unit0")
+        self.react_none = label_id("react:none")
+        self.play0 = label_id("reserve:play:A")
+        self.stand = label_id("reserve:stand")
+        self.special0 = label_id("special:basic")
+        self.posture0 = label_id("posture:standing")
+        self.split0 = label_id("split:unit0")
+        self.split_done = label_id("split:done")
+        self.odd_wound_larger = label_id("odd_wound:larger")
+        self.odd_marker_larger = label_id("odd_marker:larger")
         self.dirs = list(DIRECTIONS)
 
-    def move(self, direction: str, n: int) -> int:
-        return self.move0 + self.dirs.index(direction) * MAX_INCREMENTS + (n - 1)
+    def move(self, direction: str, increments: int) -> int:
+        """The id of ``move:<direction>:<increments>`` (AA-G8)."""
+        return self.move0 + self.dirs.index(direction) * MAX_INCREMENTS + (increments - 1)
 
     def move_of(self, action: int) -> tuple[str, int] | None:
         if action == self.hold:
             return None
-        k = action - self.move0
-        return self.dirs[k // MAX_INCREMENTS], k % MAX_INCREMENTS + 1
+        index = action - self.move0
+        return self.dirs[index // MAX_INCREMENTS], index % MAX_INCREMENTS + 1
 
 
 def chance_labels() -> list[str]:
     out = [f"card={c}" for c in CARD_NAMES]
-    for s in DIE_LADDER:
-        out += [f"d{s}={v}" for v in range(1, s + 1)]
+    for sides in DIE_LADDER:
+        out += [f"d{sides}={value}" for value in range(1, sides + 1)]
     return out
 
 

@@ -21,11 +21,11 @@ STANDARD_DECK: dict[str, int] = {**{n: 4 for n in CARD_NAMES[:-1]}, "Joker": 2}
 DIE_LADDER: tuple[int, ...] = (4, 6, 8, 10, 12)
 #: first chance-outcome id of each die type (after the 14 cards)
 DIE_OFFSET: dict[int, int] = {}
-_off = N_CARDS
-for _s in DIE_LADDER:
-    DIE_OFFSET[_s] = _off
-    _off += _s
-N_CHANCE = _off
+_next_offset = N_CARDS
+for _sides in DIE_LADDER:
+    DIE_OFFSET[_sides] = _next_offset
+    _next_offset += _sides
+N_CHANCE = _next_offset
 
 #: order kinds a final order can have (``basic`` = number card / Ace / confused, AA-G2, AA-G3)
 SPECIALS: tuple[str, ...] = ("split_fire", "rush", "aimed_fire", "go_to_ground", "assault",
@@ -56,10 +56,10 @@ def die_index(sides: int) -> int:
 def shifted(sides: int, steps: int) -> int | None:
     """Die ``sides`` shifted ``steps`` types lower (negative: higher, capped at d12); ``None``
     when it falls below d4."""
-    i = die_index(sides) - steps
-    if i < 0:
+    index = die_index(sides) - steps
+    if index < 0:
         return None
-    return DIE_LADDER[min(i, len(DIE_LADDER) - 1)]
+    return DIE_LADDER[min(index, len(DIE_LADDER) - 1)]
 
 
 def is_face(card: int) -> bool:

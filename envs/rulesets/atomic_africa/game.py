@@ -45,15 +45,15 @@ class AAGame(Game):
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):
-        p = validate_params(AAParams, params)
-        self.params = p.model_dump()
+        checked = validate_params(AAParams, params)
+        self.params = checked.model_dump()
         for name, value in self.params.items():
             setattr(self, name, value)
-        slots = p.max_units_per_side
+        slots = checked.max_units_per_side
         spec, decks = load_scenario(scenario, slots)
         self.spec = spec
         self.scenario_name = spec.name
-        self.turns = p.turns if p.turns is not None else spec.turns
+        self.turns = checked.turns if checked.turns is not None else spec.turns
         self.width, self.depth = spec.table.width, spec.table.depth
         self.blocking = [[tuple(pt) for pt in t.points] for t in spec.terrain if t.blocks_los]
         self.blocking_boxes = [(min(x for x, _ in q), min(y for _, y in q), max(x for x, _ in q),
@@ -88,31 +88,33 @@ class AAGame(Game):
         self.move_offsets: dict[tuple[int, bool], list[tuple[int, float, float]]] = {}
         for side in (0, 1):
             for vehicle in (False, True):
-                increment = p.vehicle_increment_cm if vehicle else p.infantry_increment_cm
+                increment = (checked.vehicle_increment_cm if vehicle
+                             else checked.infantry_increment_cm)
                 rows = []
                 for direction, (dx, dy) in enumerate(DIRECTIONS.values()):
                     if side == 1:
                         dx, dy = -dx, -dy
-                    for n in range(1, MAX_INCREMENTS + 1):
-                        step = increment * n
-                        rows.append((self.ids.move(self.ids.dirs[direction], n), dx * step,
+                    for count in range(1, MAX_INCREMENTS + 1):
+                        step = increment * count
+                        rows.append((self.ids.move(self.ids.dirs[direction], count), dx * step,
                                      dy * step))
                 self.move_offsets[side, vehicle] = rows
         self.actions = self.ids.cat
         self.chance = CHANCE_CATALOGUE
         self.decision_types = DECISION_TYPES
-        self.max_game_length = p.max_decisions
+        self.max_game_length = checked.max_decisions
         next_slot = [0, 0]
         units = []
         #: (side, slot) -> face-down order card at the start (scenario ``[start]``)
         self.start_orders: dict[tuple[int, int], int] = {}
-        for index, us in enumerate(spec.units):
-            units.append(Unit(us.side, next_slot[us.side], us.name, us.kind, us.attached,
-                              us.figures, us.morale, us.equipment, us.defense, us.x, us.y,
-                              us.wounds, us.suppression))
+        for index, unit_spec in enumerate(spec.units):
+            units.append(Unit(unit_spec.side, next_slot[unit_spec.side], unit_spec.name,
+                              unit_spec.kind, unit_spec.attached, unit_spec.figures,
+                              unit_spec.morale, unit_spec.equipment, unit_spec.defense,
+                              unit_spec.x, unit_spec.y, unit_spec.wounds, unit_spec.suppression))
             if index in decks.orders:
-                self.start_orders[us.side, next_slot[us.side]] = decks.orders[index]
-            next_slot[us.side] += 1
+                self.start_orders[unit_spec.side, next_slot[unit_spec.side]] = decks.orders[index]
+            next_slot[unit_spec.side] += 1
         self.initial_units = units
         #: zone names of the face-down orders, by side and slot
         self.order_zone_names = [[f"order:{side}:{slot}" for slot in range(slots)]
@@ -121,21 +123,21 @@ class AAGame(Game):
         self.layout = self.observer.layout
 
     def new_initial_state(self) -> AAState:
-        s = AAState(self)
+        state = AAState(self)
         start = self.spec.start
         if start is None:
-            s.stack.push(Turn())
+            state.stack.push(Turn())
         else:  # the scenario starts after an Orders Phase (orders and Reserves are dealt)
-            s.turn = start.turn
-            s.log("turn", ("AA-G23", "AA-G4"), f"turn {s.turn} begins after its Orders Phase "
-                  f"(scenario start)", None, turn=s.turn)
+            state.turn = start.turn
+            state.log("turn", ("AA-G23", "AA-G4"), f"turn {state.turn} begins after its Orders "
+                      f"Phase (scenario start)", None, turn=state.turn)
             if start.first_side is None:
-                s.stack.push(Turn(step=TurnStep.FIRST))
+                state.stack.push(Turn(step=TurnStep.FIRST))
             else:
-                s.first = start.first_side
-                s.stack.push(Turn(step=TurnStep.ACTIVATIONS))
-        s.start()
-        return s
+                state.first = start.first_side
+                state.stack.push(Turn(step=TurnStep.ACTIVATIONS))
+        state.start()
+        return state
 
     def final_returns(self, state: AAState) -> list[float]:
         """AA-G23: the returns of a finished game (:func:`.scoring.final_returns`)."""

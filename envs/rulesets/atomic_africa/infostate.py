@@ -62,16 +62,16 @@ def resample_from_infostate(state: Any, player: int, rng: np.random.Generator) -
     for side in range(state.game.num_players):
         if side == player:
             continue
-        hidden = [z for z in zones if z.owner == side and not z.visible_to(player)]
-        pool = sorted(c for z in hidden for c in z.cards)
+        hidden = [zone for zone in zones if zone.owner == side and not zone.visible_to(player)]
+        pool = sorted(card for zone in hidden for card in zone.cards)
         if not pool:
             continue
         order = rng.permutation(len(pool))
-        at = 0
-        for z in hidden:
-            n = len(z.cards)
-            z.cards = sorted(pool[i] for i in order[at:at + n])
-            at += n
+        dealt = 0
+        for zone in hidden:
+            size = len(zone.cards)
+            zone.cards = sorted(pool[index] for index in order[dealt:dealt + size])
+            dealt += size
     for frame in out.stack:
         if isinstance(frame, HiddenCommit):
             _redraw_commitments(out, frame, player, rng)
@@ -84,11 +84,11 @@ def _redraw_commitments(state: Any, frame: HiddenCommit, player: int,
     """Redraw, in commitment order, each committed choice of a side other than ``player``
     uniformly among its legal choices in ``state`` (the frame asks the next uncommitted side,
     so each choice is cleared before its legal choices are listed)."""
-    for i, side in enumerate(frame.sides):
-        if frame.choices[i] is None or side == player:
+    for position, side in enumerate(frame.sides):
+        if frame.choices[position] is None or side == player:
             continue
-        later = frame.choices[i:]
-        frame.choices[i:] = [None] * len(later)
+        later = frame.choices[position:]
+        frame.choices[position:] = [None] * len(later)
         legal = frame.legal_actions(state)
-        frame.choices[i:] = later
-        frame.choices[i] = int(legal[int(rng.integers(len(legal)))])
+        frame.choices[position:] = later
+        frame.choices[position] = int(legal[int(rng.integers(len(legal)))])

@@ -237,52 +237,55 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[Scenario
     """
     path = resolve_scenario_path("default" if scenario is None else scenario, SCENARIO_DIR)
     spec = validate_scenario(ScenarioSpec, read_toml(path), str(path))
-    w, d = spec.table.width, spec.table.depth
+    width, depth = spec.table.width, spec.table.depth
     orders: dict[int, int] = {}
-    for k, u in enumerate(spec.units):
-        if u.order is None:
+    for index, unit in enumerate(spec.units):
+        if unit.order is None:
             continue
         if spec.start is None:
-            raise ScenarioError(f"{path}: units[{k}] ({u.name}).order: given without a [start] "
-                                f"table (only a game that starts after the Orders Phase has "
-                                f"face-down orders)")
-        orders[k] = _card_ids(path, f"units[{k}] ({u.name}).order", [u.order])[0]
+            raise ScenarioError(f"{path}: units[{index}] ({unit.name}).order: given without a "
+                                f"[start] table (only a game that starts after the Orders "
+                                f"Phase has face-down orders)")
+        orders[index] = _card_ids(path, f"units[{index}] ({unit.name}).order", [unit.order])[0]
     if spec.start is not None and spec.start.turn > spec.turns:
         raise ScenarioError(f"{path}: start.turn: {spec.start.turn} is after the scenario's "
                             f"last turn ({spec.turns})")
-    cards = [_side_cards(path, spec, i, orders) for i in range(len(spec.sides))]
-    decks = Decks([c[0] for c in cards], [c[1] for c in cards], [c[2] for c in cards],
-                  [c[3] for c in cards], orders)
+    cards = [_side_cards(path, spec, side, orders) for side in range(len(spec.sides))]
+    decks = Decks([deck for deck, _, _, _ in cards], [order for _, order, _, _ in cards],
+                  [reserve for _, _, reserve, _ in cards],
+                  [discard for _, _, _, discard in cards], orders)
     counts = [0, 0]
     placed: dict[tuple[float, float], int] = {}
     named: dict[tuple[int, str], int] = {}
-    for k, u in enumerate(spec.units):
+    for index, unit in enumerate(spec.units):
         # names are how records, views and the action words tell a side's units apart
-        j = named.setdefault((u.side, u.name), k)
-        if j != k:
-            raise ScenarioError(f"{path}: units[{k}] ({u.name}).name: side {u.side} already has "
-                                f"a unit named {u.name!r} (units[{j}]); names must differ "
-                                f"within a side")
-        if not (0 <= u.x <= w and 0 <= u.y <= d):
-            raise ScenarioError(f"{path}: units[{k}] ({u.name}): position ({u.x}, {u.y}) cm is "
-                                f"off the {w} x {d} cm table")
+        first = named.setdefault((unit.side, unit.name), index)
+        if first != index:
+            raise ScenarioError(f"{path}: units[{index}] ({unit.name}).name: side {unit.side} "
+                                f"already has a unit named {unit.name!r} (units[{first}]); "
+                                f"names must differ within a side")
+        if not (0 <= unit.x <= width and 0 <= unit.y <= depth):
+            raise ScenarioError(f"{path}: units[{index}] ({unit.name}): position ({unit.x}, "
+                                f"{unit.y}) cm is off the {width} x {depth} cm table")
         # a unit is a point on the table (its position): two units on one point would be one
         # target, one range and one line of sight for every shot; the setup never means that
-        j = placed.setdefault((u.x, u.y), k)
-        if j != k:
-            raise ScenarioError(f"{path}: units[{k}] ({u.name}): position ({u.x}, {u.y}) cm is "
-                                f"already units[{j}] ({spec.units[j].name})'s; two units may "
-                                f"not stand on one point")
-        counts[u.side] += 1
-    for s in (0, 1):
-        if counts[s] > max_units:
-            raise ScenarioError(f"{path}: units: side {s} has {counts[s]} units, more than "
+        first = placed.setdefault((unit.x, unit.y), index)
+        if first != index:
+            raise ScenarioError(f"{path}: units[{index}] ({unit.name}): position ({unit.x}, "
+                                f"{unit.y}) cm is already units[{first}] "
+                                f"({spec.units[first].name})'s; two units may not stand on one "
+                                f"point")
+        counts[unit.side] += 1
+    for side in (0, 1):
+        if counts[side] > max_units:
+            raise ScenarioError(f"{path}: units: side {side} has {counts[side]} units, more than "
                                 f"max_units_per_side = {max_units}")
-        if counts[s] == 0:
-            raise ScenarioError(f"{path}: units: side {s} has no unit")
-    for k, o in enumerate(spec.objectives):
-        if not (0 <= o.x <= w and 0 <= o.y <= d):
-            raise ScenarioError(f"{path}: objectives[{k}]: ({o.x}, {o.y}) cm is off the table")
+        if counts[side] == 0:
+            raise ScenarioError(f"{path}: units: side {side} has no unit")
+    for index, objective in enumerate(spec.objectives):
+        if not (0 <= objective.x <= width and 0 <= objective.y <= depth):
+            raise ScenarioError(f"{path}: objectives[{index}]: ({objective.x}, "
+                                f"{objective.y}) cm is off the table")
     if len(spec.objectives) > 3:
         raise ScenarioError(f"{path}: objectives: at most 3, got {len(spec.objectives)}")
     return spec, decks
@@ -290,4 +293,5 @@ def load_scenario(scenario: str | Path | None, max_units: int) -> tuple[Scenario
 
 def describe_params() -> list[dict[str, Any]]:
     """The parameters as ``{"name", "default"}`` rows (for docs)."""
-    return [{"name": k, "default": f.default} for k, f in AAParams.model_fields.items()]
+    return [{"name": name, "default": field.default}
+            for name, field in AAParams.model_fields.items()]

@@ -51,8 +51,8 @@ class UnitReacts(Reaction):
         if not sight.sees(state, unit, state.units[phase.side][phase.unit]):
             return Illegality(("AA-R3",), f"unit{slot} has no line of sight to the activating "
                               f"unit's Start Group or In-transit figure")
-        if orders.order_card(state, unit.side, slot) is None and not orders.eligible_reserve(state, unit.side,
-                                                                                    unit):
+        if (orders.order_card(state, unit.side, slot) is None
+                and not orders.eligible_reserve(state, unit.side, unit)):
             return Illegality(("AA-R5",), f"unit{slot} has no order and the Reserve holds no "
                               f"eligible card")
         return None

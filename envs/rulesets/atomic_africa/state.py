@@ -148,7 +148,7 @@ class AAState(ProcedureState):
         if families is not None and not label.startswith(families):
             rules, asks = DECISION_ASKS[decision]
             frame = self.stack.top
-            rules = getattr(frame, "asked_rules", lambda d: rules)(decision)
+            rules = getattr(frame, "asked_rules", lambda asked: rules)(decision)
             return Illegality(rules, f"{label!r} is not a choice of this "
                               f"{decision.value} decision: it asks {asks}")
         return super()._why_illegal(action)

@@ -12,7 +12,7 @@ from envs.core.procedure import DecisionContext, Done, Frame, Push, Step, Wait, 
 from envs.core.protocol import Illegality
 
 from .. import orders
-from ..actions import Decision
+from ..actions import Decision, SplitCounter
 from ..cards import DIE_OFFSET, shifted
 from ..state import AAState, Unit
 from .common import UnitContext
@@ -82,13 +82,13 @@ class SplitUnit(Frame):
     odd_wound_to_larger: bool | None = None
     odd_marker_to_larger: bool | None = None
 
-    def _asking(self, state: AAState) -> str | None:
-        """The counter whose odd one is asked about now (``wound``, ``marker``) or ``None``."""
+    def _asking(self, state: AAState) -> SplitCounter | None:
+        """The counter whose odd one is asked about now, or ``None``."""
         unit = state.units[self.side][self.slot]
         if unit.wounds % 2 and self.odd_wound_to_larger is None:
-            return "wound"
+            return SplitCounter.WOUND
         if unit.suppression % 2 and self.odd_marker_to_larger is None:
-            return "marker"
+            return SplitCounter.MARKER
         return None
 
     def run(self, state: AAState) -> Step:
@@ -105,17 +105,19 @@ class SplitUnit(Frame):
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        first = ids.odd_wound_larger if self._asking(state) == "wound" else ids.odd_marker_larger
+        first = (ids.odd_wound_larger if self._asking(state) is SplitCounter.WOUND
+                 else ids.odd_marker_larger)
         return [first, first + 1]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
-        counter = "wound counter" if self._asking(state) == "wound" else "suppression marker"
+        counter = ("wound counter" if self._asking(state) is SplitCounter.WOUND
+                   else "suppression marker")
         return Illegality(("C2",), f"unit{self.slot} splits: its owner gives the odd {counter} "
                           f"to the larger or the smaller group")
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        if self._asking(state) == "wound":
+        if self._asking(state) is SplitCounter.WOUND:
             self.odd_wound_to_larger = action == ids.odd_wound_larger
         else:
             self.odd_marker_to_larger = action == ids.odd_marker_larger

@@ -70,9 +70,9 @@ def place_in_transit(state: AAState, unit: Unit, action: int, rules: tuple[str, 
         state.log("in_transit", rules, f"side {unit.side} unit{unit.slot} holds", unit.side,
                   unit=unit.slot)
         return
-    d, count = ids.dirs.index(move[0]), move[1]
-    unit.tx, unit.ty = movement.destination(state, unit, d, count)
-    phase.moves[key(unit.side, unit.slot)] = [d, count]
+    direction, count = ids.dirs.index(move[0]), move[1]
+    unit.tx, unit.ty = movement.destination(state, unit, direction, count)
+    phase.moves[key(unit.side, unit.slot)] = [direction, count]
     state.log("in_transit", rules, f"side {unit.side} unit{unit.slot} places its In-transit "
               f"figure {move[0]} {count} increment(s)", unit.side, unit=unit.slot,
               direction=move[0], increments=count)
@@ -128,11 +128,11 @@ class Contest(Frame):
         return Push(_d6(self.what, self.rules))
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
-        a, b = child.values
-        if a == b:
+        side0_roll, side1_roll = child.values
+        if side0_roll == side1_roll:
             self.ties += 1
             if self.ties < self.MAX_TIES:
                 return
-        self.winner = 0 if a >= b else 1
+        self.winner = 0 if side0_roll >= side1_roll else 1
         state.log("contest", self.rules, f"{self.what}: side {self.winner} wins "
-                  f"({a} v {b})", self.winner, rolls=[a, b])
+                  f"({side0_roll} v {side1_roll})", self.winner, rolls=[side0_roll, side1_roll])

@@ -55,8 +55,8 @@ def _principal(state: AAState, side: int) -> int:
     phase = state.phase
     if side == phase.side:
         return phase.unit
-    for s, slot, role in phase.involved:
-        if s == side and role == 1 and not state.units[s][slot].confused:
+    for owner, slot, role in phase.involved:
+        if owner == side and role == 1 and not state.units[owner][slot].confused:
             return slot
     return -1
 
@@ -168,21 +168,21 @@ class Declaration(Frame):
         ids = state.game.ids
         phase = state.phase
         played = False
-        for side, a in zip(child.sides, child.choices):
-            if a == ids.stand:
+        for side, choice in zip(child.sides, child.choices):
+            if choice == ids.stand:
                 continue
             played = True
             slot = _principal(state, side)
-            card = a - ids.play0
-            orders.discard_order(state, side, slot)  # AA-D6: the new card totally replaces the old
+            card = choice - ids.play0
+            orders.discard_order(state, side, slot)  # AA-D6: the new card replaces the old
             state.zones.move(card, f"reserve:{side}", f"order:{side}:{slot}")
             orders.reveal(state, side, slot)
             state.log("order_replaced", ("AA-D5", "AA-D6"), f"side {side} replaces unit{slot}'s "
                       f"order with {CARD_NAMES[card]} from its Reserve", side, unit=slot, card=card)
-        for side, a in zip(child.sides, child.choices):  # reveal effects after both flips
-            if a != ids.stand:
+        for side, choice in zip(child.sides, child.choices):  # reveal effects after both flips
+            if choice != ids.stand:
                 slot = _principal(state, side)
-                self._revealed(state, side, slot, a - ids.play0)
+                self._revealed(state, side, slot, choice - ids.play0)
         if played:
             self.step = DeclarationStep.ORDER  # AA-D7: new face cards announce, then another round
         else:
@@ -195,7 +195,8 @@ class Declaration(Frame):
         if self.joker_posture:
             return [ids.posture0 + index for index in range(len(POSTURES))]
         unit = state.units[side][slot]
-        return sorted(ids.special0 + ORDER_KINDS.index(o) for o in special_menu(card, unit.vehicle))
+        return sorted(ids.special0 + ORDER_KINDS.index(kind)
+                      for kind in special_menu(card, unit.vehicle))
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side, slot, card = self.queue[0]
@@ -211,18 +212,18 @@ class Declaration(Frame):
         phase = state.phase
         side, slot, card = self.queue[0]
         if self.joker_posture:
-            p = POSTURES[action - ids.posture0]
-            phase.posture[key(side, slot)] = p
-            state.log("posture", ("AA-D8", "AA-G22"), f"side {side} unit{slot} takes the {p} "
-                      f"posture", side, unit=slot, posture=p)
+            posture = POSTURES[action - ids.posture0]
+            phase.posture[key(side, slot)] = posture
+            state.log("posture", ("AA-D8", "AA-G22"), f"side {side} unit{slot} takes the "
+                      f"{posture} posture", side, unit=slot, posture=posture)
             self.joker_posture = False
             self.queue.pop(0)
             return None
-        o = ORDER_KINDS[action - ids.special0]
-        phase.special[key(side, slot)] = o
+        special = ORDER_KINDS[action - ids.special0]
+        phase.special[key(side, slot)] = special
         state.log("special", ("AA-D8",) if card == JOKER else ("AA-D2",),
-                  f"side {side} unit{slot} announces {o}" + (" (Joker)" if card == JOKER else ""),
-                  side, unit=slot, special=o)
+                  f"side {side} unit{slot} announces {special}"
+                  + (" (Joker)" if card == JOKER else ""), side, unit=slot, special=special)
         if card == JOKER:
             self.joker_posture = True
         else:

@@ -50,7 +50,7 @@ class ReactionSubPhase(Frame):
     cur: int = 0
 
     # the reacting side of the phase
-    def _rside(self, state: AAState) -> int:
+    def _reacting_side(self, state: AAState) -> int:
         return 1 - state.phase.side
 
     def _row_unit(self, state: AAState) -> Unit:
@@ -66,10 +66,10 @@ class ReactionSubPhase(Frame):
                 self.step = ReactionStep.VOLUNTARY
                 slots = state.game.max_units_per_side
                 return Push(ReactionChoice(
-                    self._rside(state), f"side {phase.side} unit{phase.unit}'s activation", -1,
+                    self._reacting_side(state), f"side {phase.side} unit{phase.unit}'s activation", -1,
                     tuple(react_label(slot) for slot in range(slots))))
             for target in phase.targets:  # AA-R2: targeted units must react
-                self._enqueue(state, self._rside(state), target, phase.side, phase.unit, True,
+                self._enqueue(state, self._reacting_side(state), target, phase.side, phase.unit, True,
                               False)
             self.step = ReactionStep.NEXT
         if self.step is ReactionStep.NEXT:
@@ -106,22 +106,22 @@ class ReactionSubPhase(Frame):
             return Wait(unit.side, Decision.FIRE)
         return None
 
-    def _enqueue(self, state: AAState, side: int, unit: int, by_side: int, by_unit: int,
+    def _enqueue(self, state: AAState, side: int, slot: int, by_side: int, by_unit: int,
                  compulsory: bool, cascaded: bool) -> None:
         phase = state.phase
-        u = state.units[side][unit]
+        reactor = state.units[side][slot]
         # AA-R8: the reactor always returns fire at the unit that fired on it
-        if u.acted or phase.is_involved(side, unit):
+        if reactor.acted or phase.is_involved(side, slot):
             # AA-G20: each unit acts once per turn; the cascade stops here
-            state.log("no_reaction", ("AA-G20",), f"side {side} unit{unit} has already acted "
-                      f"this turn and does not react", side, unit=unit)
+            state.log("no_reaction", ("AA-G20",), f"side {side} unit{slot} has already acted "
+                      f"this turn and does not react", side, unit=slot)
             return
-        self.queue.append([side, unit, by_side, by_unit, int(compulsory), int(cascaded)])
-        phase.involved.append([side, unit, 2 if cascaded else 1])
-        phase.fire.append([side, unit, by_side, by_unit, 0])
+        self.queue.append([side, slot, by_side, by_unit, int(compulsory), int(cascaded)])
+        phase.involved.append([side, slot, 2 if cascaded else 1])
+        phase.fire.append([side, slot, by_side, by_unit, 0])
         state.log("reacts", ("AA-R2",) if compulsory else ("AA-R3",),
-                  f"side {side} unit{unit} reacts" + (" (compulsory)" if compulsory else ""),
-                  side, unit=unit, compulsory=compulsory, cascaded=cascaded)
+                  f"side {side} unit{slot} reacts" + (" (compulsory)" if compulsory else ""),
+                  side, unit=slot, compulsory=compulsory, cascaded=cascaded)
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
         if isinstance(child, ReactionChoice):  # AA-R1, AA-R3: one unit by choice, or none
@@ -130,7 +130,7 @@ class ReactionSubPhase(Frame):
                 self.step = ReactionStep.DONE
                 return
             phase = state.phase
-            self._enqueue(state, self._rside(state), slot, phase.side, phase.unit, False, False)
+            self._enqueue(state, self._reacting_side(state), slot, phase.side, phase.unit, False, False)
             self.step = ReactionStep.NEXT
 
     def legal_actions(self, state: AAState) -> list[int]:

@@ -52,9 +52,9 @@ class Turn(Frame):
             return Push(CleanUp())
         # end of turn
         if scoring.game_over(state) or state.turn >= state.game.turns:
-            sc = scoring.scores(state)
+            final_scores = scoring.scores(state)
             state.log("game_end", ("AA-G23",), f"the game ends after turn {state.turn}: "
-                      f"scores {sc[0]}-{sc[1]}", None, scores=sc)
+                      f"scores {final_scores[0]}-{final_scores[1]}", None, scores=final_scores)
             return Done()
         state.turn += 1
         self.step = TurnStep.ORDERS
@@ -109,18 +109,18 @@ class OrdersPhase(Frame):
         # assign: the next alive unit without an order, while the hand has cards
         if state.zones.size(f"reserve:{side}") == 0:
             return Done()
-        U = state.game.max_units_per_side
-        while self.cursor < U:
+        while self.cursor < state.game.max_units_per_side:
             unit = state.units[side][self.cursor]
-            if unit is not None and unit.alive and orders.order_card(state, side, unit.slot) is None:
+            if (unit is not None and unit.alive
+                    and orders.order_card(state, side, unit.slot) is None):
                 return Wait(side, Decision.ORDERS)
             self.cursor += 1
         return Done()
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
-        cards = sorted(set(state.zones[f"reserve:{self.side}"].cards))
-        return [ids.assign0 + card for card in cards] + [ids.assign_none]
+        return ([ids.assign0 + card for card in orders.reserve_cards(state, self.side)]
+                + [ids.assign_none])
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         return Illegality(("AA-G4",), "only a card of the side's own hand can be given")
