@@ -8,7 +8,7 @@ search's ``improved_policy``, with its improvement guaranteed even at a few simu
 
 * Rollouts: each learner decision with more than one legal action is searched with probability
   ``search_fraction`` (playout-cap randomisation, as in KataGo: Wu 2019; a searched decision at
-  8 simulations costs about 20 unsearched timesteps), by :class:`~agents.search.GumbelSearch`
+  8 simulations costs the CPU time of about 3 unsearched timesteps, docs/search.md), by :class:`~agents.search.GumbelSearch`
   with :class:`~agents.search.NetworkEvaluator` over the current policy, ``search_simulations``
   simulations and the Gumbel noise of the paper (``gumbel_scale=1``: the action is a sample, the
   improved policy the target). The search's action is played; its improved policy is kept in the
