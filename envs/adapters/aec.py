@@ -397,21 +397,26 @@ class RiposteAECEnv(AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         dt = decision_name(st)
-        self.infos = {}
+        infos = self.infos = {}
         if p >= 0:
             self.agent_selection = self.agent_of(p)
         else:
             self.agent_selection = self.agents[0]
+        terminations, truncations = self.terminations, self.truncations
         for agent in self.agents:
             side = self.side_of(agent)
-            info = self.infos[agent] = {**self._base_info(side), "decision_type": dt}
-            info["action_mask"] = self._mask_of(side)
-            if side == p and info["action_mask"].any():
+            info = infos[agent] = self._base_info(side)
+            info["decision_type"] = dt
+            if side == p and not (terminations[agent] or truncations[agent]):
+                # the agent on move: its mask has a 1 (a decision's legal list is never empty)
+                info["action_mask"] = self._mask_of(side)
                 info["legal_action_labels"] = st.legal_labels()
+            else:
+                info["action_mask"] = self._zeros.copy()
             if p == TERMINAL:
                 info["returns"] = list(returns)
                 info["winner"] = winner_of(returns)
-            elif self.truncations[agent]:
+            elif truncations[agent]:
                 info["termination_cause"] = f"max_decisions={self.max_decisions}"
         if p == TERMINAL or any(self.truncations.values()):
             self._deads_step_first()
