@@ -366,7 +366,8 @@ class State(abc.ABC):
     def legal_labels(self) -> list[str]:
         """Labels of :meth:`legal_actions` at this node."""
         cat = self.game.chance if self.current_player() == CHANCE else self.game.actions
-        return [cat.labels[a] for a in self.legal_actions()]
+        labels = cat.labels
+        return [labels[a] for a in self.legal_actions()]
 
     # -- events ---------------------------------------------------------------------------------
     def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
