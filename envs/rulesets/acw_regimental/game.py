@@ -10,7 +10,6 @@ import numpy as np
 
 from envs.core.drawing import Drawing
 from envs.core.procedure import Frame
-from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Ids
@@ -20,7 +19,7 @@ from .observer import build_layout, observation, observation_string
 from .params import SCENARIO_DIR, ACWParams, load_scenario, scenario_unit_weapon
 from .procedures import PlayerTurnCycle, TurnStep
 from .procedures.turn import end_game
-from .state import ACWState
+from .state import ACWGameData, ACWState
 from .units import Unit, new_unit
 from .words import describe_action
 
@@ -30,7 +29,7 @@ def _segments(points) -> list:
     return [(pts[i], pts[i + 1]) for i in range(len(pts) - 1)]
 
 
-class ACWGame(Game):
+class ACWGame(ACWGameData):
     """ACW regimental game: two sides (0 Union, 1 Confederate), five reactions (RULE-04-1.1).
 
     Args:
@@ -123,7 +122,7 @@ class ACWGame(Game):
     def new_initial_state(self) -> ACWState:
         return ACWState(self)
 
-    def opening_frames(self, roll_off: bool) -> list[Frame]:
+    def opening_frames(self, roll_off: bool) -> list[Frame[Any]]:
         """The stack a new game starts with: the player-turn cycle (ACW-PD-12) at the roll-off
         for the first move (ACW-PD-11) when ``roll_off``, at Phase 2 for a scenario that starts
         there, else at Phase 1."""

@@ -79,7 +79,7 @@ def melee_terms(state: ACWState) -> tuple[dict[str, int], dict[str, int]]:
         raise ValueError("melee_terms: the state is not at the dice of an Opposed Melee Roll")
     defender_slot, attacker_slots = frame.melees[frame.index]
     active = state.active
-    defender = state.units[1 - active][defender_slot]
+    defender = state.unit_in(1 - active, defender_slot)
     attackers = [state.units[active][k] for k in attacker_slots]
     attacking = queries.melee_side(state, attackers, [defender], is_def=False)
     defending = queries.melee_side(state, [defender], attackers, is_def=True)

@@ -15,13 +15,17 @@ Passage of Lines tests (ACW-PD-29). The reactions are in :mod:`.reactions`.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
+from envs.core.errors import InvalidStateError
+from envs.core.observer import ObservationLayout
 from envs.core.procedure import ChanceNode, Done, Frame, Push, Wait, record_from_dict
-from envs.core.protocol import CHANCE, TERMINAL, Illegality, State
+from envs.core.protocol import CHANCE, TERMINAL, Game, Illegality, State
 from envs.core.reactions import Cost
 
-from .actions import ACWDecision
+from .actions import ACWDecision, Ids
+from .movement import Terrain
+from .params import ScenarioSpec
 from .units import Unit
 
 D_CHANCE = ACWDecision.CHANCE
@@ -105,8 +109,47 @@ def _check_fields(game: Any, data: dict[str, Any]) -> None:
                          f"{broken!r}")
 
 
+class ACWGameData(Game):
+    """The ACW game as its state and rules read it: the parameters, scenario, terrain and units
+    that :class:`~.game.ACWGame` (its one subclass) sets up, and the two calls the state makes
+    of it. Declared here, beside the state, because the game module imports the state."""
+
+    params: dict[str, Any]
+    max_units_per_side: int
+    pips_fixed: bool
+    turns: int
+    own_fire_blocks_reactions: bool
+    phase3_six_all: bool
+    cavalry_charge_12: bool
+    morale_cascade: bool
+    shaped_reward: bool
+    max_decisions: int
+    counter_charge_cost: int
+    opportunity_fire_trigger: float
+    spec: ScenarioSpec
+    first_side: int | Literal["roll_off"]
+    ids: Ids
+    terrain: Terrain
+    objectives: list[tuple[float, float]]
+    objective_vp: int
+    objectives_score: Literal["end", "each_turn", "after_enemy_turn"]
+    initial_units: list[Unit]
+    units_at_start: list[int]
+    layout: ObservationLayout
+
+    def opening_frames(self, roll_off: bool) -> list[Frame[Any]]:
+        """The stack a new game starts with."""
+        raise NotImplementedError
+
+    def end_game(self, state: ACWState, why: str, winner: int | None = None) -> None:
+        """End ``state``'s game now, scored on victory points (ACW-PD-36)."""
+        raise NotImplementedError
+
+
 class ACWState(State):
     """Dynamic state of one ACW regimental game (see the module docstring)."""
+
+    game: ACWGameData
 
 
     # transient caches, never copied by ``clone`` nor serialised (class-level defaults):
@@ -123,7 +166,7 @@ class ACWState(State):
     # ------------------------------------------------------------------------------------------
     # construction, copy, serialisation
     # ------------------------------------------------------------------------------------------
-    def __init__(self, game: Any, init: bool = True):
+    def __init__(self, game: ACWGameData, init: bool = True):
         super().__init__(game)
         if not init:
             return
@@ -337,6 +380,18 @@ class ACWState(State):
     def unit(self, side: int, slot: int) -> Unit | None:
         """The unit of ``side`` in ``slot``, or ``None`` for an empty slot."""
         return self.units[side][slot]
+
+    def unit_in(self, side: int, slot: int) -> Unit:
+        """The unit of ``side`` in ``slot``, a slot that a frame or a decision names (a unit
+        once there stays in its slot until removed).
+
+        Raises:
+            InvalidStateError: when the slot is empty.
+        """
+        unit = self.units[side][slot]
+        if unit is None:
+            raise InvalidStateError(f"side {side} has no unit in slot {slot}")
+        return unit
 
     def alive(self, side: int) -> list[Unit]:
         """The live units of ``side``, in slot order."""

@@ -97,7 +97,7 @@ class Activation(Frame):
         if child.unit_lost:
             self.ended = True
             return
-        unit = state.units[state.active][child.unit]
+        unit = state.unit_in(state.active, child.unit)
         if not child.static:
             self.allowance_left = max(0.0, self.allowance_left - child.cost / child.allowance) \
                 if child.allowance > 0 else 0.0
@@ -127,7 +127,7 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
     ids = state.game.ids
     by_verb = ids.primitive_ids
     wheel_ids = by_verb[Verb.WHEEL]
-    unit = state.units[state.active][act.unit]
+    unit = state.unit_in(state.active, act.unit)
     out = [ids.end_activation]
     if act.primitives >= MAX_PRIMITIVES:
         return out
@@ -230,7 +230,7 @@ def reference_legal_primitives(state: ACWState, act: Activation) -> list[int]:
     """The legal list the slow way: every primitive label through
     :func:`why_primitive_illegal`, every enemy through :func:`why_no_charge` (unsorted)."""
     ids = state.game.ids
-    unit = state.units[state.active][act.unit]
+    unit = state.unit_in(state.active, act.unit)
     out = [ids.end_activation]
     if act.primitives >= MAX_PRIMITIVES:
         return out
@@ -247,7 +247,7 @@ def reference_legal_primitives(state: ACWState, act: Activation) -> list[int]:
 
 def _why_activation_illegal(state: ACWState, act: Activation, action: int):
     ids = state.game.ids
-    unit = state.units[state.active][act.unit]
+    unit = state.unit_in(state.active, act.unit)
     if act.primitives >= MAX_PRIMITIVES:
         return ("ACW-PD-21",), \
             f"engine cap of {MAX_PRIMITIVES} primitives per activation reached"
@@ -560,12 +560,12 @@ def passable_advances(state: ACWState, unit: Unit, budget: float) -> list[str]:
 def _apply(state: ACWState, act: Activation, action: int) -> Step:
     ids = state.game.ids
     side = state.active
-    unit = state.units[side][act.unit]
+    unit = state.unit_in(side, act.unit)
     if action == ids.end_activation:
         return _finish(state, unit)
     act.primitives += 1
     if action in ids.charge:
-        enemy = state.units[1 - side][ids.charge.index(action)]
+        enemy = state.unit_in(1 - side, ids.charge.index(action))
         charge = declare_charge(state, unit, enemy)
         act.ended = True
         return Push(charge)

@@ -78,7 +78,7 @@ class CommandPhase(Frame):
             self.step = CommandStep.RESERVE
             return None
         if step is CommandStep.RALLY_ROLL:
-            unit = state.units[side][self.unit]
+            unit = state.unit_in(side, self.unit)
             roll = self.dice[0]
             threat = queries.rally_threat(state, unit)
             modifier = tables.rally_modifier(unit.health, threat)
@@ -116,7 +116,7 @@ class CommandPhase(Frame):
         ids = state.game.ids
         side = state.active
         if self.step is CommandStep.RALLY:
-            unit = state.units[side][self.unit]
+            unit = state.unit_in(side, self.unit)
             if action == ids.rally_pay:
                 state.pips[side] -= 1
                 unit.disordered = False

@@ -76,7 +76,7 @@ class EndPhase(Frame):
             end_of_player_turn(state)
             return Done()
         side, slot = self.tests[self.index]
-        unit = state.units[side][slot]
+        unit = state.unit_in(side, slot)
         roll = self.dice[0]
         target = tables.discipline_target(EXPERIENCE_BY_VALUE[unit.experience])
         health = unit.health

@@ -60,7 +60,7 @@ class ManeuverPhase(Frame):
             state.log("end_phase", ("ACW-PD-12",), f"{SIDE_NAMES[side]} ends Phase 2", side)
             return Done()
         slot = ids.activate.index(action)
-        unit = state.units[side][slot]
+        unit = state.unit_in(side, slot)
         unit.activated = True
         state.reacted = []
         state.spent_triggers = []

@@ -102,7 +102,7 @@ def resolve_melee(state: ACWState, dslot: int, atts: list[int], dice: list[int])
     defender would move into it (not just slide along it).
     """
     active = state.active
-    defender = state.units[1 - active][dslot]
+    defender = state.unit_in(1 - active, dslot)
     attackers = [state.units[active][k] for k in atts]
     best_attacker = queries.melee_best(attackers)
     att_roll, def_roll = dice

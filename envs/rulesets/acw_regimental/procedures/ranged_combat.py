@@ -56,7 +56,7 @@ class RangedCombatPhase(Frame):
         ids = state.game.ids
         if action not in ids.fire:
             return None
-        unit = state.units[state.active][self.unit]
+        unit = state.unit_in(state.active, self.unit)
         enemy = state.units[1 - state.active][ids.fire.index(action)]
         if enemy is None or not enemy.alive:
             return Illegality(("ACW-PD-25b",), "no enemy unit in that slot")
@@ -72,7 +72,7 @@ class RangedCombatPhase(Frame):
     def apply(self, state: ACWState, action: int) -> Step:
         ids = state.game.ids
         side = state.active
-        unit = state.units[side][self.unit]
+        unit = state.unit_in(side, self.unit)
         self.next_slot = unit.slot + 1
         if action == ids.hold_fire:
             state.log("hold_fire", ("ACW-PD-25b", "ACW-PD-32"), f"{unit.label()} holds its fire",

@@ -89,8 +89,8 @@ class Volley(Frame):
         self.rolled = child.values
 
     def run(self, state: ACWState) -> Step:
-        firer = state.units[self.firer_side][self.firer]
-        target = state.units[1 - self.firer_side][self.target]
+        firer = state.unit_in(self.firer_side, self.firer)
+        target = state.unit_in(1 - self.firer_side, self.target)
         step = self.step
         if step is VolleyStep.START:
             return self._start(state, firer, target)

@@ -71,8 +71,8 @@ class WindowA(ReactionWindow):
         return defender, mover
 
     def on_open(self, state: ACWState) -> None:
-        defender = state.units[self.side][self.subject]
-        mover = state.units[1 - self.side][self.mover]
+        defender = state.unit_in(self.side, self.subject)
+        mover = state.unit_in(1 - self.side, self.mover)
         rules = ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[self.trigger])
         if self.at_path_start:  # the move began inside the zone (RULINGS-10)
             rules += ("RULINGS-10",)
@@ -85,7 +85,7 @@ class WindowA(ReactionWindow):
         state.spent_triggers.append((self.subject, self.trigger))
 
     def on_decline(self, state: ACWState) -> None:
-        defender = state.units[self.side][self.subject]
+        defender = state.unit_in(self.side, self.subject)
         opportunity = self.trigger.startswith("opp")
         if opportunity:  # both Opportunity Fire points are spent (I-18)
             state.spent_triggers += [(defender.slot, "opp_medium"), (defender.slot, "opp_short")]

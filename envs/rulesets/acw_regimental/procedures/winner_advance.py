@@ -52,7 +52,7 @@ class WinnerAdvance(Frame):
         return sorted([ids.melee_advance, ids.melee_hold])
 
     def apply(self, state: ACWState, action: int) -> Done:
-        unit = state.units[state.active][self.unit]
+        unit = state.unit_in(state.active, self.unit)
         if action == state.game.ids.melee_advance:
             effects.place(unit, unit.fp.advanced(self.inches))
             state.log("melee_advance", ("ACW-PD-26",), f"{unit.label()} advances "

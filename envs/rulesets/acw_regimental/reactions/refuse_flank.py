@@ -81,7 +81,7 @@ class EmergencyDrill(Frame):
     passed: bool | None = None
 
     def run(self, state: ACWState) -> Step:
-        unit = state.units[self.side][self.unit]
+        unit = state.unit_in(self.side, self.unit)
         if self.roll is None:
             return Push(RollDice(1, f"{unit.label()} Emergency Drill Check", DRILL_RULES,
                                  self.side))
