@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ _WIDTH = 96
 _IND = "  "
 
 
-def _player_name(game: Game, player: int) -> str:
+def _player_name(game: Game[Any], player: int) -> str:
     if player == CHANCE:
         return "chance"
     if player == TERMINAL:
@@ -56,7 +57,7 @@ def _ids(name: str, ids: list[int], indent: str) -> list[str]:
                          break_on_hyphens=False)
 
 
-def _observations(game: Game, state: State, indent: str) -> list[str]:
+def _observations(game: Game[Any], state: State, indent: str) -> list[str]:
     lines = []
     for p in range(game.num_players):
         lines.append(f"{indent}observation_string[{p}] ({game.side_names[p]}):")
@@ -65,7 +66,7 @@ def _observations(game: Game, state: State, indent: str) -> list[str]:
     return lines
 
 
-def _header(game: Game, seed: int, max_nodes: int | None) -> list[str]:
+def _header(game: Game[Any], seed: int, max_nodes: int | None) -> list[str]:
     config = game.config()
     lines = ["# Riposte playthrough: one seeded random game, node by node",
              f"ruleset: {config.get('ruleset', game.ruleset_id)}",
@@ -82,7 +83,7 @@ def _header(game: Game, seed: int, max_nodes: int | None) -> list[str]:
     return lines
 
 
-def playthrough(game: Game, seed: int, max_nodes: int | None = None) -> str:
+def playthrough(game: Game[Any], seed: int, max_nodes: int | None = None) -> str:
     """The text of one random game of ``game``, deterministic in ``seed``.
 
     The game starts from ``game.new_initial_state()``; one ``numpy.random.default_rng(seed)``
@@ -112,7 +113,7 @@ def playthrough(game: Game, seed: int, max_nodes: int | None = None) -> str:
     _check_count("seed", seed)
     _check_count("max_nodes", max_nodes, allow_none=True)
     rng = np.random.default_rng(int(seed))
-    state = game.new_initial_state()
+    state: State = game.new_initial_state()
     lines = _header(game, int(seed), max_nodes)
     n = 0
     while not state.is_terminal() and (max_nodes is None or n < max_nodes):

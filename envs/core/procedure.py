@@ -295,8 +295,10 @@ class Frame(Record, Generic[StateT]):
         frame waits."""
         raise InvalidStateError(f"frame {self.kind!r} does not wait for actions")
 
-    def apply(self, state: StateT, action: int) -> Push | Done | None:
-        """Apply a legal decision or chance outcome; ``None`` runs this frame again."""
+    def apply(self, state: StateT, action: int) -> Step:
+        """Apply a legal decision or chance outcome; ``None`` runs this frame again. The core
+        driver (:class:`FrameStack`) takes ``Push``, ``Done`` or ``None`` here; a ruleset's own
+        driver may also take a ``Wait`` or a ``ChanceNode``."""
         raise InvalidStateError(f"frame {self.kind!r} does not wait for actions")
 
     def why_illegal(self, state: StateT, action: int) -> Illegality | None:
@@ -351,7 +353,7 @@ class FrameStack:
         if done.then:
             self.frames.extend(done.then)
 
-    def handle(self, state: State, step: Push | Done | None) -> None:
+    def handle(self, state: State, step: Step) -> None:
         """Act on what :meth:`Frame.apply` returned."""
         if step is None:
             return

@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -66,7 +66,11 @@ class Illegality:
         return f"{', '.join(self.rules) or '-'}: {self.reason}"
 
 
-class Game(abc.ABC):
+#: the state class of a game (its ruleset's :class:`State` subclass)
+GameStateT = TypeVar("GameStateT", bound="State")
+
+
+class Game(abc.ABC, Generic[GameStateT]):
     """Static facts of one ruleset + scenario + parameters. Immutable after construction.
 
     Subclasses set, in ``__init__``: ``num_players``, ``side_names``, ``actions`` (decision
@@ -121,11 +125,11 @@ class Game(abc.ABC):
                 "scenario": self.scenario_name, "params": dict(self.params)}
 
     @abc.abstractmethod
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> GameStateT:
         """A fresh state at the start of the game."""
 
     @abc.abstractmethod
-    def state_from_dict(self, data: Mapping[str, Any]) -> "State":
+    def state_from_dict(self, data: Mapping[str, Any]) -> GameStateT:
         """Rebuild a state from ``State.to_dict()["state"]`` (lossless)."""
 
     # -- observations ---------------------------------------------------------------------
@@ -135,22 +139,22 @@ class Game(abc.ABC):
         """Length of the flat float32 observation vector (same for every side)."""
 
     @abc.abstractmethod
-    def observation(self, state: "State", side: int) -> np.ndarray:
+    def observation(self, state: GameStateT, side: int) -> np.ndarray:
         """Egocentric observation of ``side``: float32 array of shape ``(observation_size,)``."""
 
     @abc.abstractmethod
-    def observation_string(self, state: "State", side: int) -> str:
+    def observation_string(self, state: GameStateT, side: int) -> str:
         """Human-readable twin of :meth:`observation` (no hidden information of other sides)."""
 
     # -- pictures ------------------------------------------------------------------------
-    def drawing(self, state: "State") -> Drawing:
+    def drawing(self, state: GameStateT) -> Drawing:
         """The table of ``state`` as simple shapes (:mod:`envs.core.drawing`), the whole table
         as a spectator sees it. Rulesets override this; the default is the observation string of
         side 0 as text on a blank table."""
         return text_drawing(self.observation_string(state, 0).splitlines(),
                             caption=f"{self.ruleset_id}/{self.scenario_name}")
 
-    def action_words(self, state: "State", action: int) -> str:
+    def action_words(self, state: GameStateT, action: int) -> str:
         """Decision ``action`` at ``state`` in words for people (e.g. "Fire a Closing Volley at
         14th Brooklyn"); rulesets override this, the default is the action's label."""
         return self.actions.labels[action]
@@ -170,7 +174,7 @@ class State(abc.ABC):
     #: class-level default, which the copy then reads.
     _transient_attrs: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game[Any]):
         self.game = game
         #: structured event log (see :class:`envs.core.events.Event`); an append-only sequence
         #: that clones share (:class:`envs.core.appendlog.AppendLog`)
@@ -387,7 +391,7 @@ class State(abc.ABC):
         return json.dumps(self.to_dict(), indent=indent, sort_keys=True)
 
     @staticmethod
-    def from_json(text: str | Mapping[str, Any], game: Game | None = None) -> "State":
+    def from_json(text: str | Mapping[str, Any], game: Game[Any] | None = None) -> "State":
         """Rebuild a state from :meth:`to_json` output.
 
         Args:
@@ -441,7 +445,7 @@ class State(abc.ABC):
         if isinstance(saved, Mapping):
             # the ruleset and its version first: a state of another version may name
             # parameters or a scenario that this version does not have
-            reader: Game | GameClass = (game if game is not None
+            reader: Game[Any] | GameClass = (game if game is not None
                                         else game_class(saved["ruleset"]))
             if "ruleset" in saved and saved["ruleset"] != reader.ruleset_id:
                 raise InvalidStateError(
@@ -465,7 +469,7 @@ class State(abc.ABC):
             raise InvalidStateError(f"{where}: state: expected an object, got "
                                     f"{type(data['state']).__name__}")
         try:
-            st = game.state_from_dict(data["state"])
+            st: State = game.state_from_dict(data["state"])
         except RiposteError:
             raise
         except KeyError as e:
@@ -524,7 +528,7 @@ class State(abc.ABC):
         return f"<{type(self).__name__} player={p} decision={self.decision_name()}>"
 
 
-def require_two_sides(game: Game, why: str) -> None:
+def require_two_sides(game: Game[Any], why: str) -> None:
     """Refuse a game of three or more sides where only two-sided battles make sense.
 
     Raises:

@@ -46,7 +46,7 @@ class ReactingState(Protocol):
     a reaction's :class:`Cost`."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Game[Any]: ...
 
     def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
             side: int | None = None, **data: Any) -> None: ...
@@ -191,6 +191,6 @@ class ReactionWindow(Frame[ReactingStateT]):
             state.pay(self.side, cost)
         return Done(*reaction.resolve(state, self))
 
-    def context(self, state: ReactingStateT, viewer: int) -> ReactionContext:
+    def context(self, state: ReactingStateT, viewer: int) -> DecisionContext:
         return ReactionContext(self.kind, self.side, self.decision, self.trigger,
                                self.subject, tuple(self.offered))

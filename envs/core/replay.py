@@ -122,10 +122,11 @@ class ReplayScript:
 
     def new_state(self) -> State:
         try:
-            game: Game = load_game(self.ruleset, self.scenario, self.params)
+            game: Game[Any] = load_game(self.ruleset, self.scenario, self.params)
         except RiposteError as e:
             raise ReplayError(f"{self.source}: {e}") from None
-        return game.new_initial_state()
+        state: State = game.new_initial_state()
+        return state
 
     def play(self, upto: int | None = None) -> State:
         """Play the labels (the first ``upto`` of them) from the initial state.

@@ -36,7 +36,7 @@ def check_every_legal_action_applies(game: GameOrFactory, seed: int, n_games: in
     for gi in range(n_games):
         ctx = _Ctx("check_every_legal_action_applies", seed, gi)
         rng = game_rng(seed, gi)
-        s = g.new_initial_state()
+        s: State = g.new_initial_state()
         k = 0
         while not s.is_terminal():
             if k % node_every == 0:
@@ -61,7 +61,7 @@ def check_every_legal_action_applies(game: GameOrFactory, seed: int, n_games: in
 _WRONG_TYPES: tuple[Any, ...] = ("0", 0.0, 1.5, None, True, [0], np.float32(0.0))
 
 
-def _expect_refused(ctx: _Ctx, g: Game, s: State, action: Any, exc: type[Exception],
+def _expect_refused(ctx: _Ctx, g: Game[Any], s: State, action: Any, exc: type[Exception],
                     must_name: Sequence[str]) -> None:
     before = _fingerprint(s)
     legal = list(s.legal_actions())
@@ -114,7 +114,7 @@ def check_illegal_action_raises(game: GameOrFactory, seed: int, n_games: int = 2
         ctx = _Ctx("check_illegal_action_raises", seed, gi)
         rng = game_rng(seed, gi)
         crng = np.random.default_rng((seed, gi, 3))
-        s = g.new_initial_state()
+        s: State = g.new_initial_state()
         while not s.is_terminal():
             p = s.current_player()
             dt = _value(s.decision_type())

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from .common import _as_game, _Ctx, GameOrFactory, game_rng
 from ..chance import sample_chance_outcome
+from ..protocol import State
 
 
 def check_no_aliased_repeats(game: GameOrFactory, seed: int, *, n_games: int = 20,
@@ -42,7 +43,7 @@ def check_no_aliased_repeats(game: GameOrFactory, seed: int, *, n_games: int = 2
     for i in range(n_games):
         ctx = _Ctx("check_no_aliased_repeats", seed, i)
         rng = game_rng(seed, i)
-        s = g.new_initial_state()
+        s: State = g.new_initial_state()
         before = None  # (side, observation bytes, legal ids, label taken, decision name)
         while not s.is_terminal():
             if s.is_chance_node():

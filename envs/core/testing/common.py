@@ -21,7 +21,7 @@ from ..replay import transcript
 #: tolerance on the sum of chance probabilities and on zero-sum returns
 PROB_TOL = 1e-9
 
-GameOrFactory = Game | Callable[[], Game]
+GameOrFactory = Game[Any] | Callable[[], Game[Any]]
 
 
 class ConformanceError(RiposteError):
@@ -71,7 +71,7 @@ class RandomGamesStats:
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def _as_game(game: GameOrFactory) -> Game:
+def _as_game(game: GameOrFactory) -> Game[Any]:
     return game if isinstance(game, Game) else game()
 
 
@@ -122,7 +122,7 @@ class _Ctx:
                                 step=len(labels) if state is not None else None, labels=labels)
 
 
-def play_random_game(game: Game, rng: np.random.Generator, max_steps: int | None = None,
+def play_random_game(game: Game[Any], rng: np.random.Generator, max_steps: int | None = None,
                      state: State | None = None) -> State:
     """Play uniformly random legal decisions and sampled chance outcomes until the end (or
     ``max_steps`` actions), checked with ``apply_action``. Returns the final state.
@@ -158,6 +158,6 @@ def _random_step(s: State, rng: np.random.Generator) -> int:
     return a
 
 
-def _is_shaped(game: Game) -> bool:
+def _is_shaped(game: Game[Any]) -> bool:
     """True when a parameter whose name mentions shaping is switched on."""
     return any("shap" in str(k).lower() and bool(v) for k, v in dict(game.params).items())

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import Game
+from ..protocol import Game, State
 from ..replay import transcript
 from .common import _as_game, _Ctx, game_rng, GameOrFactory, _random_step
 from .round_trips import _first_diff
@@ -27,9 +27,9 @@ def _disturb_global_rngs(k: int) -> None:
         np.random.random()  # global-rng-ok: deliberate disturbance, see check_determinism
 
 
-def _seeded_transcript(g: Game, seed: int, disturb: bool) -> tuple[list[str], str]:
+def _seeded_transcript(g: Game[Any], seed: int, disturb: bool) -> tuple[list[str], str]:
     rng = game_rng(seed, 0)
-    s = g.new_initial_state()
+    s: State = g.new_initial_state()
     k = 0
     decisions = 0
     while not s.is_terminal():

@@ -71,7 +71,7 @@ def _negative_counter(data: Any, path: str = "") -> str | None:
     return None
 
 
-def _round_trips(ctx: _Ctx, g: Game, s: State) -> None:
+def _round_trips(ctx: _Ctx, g: Game[Any], s: State) -> None:
     """clone, JSON and pickle round trips of ``s``: same serialised state and legal list.
 
     Every copy must give the same dynamic fields' JSON (``_to_dict()``, sorted keys), history,
@@ -117,7 +117,7 @@ class FuzzGameResult:
     returns: list[float] = field(default_factory=list)
 
 
-def fuzz_game(game: Game, seed: int, game_index: int, *, extreme_chance: bool = False,
+def fuzz_game(game: Game[Any], seed: int, game_index: int, *, extreme_chance: bool = False,
               round_trip_every: int = 150, observe_every: int = 8,
               why_illegal_every: int = 8) -> FuzzGameResult:
     """One random game checked like :func:`check_random_games` at every node (mask = legal
@@ -142,7 +142,7 @@ def fuzz_game(game: Game, seed: int, game_index: int, *, extreme_chance: bool = 
     shaped = _is_shaped(game)
     types = {_value(t) for t in game.decision_types}
     out = FuzzGameResult()
-    s = game.new_initial_state()
+    s: State = game.new_initial_state()
     applied: list[tuple[int, int]] = []
     labelled: set[int] = set()  # ids whose label round trip passed (_check_decision_node)
     chance_labelled: set[int] = set()  # the same for chance outcome ids

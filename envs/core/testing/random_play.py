@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 from collections import Counter
 
 import numpy as np
@@ -55,7 +56,7 @@ def check_game_static(game: GameOrFactory) -> None:
 
 
 # -- random play --------------------------------------------------------------------------------
-def _check_observations(ctx: _Ctx, g: Game, s: State, strings: bool) -> None:
+def _check_observations(ctx: _Ctx, g: Game[Any], s: State, strings: bool) -> None:
     for side in range(g.num_players):
         obs = g.observation(s, side)
         if not isinstance(obs, np.ndarray):
@@ -72,7 +73,7 @@ def _check_observations(ctx: _Ctx, g: Game, s: State, strings: bool) -> None:
                 raise ctx.fail(s, f"observation_string(side {side}) is {txt!r}, not a non-empty str")
 
 
-def _check_chance_node(ctx: _Ctx, g: Game, s: State,
+def _check_chance_node(ctx: _Ctx, g: Game[Any], s: State,
                        labelled: set[int] | None = None) -> list[tuple[int, float]]:
     """Outcomes, probabilities, legal list and labels of a chance node. ``labelled``: outcome
     ids whose label round trip already passed in this game (as in
@@ -120,7 +121,7 @@ def _check_chance_node(ctx: _Ctx, g: Game, s: State,
     return outcomes
 
 
-def _check_decision_node(ctx: _Ctx, g: Game, s: State, p: int, crng: np.random.Generator,
+def _check_decision_node(ctx: _Ctx, g: Game[Any], s: State, p: int, crng: np.random.Generator,
                          why_samples: int, labelled: set[int] | None = None) -> list[int]:
     """Legal list, mask and labels of a decision node (see :func:`check_random_games`).
 
@@ -198,7 +199,7 @@ def _overrides(cls: type, name: str) -> bool:
     return getattr(cls, name) is not getattr(State, name)
 
 
-def _check_returns(ctx: _Ctx, g: Game, s: State, terminal: bool, shaped: bool) -> list[float]:
+def _check_returns(ctx: _Ctx, g: Game[Any], s: State, terminal: bool, shaped: bool) -> list[float]:
     r = s.returns()
     if len(r) != g.num_players:
         raise ctx.fail(s, f"returns() {r!r} has {len(r)} entries for {g.num_players} sides")
@@ -216,7 +217,7 @@ def _check_returns(ctx: _Ctx, g: Game, s: State, terminal: bool, shaped: bool) -
     return list(r)
 
 
-def _check_terminal(ctx: _Ctx, g: Game, s: State) -> None:
+def _check_terminal(ctx: _Ctx, g: Game[Any], s: State) -> None:
     if s.legal_actions() != []:
         raise ctx.fail(s, f"legal_actions() at the end is {s.legal_actions()} (must be [])")
     m = s.legal_action_mask()
@@ -227,7 +228,7 @@ def _check_terminal(ctx: _Ctx, g: Game, s: State) -> None:
         raise ctx.fail(s, "is_terminal()/is_chance_node() disagree with current_player()")
 
 
-def _check_history_and_events(ctx: _Ctx, g: Game, s: State, applied: list[tuple[int, int]]) -> int:
+def _check_history_and_events(ctx: _Ctx, g: Game[Any], s: State, applied: list[tuple[int, int]]) -> int:
     if [(int(p), int(a)) for p, a in s.history] != applied:
         raise ctx.fail(s, "history does not match the (player, action) pairs applied")
     for i, ev in enumerate(s.events):
@@ -283,7 +284,7 @@ def check_random_games(game: GameOrFactory, n_games: int, seed: int, *,
         ctx = _Ctx("check_random_games", seed, gi)
         rng = game_rng(seed, gi)
         crng = np.random.default_rng((seed, gi, 1))  # for sampling what to check, not play
-        s = g.new_initial_state()
+        s: State = g.new_initial_state()
         applied: list[tuple[int, int]] = []
         decisions = 0
         chance_nodes = 0

@@ -18,18 +18,18 @@ from .common import _as_game, _Ctx, game_rng, GameOrFactory, play_random_game, _
 
 
 # -- clone ---------------------------------------------------------------------------------------
-def _random_actions(g: Game, seed: int, game_index: int) -> list[int]:
+def _random_actions(g: Game[Any], seed: int, game_index: int) -> list[int]:
     s = play_random_game(g, game_rng(seed, game_index))
     return [a for _, a in s.history]
 
 
-def _replay_ids(g: Game, ids: Sequence[int], ctx: _Ctx | None = None) -> State:
+def _replay_ids(g: Game[Any], ids: Sequence[int], ctx: _Ctx | None = None) -> State:
     """Re-apply recorded action ids from a new initial state (checked).
 
     Raises:
         ConformanceError: when a recorded id is refused: the same ids gave a different game.
     """
-    s = g.new_initial_state()
+    s: State = g.new_initial_state()
     for i, a in enumerate(ids):
         try:
             s.apply_action(a)
@@ -48,7 +48,7 @@ def _fingerprint(s: State) -> tuple[Any, ...]:
             len(s.events), s.events[-4:])
 
 
-def _snapshot(g: Game, s: State) -> tuple[str, int, list[int], list[bytes]]:
+def _snapshot(g: Game[Any], s: State) -> tuple[str, int, list[int], list[bytes]]:
     obs = [g.observation(s, side).tobytes() for side in range(g.num_players)]
     return s.to_json(), s.current_player(), list(s.legal_actions()), obs
 
@@ -147,7 +147,7 @@ def check_pickle_round_trip(game: GameOrFactory, seed: int, n_games: int = 2,
     for gi in range(n_games):
         ctx = _Ctx("check_pickle_round_trip", seed, gi)
         ids = _random_actions(g, seed, gi)
-        s = g.new_initial_state()
+        s: State = g.new_initial_state()
         first: dict[str, int] = {}
         for i, a in enumerate(ids):
             first.setdefault(_node_kind(s), i)
@@ -258,8 +258,8 @@ def check_json_round_trip(game: GameOrFactory, seed: int, every_step: bool = Tru
     for gi in range(n_games):
         ctx = _Ctx("check_json_round_trip", seed, gi)
         rng = game_rng(seed, gi)
-        s = g.new_initial_state()
-        t = g.new_initial_state()
+        s: State = g.new_initial_state()
+        t: State = g.new_initial_state()
         step = 0
         while True:
             if every_step or step % 7 == 0 or s.is_chance_node() or s.is_terminal():

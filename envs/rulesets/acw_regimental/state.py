@@ -109,7 +109,7 @@ def _check_fields(game: Any, data: dict[str, Any]) -> None:
                          f"{broken!r}")
 
 
-class ACWGameData(Game):
+class ACWGameData(Game["ACWState"]):
     """The ACW game as its state and rules read it: the parameters, scenario, terrain and units
     that :class:`~.game.ACWGame` (its one subclass) sets up, and the two calls the state makes
     of it. Declared here, beside the state, because the game module imports the state."""
