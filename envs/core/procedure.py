@@ -44,7 +44,8 @@ from .protocol import CHANCE, TERMINAL, Illegality, State
 
 __all__ = [
     "ChanceNode", "DecisionContext", "Done", "Frame", "FrameStack", "ProcedureState", "Push",
-    "RECORD_KINDS", "Record", "StateT", "Step", "Wait", "record_from_dict", "register",
+    "RECORD_KINDS", "Record", "StateT", "Step", "Wait", "frame_from_dict", "record_from_dict",
+    "register",
 ]
 
 
@@ -153,6 +154,18 @@ def record_from_dict(data: Mapping[str, Any]) -> "Record":
         raise InvalidStateError(f"frame: unknown kind {data['kind']!r} (registered: "
                                 f"{sorted(RECORD_KINDS)})")
     return cls.from_dict(data)
+
+
+def frame_from_dict(data: Mapping[str, Any]) -> Frame[Any]:
+    """A frame from its :meth:`Record.to_dict` output.
+
+    Raises:
+        InvalidStateError: as :func:`record_from_dict`, and for a record that is not a frame.
+    """
+    frame = record_from_dict(data)
+    if not isinstance(frame, Frame):
+        raise InvalidStateError(f"stack: {data.get('kind')!r} is not a frame")
+    return frame
 
 
 def _encode(value: Any) -> Any:
@@ -419,10 +432,7 @@ class FrameStack:
         """
         frames: list[Frame[Any]] = []
         for d in data["frames"]:
-            f = record_from_dict(d)
-            if not isinstance(f, Frame):
-                raise InvalidStateError(f"stack: {d.get('kind')!r} is not a frame")
-            frames.append(f)
+            frames.append(frame_from_dict(d))
         nd = data["node"]
         if nd is None:
             node: Wait | ChanceNode | None = None

@@ -80,7 +80,7 @@ def melee_terms(state: ACWState) -> tuple[dict[str, int], dict[str, int]]:
     defender_slot, attacker_slots = frame.melees[frame.index]
     active = state.active
     defender = state.unit_in(1 - active, defender_slot)
-    attackers = [state.units[active][k] for k in attacker_slots]
+    attackers = [state.unit_in(active, k) for k in attacker_slots]
     attacking = queries.melee_side(state, attackers, [defender], is_def=False)
     defending = queries.melee_side(state, [defender], attackers, is_def=True)
     return (dict(melee_modifier_breakdown(attacking, defending.stands)),

@@ -15,11 +15,11 @@ Passage of Lines tests (ACW-PD-29). The reactions are in :mod:`.reactions`.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from envs.core.errors import InvalidStateError
 from envs.core.observer import ObservationLayout
-from envs.core.procedure import ChanceNode, Done, Frame, Push, Wait, record_from_dict
+from envs.core.procedure import ChanceNode, Done, Frame, Push, Step, Wait, frame_from_dict
 from envs.core.protocol import CHANCE, TERMINAL, Game, Illegality, State
 from envs.core.reactions import Cost
 
@@ -262,7 +262,7 @@ class ACWState(State):
         s.spent_triggers = [(slot, trigger) for slot, trigger in data["spent_triggers"]]
         s.broken_this_player_turn = [list(b) for b in data["broken_this_player_turn"]]
         s.objective_vp_banked = list(data.get("objective_vp_banked", [0, 0]))
-        s.stack = [record_from_dict(frame) for frame in data["stack"]]
+        s.stack = [frame_from_dict(frame) for frame in data["stack"]]
         s.cur = (int(data["cur"][0]), ACWDecision(data["cur"][1]))
         return s
 
@@ -277,7 +277,10 @@ class ACWState(State):
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         # the chance frame on top (a die): its run is pure while it waits
-        return list(self.stack[-1].run(self).outcomes)
+        node = self.stack[-1].run(self)
+        if type(node) is not ChanceNode:
+            raise InvalidStateError("chance_outcomes() away from a chance node")
+        return list(node.outcomes)
 
     def _legal_actions(self) -> list[int]:
         pending = self._pending_legal
@@ -334,12 +337,12 @@ class ACWState(State):
     def _run_frame(self, frame: Frame) -> bool:
         """Run a typed frame once and follow its step; ``True`` when it now waits."""
         step = frame.run(self)
-        kind = type(step)
-        if kind is ChanceNode:
+        if type(step) is ChanceNode:
             self.cur = (CHANCE, D_CHANCE)
             return True
-        if kind is Wait:
-            self.cur = (step.player, step.decision)
+        if type(step) is Wait:
+            # (an ACW frame waits with an ACWDecision member; Wait types it as its str base)
+            self.cur = (step.player, cast(ACWDecision, step.decision))
             if frame.auto_apply_forced and step.player >= 0:
                 legal = frame.legal_actions(self)
                 if len(legal) == 1:  # a forced choice is applied silently (not in history)
@@ -354,13 +357,21 @@ class ACWState(State):
             self._follow(step)
         return False
 
-    def _follow(self, step: Push | Done) -> None:
+    def _follow(self, step: Step) -> None:
         """Act on a frame's ``Push`` or ``Done`` (a ``Done`` pops it and hands it to the frame
-        below, which reads it in ``on_child_done``)."""
+        below, which reads it in ``on_child_done``).
+
+        Raises:
+            InvalidStateError: for another step (a frame's ``apply`` returns ``Push``,
+                ``Done`` or ``None``).
+        """
         stack = self.stack
         if type(step) is Push:
             stack.extend(step.frames)
             return
+        if type(step) is not Done:
+            raise InvalidStateError(f"frame {stack[-1].kind!r} returned {step!r} where a Push "
+                                    f"or a Done was expected")
         child = stack.pop()
         if stack:
             stack[-1].on_child_done(self, child)

@@ -103,7 +103,7 @@ def resolve_melee(state: ACWState, dslot: int, atts: list[int], dice: list[int])
     """
     active = state.active
     defender = state.unit_in(1 - active, dslot)
-    attackers = [state.units[active][k] for k in atts]
+    attackers = [state.unit_in(active, k) for k in atts]
     best_attacker = queries.melee_best(attackers)
     att_roll, def_roll = dice
     attacking = queries.melee_side(state, attackers, [defender], False)
