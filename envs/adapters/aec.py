@@ -401,7 +401,8 @@ class RiposteAECEnv(AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         dt = decision_name(st)
-        infos = self.infos = {}
+        infos: dict[str, dict[str, Any]] = {}
+        self.infos = infos
         if p >= 0:
             self.agent_selection = self.agent_of(p)
         else:
