@@ -91,6 +91,7 @@ class AAObserver:
             Piece("score", (2,), "own, enemy score / 10"),
         ])
         self.offsets = self.layout.offsets
+        self.slices = self.layout.slices
         #: the own and enemy unit blocks are the first two pieces, one after the other
         self._units_end = self.layout.slices["enemy_units"].stop
 
@@ -147,9 +148,9 @@ class AAObserver:
                 zone = zones[order_zones[owner][slot]]
                 cards = zone.cards
                 shown = cards[0] if cards and zone.visible_to(side) else -1
-                role = roles.get((owner, slot), -1)
+                role = roles.get((owner, slot), -1) if roles else -1
                 special = posture = None
-                if phase is not None:
+                if specials or postures:
                     unit_key = key(owner, slot)
                     special = specials.get(unit_key)
                     posture = postures.get(unit_key)
@@ -195,58 +196,62 @@ class AAObserver:
     # -- the observation ---------------------------------------------------------------------
     def observation(self, state: AAState, side: int) -> np.ndarray:
         """float32 vector of shape ``(observation_size,)`` for ``side`` (0 or 1), egocentric;
-        nothing hidden from ``side`` enters it (module docstring)."""
-        layout = self.layout
-        vector = layout.zeros()
-        pieces = layout.split(vector)
+        nothing hidden from ``side`` enters it (module docstring). Pieces are written through
+        their slices of the flat vector (:attr:`layout`)."""
+        at = self.slices
+        vector = self.layout.zeros()
         zones = state.zones
         enemy = 1 - side
-        slots = self.game.max_units_per_side
+        game = self.game
+        slots = game.max_units_per_side
         self._unit_rows(state, side, vector[:self._units_end].reshape(2 * slots, -1))
         points = self.unit_points(state)
-        pieces["los"][:] = self.los_matrix(state, side, points)
-        own_reserve = zones[f"reserve:{side}"]
-        if own_reserve.cards:
-            pieces["own_reserve"][:] = np.bincount(own_reserve.cards, minlength=N_CARDS) * 0.25
+        vector[at["los"]] = self.los_matrix(state, side, points).ravel()
+        own_reserve = zones[f"reserve:{side}"].cards
+        if own_reserve:
+            vector[at["own_reserve"]] = np.bincount(own_reserve, minlength=N_CARDS) * 0.25
         own_discard = zones[f"discard:{side}"].cards
         enemy_discard = zones[f"discard:{enemy}"].cards
-        pieces["counts"][:] = (len(zones[f"reserve:{enemy}"].cards) / 10.0,
-                               len(zones[f"deck:{side}"].cards) / 54.0,
-                               len(zones[f"deck:{enemy}"].cards) / 54.0,
-                               len(own_discard) / 54.0, len(enemy_discard) / 54.0)
+        vector[at["counts"]] = (len(zones[f"reserve:{enemy}"].cards) / 10.0,
+                                len(zones[f"deck:{side}"].cards) / 54.0,
+                                len(zones[f"deck:{enemy}"].cards) / 54.0,
+                                len(own_discard) / 54.0, len(enemy_discard) / 54.0)
         if own_discard:
-            pieces["own_discard"][:] = np.bincount(own_discard, minlength=N_CARDS) * 0.25
+            vector[at["own_discard"]] = np.bincount(own_discard, minlength=N_CARDS) * 0.25
         if enemy_discard:
-            pieces["enemy_discard"][:] = np.bincount(enemy_discard, minlength=N_CARDS) * 0.25
-        pieces["turn"][:] = (state.turn / self.game.turns, float(state.first == side))
+            vector[at["enemy_discard"]] = np.bincount(enemy_discard, minlength=N_CARDS) * 0.25
+        vector[at["turn"]] = (state.turn / game.turns, float(state.first == side))
         decision = state.decision_type()
-        pieces["decision"][_DECISION_INDEX[str(getattr(decision, "value", decision))]] = 1.0
-        self._context(state, side, pieces)
+        vector[self.offsets["decision"]
+               + _DECISION_INDEX[str(getattr(decision, "value", decision))]] = 1.0
+        self._context(state, side, vector)
         phase = state.phase
         if phase is not None:
-            pieces["frozen"][:] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
-        holders = self.game.holders_cache.get(points)
+            vector[at["frozen"]] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
+        holders = game.holders_cache.get(points)
         if holders is None:
             holders = scoring.objective_holders(state)
-            if len(self.game.holders_cache) >= _HOLDERS_CACHE_SIZE:
-                self.game.holders_cache.clear()
-            self.game.holders_cache[points] = holders
-        for index, (x, y) in enumerate(self.game.objectives[:3]):
+            if len(game.holders_cache) >= _HOLDERS_CACHE_SIZE:
+                game.holders_cache.clear()
+            game.holders_cache[points] = holders
+        start = self.offsets["objectives"]
+        for index, (x, y) in enumerate(game.objectives[:3]):
             holder = holders[index]
-            pieces["objectives"][index] = (*self.table_xy(side, x, y), float(holder == side),
-                                           float(holder == enemy))
+            vector[start + 4 * index:start + 4 * index + 4] = (
+                *self.table_xy(side, x, y), float(holder == side), float(holder == enemy))
         scores = scoring.scores(state, holders)
-        pieces["score"][:] = (scores[side] / 10.0, scores[enemy] / 10.0)
+        vector[at["score"]] = (scores[side] / 10.0, scores[enemy] / 10.0)
         return vector
 
-    def _context(self, state: AAState, side: int, pieces: dict[str, np.ndarray]) -> None:
-        """The ``commit`` (change loop) or ``subject`` piece from the decision context."""
+    def _context(self, state: AAState, side: int, vector: np.ndarray) -> None:
+        """The ``commit`` (change loop) or ``subject`` piece, from the decision context, into
+        the flat ``vector``."""
         context = state.decision_context(side)
         if isinstance(context, CommitContext):
             sides = state.stack.top.sides
             own = [done for who, done in zip(sides, context.committed) if who == side]
             other = [done for who, done in zip(sides, context.committed) if who != side]
-            commit = pieces["commit"]
+            commit = vector[self.slices["commit"]]
             commit[0] = float(bool(own and own[0]))
             commit[1] = float(bool(other and other[0]))
             if context.own_choice is not None:
@@ -257,7 +262,7 @@ class AAObserver:
                     commit[3 + context.own_choice - ids.play0] = 1.0
         elif (context is not None and getattr(context, "subject", -1) >= 0
               and context.player == side):
-            pieces["subject"][context.subject] = 1.0
+            vector[self.offsets["subject"] + context.subject] = 1.0
 
     def observation_string(self, state: AAState, side: int) -> str:
         """Text twin of :meth:`observation` (own cards named; enemy cards only when revealed)."""

@@ -96,24 +96,38 @@ def unit_points(unit: Unit) -> list[Point]:
     return points
 
 
-def sees(state: AAState, viewer: Unit, seen: Unit) -> bool:
-    """AA-R3, AA-G9: whether any of ``viewer``'s points has a line of sight to any of
-    ``seen``'s points. Memoised on the game by the two units' points."""
+#: a unit's points as one tuple: ``(x, y, transit x, transit y)``, the transit pair ``None``
+#: when it is not placed
+UnitPlace = tuple[float, float, float | None, float | None]
+
+
+def _places_see(state: AAState, viewer: UnitPlace, seen: UnitPlace) -> bool:
+    """Whether a point of ``viewer`` has a line of sight to a point of ``seen`` (Start Group
+    first, then the In-transit figure, as :func:`unit_points` lists them), memoised on the game
+    by the two places."""
     memo = state.game.sees_cache
-    pair = (viewer.x, viewer.y, viewer.tx, viewer.ty, seen.x, seen.y, seen.tx, seen.ty)
+    pair = viewer + seen
     seen_now = memo.get(pair)
     if seen_now is None:
-        seen_now = any(line_of_sight(state, start, end) for start in unit_points(viewer)
-                       for end in unit_points(seen))
+        starts = [viewer[:2]] if viewer[2] is None else [viewer[:2], viewer[2:]]
+        ends = [seen[:2]] if seen[2] is None else [seen[:2], seen[2:]]
+        seen_now = any(line_of_sight(state, start, end) for start in starts for end in ends)
         if len(memo) > MEMO_SIZE:
             memo.clear()
         memo[pair] = seen_now
     return seen_now
 
 
+def sees(state: AAState, viewer: Unit, seen: Unit) -> bool:
+    """AA-R3, AA-G9: whether any of ``viewer``'s points has a line of sight to any of
+    ``seen``'s points. Memoised on the game by the two units' points."""
+    return _places_see(state, (viewer.x, viewer.y, viewer.tx, viewer.ty),
+                       (seen.x, seen.y, seen.tx, seen.ty))
+
+
 def sight_matrix(state: AAState, side: int, points: tuple) -> np.ndarray:
     """``(slots, slots)`` float32: 1 where own unit i of ``side`` sees enemy unit j (AA-R3,
-    AA-G9), 0 elsewhere and for empty slots. ``points``: every slot's
+    AA-G9), 0 elsewhere and for empty slots. ``points``: every slot's place
     ``(x, y, transit x, transit y)`` or ``None``, side 0's slots first (the key of the memo;
     :meth:`.observer.AAObserver.unit_points`). The returned array is shared: do not write
     to it."""
@@ -124,20 +138,18 @@ def sight_matrix(state: AAState, side: int, points: tuple) -> np.ndarray:
     if matrix is None:
         slots = game.max_units_per_side
         matrix = np.zeros((slots, slots), dtype=np.float32)
-        own_points = points[side * slots:(side + 1) * slots]
-        enemy_points = points[(1 - side) * slots:(2 - side) * slots]
+        own_places = points[side * slots:(side + 1) * slots]
+        enemies = [(slot, place) for slot, place in
+                   enumerate(points[(1 - side) * slots:(2 - side) * slots]) if place is not None]
         pairs = game.sees_cache
-        enemies = [(slot, place) for slot, place in enumerate(enemy_points) if place is not None]
-        own_units = state.units[side]
-        enemy_units = state.units[1 - side]
-        for own_slot, own in enumerate(own_points):
+        for own_slot, own in enumerate(own_places):
             if own is None:
                 continue
             row = matrix[own_slot]
             for enemy_slot, enemy in enemies:
                 seen_now = pairs.get(own + enemy)
                 if seen_now is None:
-                    seen_now = sees(state, own_units[own_slot], enemy_units[enemy_slot])
+                    seen_now = _places_see(state, own, enemy)
                 if seen_now:
                     row[enemy_slot] = 1.0
         if len(memo) >= MATRIX_MEMO_SIZE:
