@@ -125,7 +125,6 @@ class RiposteAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._agent_index = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._zeros = np.zeros(g.num_distinct_actions, dtype=np.int8)
-        self._zero_bytes = bytes(g.num_distinct_actions)
         #: ``(state, len(state.history), mask)``: the int8 mask of the decision waiting in
         #: ``state`` (what ``observe`` and the infos share; copied out)
         self._live_mask: tuple[State, int, np.ndarray] | None = None
@@ -374,12 +373,8 @@ class RiposteAECEnv(AECEnv):
         live = self._live_mask
         n = len(st.history)
         if live is None or live[0] is not st or live[1] != n:
-            # filled as bytes, then viewed as int8 (cheaper than numpy's fancy indexing for a
-            # short list)
-            filled = bytearray(self._zero_bytes)
-            for action in st.legal_actions():
-                filled[action] = 1
-            live = self._live_mask = (st, n, np.frombuffer(filled, dtype=np.int8))
+            mask = self.game.actions.mask(st.legal_actions()).view(np.int8)
+            live = self._live_mask = (st, n, mask)
         return live[2].copy()
 
     def _base_info(self, side: int) -> dict[str, Any]:
