@@ -22,7 +22,7 @@ from .protocol import Game, State
 from .zones import Zones
 
 __all__ = ["CommitContext", "DrawCard", "HiddenCommit", "RollDice", "ZonedState",
-           "dice_labels"]
+           "dice_labels", "rolled"]
 
 
 class ZonedState(Protocol):
@@ -101,6 +101,18 @@ class RollDice(Frame[State]):
         state.log("die", self.rules, f"{self.what}: d{self.sides} = {v} ({n}/{self.count})",
                   self.side, value=v, index=n - 1, of=self.count, what=self.what)
         return Done() if n >= self.count else None
+
+
+def rolled(child: Frame[Any]) -> list[int]:
+    """The face values of a finished :class:`RollDice` ``child``, as the frame that pushed it
+    reads them in :meth:`~envs.core.procedure.Frame.on_child_done`.
+
+    Raises:
+        InvalidStateError: when ``child`` is not a :class:`RollDice`.
+    """
+    if not isinstance(child, RollDice):
+        raise InvalidStateError(f"expected a finished dice roll, got the frame {child.kind!r}")
+    return child.values
 
 
 @register

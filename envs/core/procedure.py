@@ -44,8 +44,8 @@ from .protocol import CHANCE, TERMINAL, Illegality, State
 
 __all__ = [
     "ChanceNode", "DecisionContext", "Done", "Frame", "FrameStack", "ProcedureState", "Push",
-    "RECORD_KINDS", "Record", "StateT", "Step", "Wait", "frame_from_dict", "record_from_dict",
-    "register",
+    "RECORD_KINDS", "Record", "StateT", "Step", "Wait", "filled", "frame_from_dict",
+    "record_from_dict", "register",
 ]
 
 
@@ -154,6 +154,21 @@ def record_from_dict(data: Mapping[str, Any]) -> "Record":
         raise InvalidStateError(f"frame: unknown kind {data['kind']!r} (registered: "
                                 f"{sorted(RECORD_KINDS)})")
     return cls.from_dict(data)
+
+
+FieldT = TypeVar("FieldT")
+
+
+def filled(value: FieldT | None, what: str) -> FieldT:
+    """``value``, a frame field that a later step fills (``None`` until then), where the frame
+    is at a step that reads it.
+
+    Raises:
+        InvalidStateError: when it is still ``None`` (names ``what``).
+    """
+    if value is None:
+        raise InvalidStateError(f"{what} is read before it is set")
+    return value
 
 
 def frame_from_dict(data: Mapping[str, Any]) -> Frame[Any]:

@@ -68,7 +68,7 @@ class Reaction(abc.ABC, Generic[ReactingStateT]):
         rules: the rule ids it applies (cited by its events and refusals).
     """
 
-    label: ClassVar[str]
+    label: str
     rules: ClassVar[tuple[str, ...]] = ()
 
     @abc.abstractmethod

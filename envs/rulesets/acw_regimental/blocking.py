@@ -160,5 +160,7 @@ def make_blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: t
     # -1 when that shortcut does not apply (artillery's woods test, or a unit already
     # close)
     box = min(cx0 - r0, cy0 - r0, (W - r0) - cx0, (D - r0) - cy0)
-    blocked.free_r = min(box, clear - 1e-6) - 1e-7 if (clear2 > 0.0 and not art) else -1.0
+    # (a function attribute: movement's path scan and the activation read it)
+    blocked.free_r = (  # type: ignore[attr-defined]
+        min(box, clear - 1e-6) - 1e-7 if (clear2 > 0.0 and not art) else -1.0)
     return blocked

@@ -67,7 +67,7 @@ def stand_polygons(unit: Unit) -> list[tuple[tuple[float, float], ...]]:
     # stand size from the footprint (the source of truth for size, ACW-PD-6)
     sw, sd = unit.fp.width / cols, unit.fp.depth / rows
     to = _frame(unit.fp)
-    out = []
+    out: list[tuple[tuple[float, float], ...]] = []
     for i in range(n):
         r, c = divmod(i, cols)
         x0 = -unit.fp.width / 2 + c * sw

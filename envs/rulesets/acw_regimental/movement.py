@@ -313,7 +313,8 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
     obst = 0
     woods = False
     prev = path(0.0)
-    pc = prev.centre()
+    start_centre = prev.centre()
+    pc: tuple[float, float] | None = start_centre
     wood_test = formed and bool(terrain.areas)
     in_woods = terrain.in_woods
     wp = None  # in_woods(pc) once known (a pure test, carried over from the last step)
@@ -323,7 +324,7 @@ def plan_path(path: Callable[[float], Footprint], max_t: float, budget: float, r
         free_r = getattr(blocked, "free_r", -1.0)
         if free_r > 0.0:
             free_t = free_r / (speed * (1.0 + 1e-9)) if speed > 0.0 else math.inf
-        terr_free = terrain.disc_clear(pc, max_t * speed * (1.0 + 1e-9))
+        terr_free = terrain.disc_clear(start_centre, max_t * speed * (1.0 + 1e-9))
     while t < max_t - 1e-9:
         nt = min(max_t, t + step)
         if terr_free and nt <= free_t:

@@ -17,6 +17,7 @@ from envs.core.observer import ObservationLayout, Piece
 
 from .actions import DECISION_TYPES
 from .arcs import zone_of
+from .procedures.context import ACWContext
 
 if TYPE_CHECKING:
     from .state import ACWState
@@ -62,12 +63,13 @@ def build_layout(game: Any) -> ObservationLayout:
     ])
 
 
-def _context(state: ACWState):
+def _context(state: ACWState
+             ) -> tuple[tuple[int, int] | None, tuple[int, int] | None, str | None]:
     """(asked (side, slot) | None, trigger (side, slot) | None, kind | None)."""
     if not state.stack or state.done:
         return None, None, None
     ctx = state.stack[-1].context(state, state.current_player())
-    if ctx is None:
+    if not isinstance(ctx, ACWContext):  # (None: a frame with nothing to show)
         return None, None, None
     return ctx.asked, ctx.trigger, ctx.what
 

@@ -102,7 +102,7 @@ class AreaSpec(_Model):
 
     def points(self) -> list[Pt]:
         if self.polygon is not None:
-            return [tuple(p) for p in self.polygon]
+            return [(x, y) for x, y in self.polygon]
         x0, y0, x1, y1 = self.rect  # type: ignore[misc]
         return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from envs.core.procedure import filled
 from envs.core.protocol import Illegality
 
 from .combat import melee_modifier_breakdown
@@ -77,7 +78,7 @@ def melee_terms(state: ACWState) -> tuple[dict[str, int], dict[str, int]]:
     if not state.is_chance_node() or type(frame) is not MeleePhase or \
             frame.step is not MeleeStep.RESOLVE:
         raise ValueError("melee_terms: the state is not at the dice of an Opposed Melee Roll")
-    defender_slot, attacker_slots = frame.melees[frame.index]
+    defender_slot, attacker_slots = filled(frame.melees, "the melees")[frame.index]
     active = state.active
     defender = state.unit_in(1 - active, defender_slot)
     attackers = [state.unit_in(active, k) for k in attacker_slots]

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from envs.core.errors import InvalidStateError
 from envs.core.geometry import Footprint, distance_exceeds, footprint_distance
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
@@ -149,7 +150,8 @@ def legal_primitives(state: ACWState, act: Activation) -> list[int]:
             act.allowance_left >= formation_change_share(unit) - 1e-9:
         for arg in FORMATION_ARGS[unit.kind]:
             target = formation_target(unit, arg)
-            if target != form and reformed_footprint(state, unit, target, blocked) is not None:
+            if target is not None and target != form and \
+                    reformed_footprint(state, unit, target, blocked) is not None:
                 out.append(by_verb[Verb.FORMATION][arg])
     if not act.skirmish_done:
         # exact shortcut: why_skirmish_illegal refuses at once a detach by a screen, a unit not
@@ -592,7 +594,7 @@ def _apply(state: ACWState, act: Activation, action: int) -> Step:
     if arg == "detach":
         _detach(state, unit)
     else:
-        stand = unit if unit.is_screen else state.units[side][unit.screen]
+        stand = unit if unit.is_screen else state.unit_in(side, unit.screen)
         if unit.is_screen:
             act.ended = True
         effects.rejoin(state, stand, ("ACW-PD-30",), "re-joined in Phase 2")
@@ -683,7 +685,11 @@ def _start_wheel(state: ACWState, act: Activation, unit: Unit, arg: str) -> Move
 
 def _start_formation(state: ACWState, act: Activation, unit: Unit, arg: str) -> Move:
     target = formation_target(unit, arg)
+    if target is None:
+        raise InvalidStateError(f"{unit.label()} has no formation {arg!r} (ACW-PD-21.5)")
     new_fp = reformed_footprint(state, unit, target)
+    if new_fp is None:
+        raise InvalidStateError(f"{unit.label()} cannot re-form to {target}: blocked")
     old = unit.formation
     share = formation_change_share(unit)
     act.allowance_left = max(0.0, act.allowance_left - share)
@@ -708,6 +714,8 @@ def _detach(state: ACWState, unit: Unit) -> None:
     """Detach one stand of ``unit`` as a skirmish screen ahead of it (ACW-PD-30)."""
     slot = free_slot(state, unit.side)
     fp = detached_footprint(state, unit)
+    if fp is None:
+        raise InvalidStateError(f"{unit.label()} has no room to detach a stand (ACW-PD-30)")
     stand = new_unit(unit.side, slot, f"{unit.name} skirmishers", unit.kind, unit.weapon,
                      unit.experience, 1, "skirmish", 0.0, 0.0, 0.0, (), is_screen=True)
     stand.fp = fp

@@ -28,10 +28,11 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from envs.core.errors import InvalidStateError
 from envs.core.frames import RollDice
 from envs.core.geometry import (Footprint, distance_to_front_edge, first_crossing,
                                 footprint_distance, overlaps)
-from envs.core.procedure import Done, Frame, Push, Step, register
+from envs.core.procedure import Done, Frame, Push, Step, filled, register
 from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction, ReactionWindow
 
@@ -229,7 +230,7 @@ class Charge(Frame):
                 self.reaches = length <= reach + 1e-9
             self.started_inside_mark = \
                 distance_to_front_edge(target.fp, charger.fp) <= tables.VOLLEY_MARK + 1e-9
-        along = path_fn(self.path)
+        along = path_fn(filled(self.path, "the charge path"))
         start, length = self.moved, self.path_length
         # screens in the way are overrun (RULE-04-4.4)
         for other in state.alive(1 - side):
@@ -269,6 +270,7 @@ class Charge(Frame):
             return None
         # Window B2 (RULE-04-2.1, I-11)
         if volley_possible(state, self, charger, target) and not self.window_b2_done:
+            to_mark: float | None
             if self.started_inside_mark:
                 to_mark = 0.0
             else:
@@ -300,7 +302,7 @@ class Charge(Frame):
 
     def _discipline_check(self, state: ACWState, charger: Unit, target: Unit) -> Step:
         side = state.active
-        roll = self.check_roll
+        roll = filled(self.check_roll, "the discipline check roll")
         needed = tables.discipline_target(EXPERIENCE_BY_VALUE[charger.experience])
         passed = combat.check_passes(roll, needed)
         state.log("charge_check", ("RULE-04-2.4", "I-19"),
@@ -320,7 +322,7 @@ class Charge(Frame):
         Disordered, no more this turn (RULE-04-2.5)."""
         side = charger.side
         if not self.started_inside_mark and target is not None and target.alive:
-            along = path_fn(self.path)
+            along = path_fn(filled(self.path, "the charge path"))
             start = self.moved
             span = self.path_length - start
             if distance_to_front_edge(target.fp, charger.fp) > tables.STALL_DISTANCE and span > 0:
@@ -356,7 +358,7 @@ class Charge(Frame):
         if target is None or not target.alive or not charger.alive:
             return None
         if not self.reaches:
-            charger.fp = path_fn(self.path)(self.path_length)
+            charger.fp = path_fn(filled(self.path, "the charge path"))(self.path_length)
             state.log("charge_short", ("I-21",), f"{charger.label()} runs out of charge "
                       f"distance short of {target.label()}", side, unit=charger.slot)
             return None
@@ -421,8 +423,15 @@ class _ChargeWindow(ReactionWindow):
         return self.chosen == reaction.label
 
     def charge(self, state: ACWState) -> Charge:
-        """The charge this window is about (the frame below it while it is open)."""
-        return state.stack[-2]
+        """The charge this window is about (the frame below it while it is open).
+
+        Raises:
+            InvalidStateError: when the frame below is not a charge.
+        """
+        below = state.stack[-2]
+        if not isinstance(below, Charge):
+            raise InvalidStateError(f"{self.kind}: the frame below is {below.kind!r}, not a charge")
+        return below
 
     def context(self, state: ACWState, viewer: int) -> ACWContext:
         return ACWContext(self.kind, self.side, self.decision, (self.side, self.subject),
@@ -454,6 +463,7 @@ class WindowB1(_ChargeWindow):
     def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         defender, charger = self.units(state)
         label = state.game.actions.labels[action]
+        why: tuple[tuple[str, ...], str] | None
         if label in COUNTER_CHARGE_LABELS:
             why = why_no_counter_charge(state, charger, defender) or (("I-10",), "not available")
         elif label == CLOSING_VOLLEY.label:

@@ -7,8 +7,8 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from envs.core.frames import RollDice
-from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.frames import RollDice, rolled
+from envs.core.procedure import Done, Frame, Push, Step, Wait, filled, register
 from envs.core.protocol import Illegality
 
 from .. import combat, tables
@@ -64,7 +64,7 @@ class CommandPhase(Frame):
             self.step = CommandStep.PIPS
             return Push(RollDice(1, "Staff Pips roll", ("ACW-PD-13",), side))
         if step is CommandStep.PIPS:
-            pips = tables.pips_from_roll(self.dice[0])
+            pips = tables.pips_from_roll(filled(self.dice, "the Staff Pips roll")[0])
             state.pips[side] = pips
             state.log("pips", ("ACW-PD-13",), f"{SIDE_NAMES[side]} receives {pips} Staff Pips",
                       side, pips=pips)
@@ -79,7 +79,7 @@ class CommandPhase(Frame):
             return None
         if step is CommandStep.RALLY_ROLL:
             unit = state.unit_in(side, self.unit)
-            roll = self.dice[0]
+            roll = filled(self.dice, "the Rally Check roll")[0]
             threat = queries.rally_threat(state, unit)
             modifier = tables.rally_modifier(unit.health, threat)
             target = tables.discipline_target(EXPERIENCE_BY_VALUE[unit.experience])
@@ -137,7 +137,7 @@ class CommandPhase(Frame):
         return Done()
 
     def on_child_done(self, state: ACWState, child: Frame) -> None:
-        self.dice = child.values
+        self.dice = rolled(child)
 
     def context(self, state: ACWState, viewer: int) -> ACWContext:
         side = state.active

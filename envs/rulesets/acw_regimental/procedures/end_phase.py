@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
 from envs.core.geometry import distance_exceeds
-from envs.core.procedure import Done, Frame, Push, Step, register
+from envs.core.procedure import Done, Frame, Push, Step, filled, register
 
 from .. import combat, tables
 from ..tables import Health
@@ -65,8 +65,9 @@ class EndPhase(Frame):
             self.tests, self.index, self.step = tests, 0, EndStep.NEXT
             return None
         if step is EndStep.NEXT:
-            while self.index < len(self.tests):
-                side, slot = self.tests[self.index]
+            tests = filled(self.tests, "the Morale Tests")
+            while self.index < len(tests):
+                side, slot = tests[self.index]
                 unit = state.units[side][slot]
                 if unit is None or not unit.alive:
                     self.index += 1
@@ -75,9 +76,9 @@ class EndPhase(Frame):
                 return Push(RollDice(1, f"{unit.label()} Morale Test", ("ACW-PD-27",), side))
             end_of_player_turn(state)
             return Done()
-        side, slot = self.tests[self.index]
+        side, slot = filled(self.tests, "the Morale Tests")[self.index]
         unit = state.unit_in(side, slot)
-        roll = self.dice[0]
+        roll = filled(self.dice, "the Morale Test roll")[0]
         target = tables.discipline_target(EXPERIENCE_BY_VALUE[unit.experience])
         health = unit.health
         modifier = tables.morale_modifier(health, state.game.terrain.heavy_cover(unit.fp))

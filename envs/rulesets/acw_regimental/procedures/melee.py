@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from envs.core.frames import RollDice
-from envs.core.procedure import Done, Frame, Push, Step, register
+from envs.core.procedure import Done, Frame, Push, Step, filled, register
 from envs.core.geometry import Footprint, first_crossing, overlaps
 
 from .. import combat, effects, queries, tables
@@ -55,15 +55,16 @@ class MeleePhase(Frame):
             return None
         if step is MeleeStep.NEXT:
             own = state.units[side]
-            while self.index < len(self.melees):
-                defender_slot, attackers = self.melees[self.index]
+            contacts = filled(self.melees, "the melees")
+            while self.index < len(contacts):
+                defender_slot, attackers = contacts[self.index]
                 defender = state.units[1 - side][defender_slot]
                 attackers = [k for k in attackers if own[k] is not None and own[k].alive
                              and defender_slot in own[k].engaged]
                 if defender is None or not defender.alive or not attackers:
                     self.index += 1
                     continue
-                self.melees[self.index][1] = attackers
+                contacts[self.index][1] = attackers
                 self.step = MeleeStep.RESOLVE
                 return Push(RollDice(2, "Opposed Melee Roll (attacker, defender)",
                                      ("ACW-PD-26",), None))
@@ -72,8 +73,8 @@ class MeleePhase(Frame):
                     if unit is not None:
                         unit.engaged = []
             return Done()
-        defender_slot, attackers = self.melees[self.index]
-        resolve_melee(state, defender_slot, attackers, self.dice)
+        defender_slot, attackers = filled(self.melees, "the melees")[self.index]
+        resolve_melee(state, defender_slot, attackers, filled(self.dice, "the melee roll"))
         self.index += 1
         self.step = MeleeStep.NEXT
         return None

@@ -286,6 +286,6 @@ def passage_of_lines(state: ACWState, unit: Unit, along, max_length: float, budg
         return length2, cost2, passed
     state.log("passage_of_lines", ("ACW-PD-29",),
               f"{unit.label()} passes through "
-              f"{', '.join(state.units[unit.side][k].label() for k in passed)} (costs 3\")",
+              f"{', '.join(state.unit_in(unit.side, k).label() for k in passed)} (costs 3\")",
               unit.side, unit=unit.slot, through=passed)
     return length2, cost2 + tables.PASSAGE_OF_LINES_COST, passed

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from envs.core.frames import RollDice
+from envs.core.frames import RollDice, rolled
 from envs.core.procedure import Done, Frame, Push, Step, register
 
 from .. import combat, tables
@@ -43,7 +43,7 @@ class PassageOfLinesTests(Frame):
     def run(self, state: ACWState) -> Step:
         units = state.units[self.side]
         if self.roll is not None:
-            self._resolve(state, units[self.testers[self.index]], self.roll)
+            self._resolve(state, state.unit_in(self.side, self.testers[self.index]), self.roll)
             self.roll = None
             self.index += 1
         while self.index < len(self.testers):
@@ -56,7 +56,7 @@ class PassageOfLinesTests(Frame):
         return Done()
 
     def on_child_done(self, state: ACWState, child: Frame) -> None:
-        self.roll = child.values[0]
+        self.roll = rolled(child)[0]
 
     def _resolve(self, state: ACWState, tester: Unit, roll: int) -> None:
         needed = tables.discipline_target(EXPERIENCE_BY_VALUE[tester.experience])

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from envs.core.geometry import footprint_distance
-from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.procedure import Done, Frame, Push, Step, Wait, filled, register
 from envs.core.protocol import Illegality
 
 from .. import tables
@@ -50,13 +50,13 @@ class RangedCombatPhase(Frame):
 
     def legal_actions(self, state: ACWState) -> list[int]:
         ids = state.game.ids
-        return sorted([ids.fire[k] for k in self.targets] + [ids.hold_fire])
+        return sorted([ids.fire[k] for k in filled(self.targets, "the targets")] + [ids.hold_fire])
 
     def why_illegal(self, state: ACWState, action: int) -> Illegality | None:
         ids = state.game.ids
         if action not in ids.fire:
             return None
-        unit = state.unit_in(state.active, self.unit)
+        unit = state.unit_in(state.active, filled(self.unit, "the firing unit"))
         enemy = state.units[1 - state.active][ids.fire.index(action)]
         if enemy is None or not enemy.alive:
             return Illegality(("ACW-PD-25b",), "no enemy unit in that slot")
@@ -72,7 +72,7 @@ class RangedCombatPhase(Frame):
     def apply(self, state: ACWState, action: int) -> Step:
         ids = state.game.ids
         side = state.active
-        unit = state.unit_in(side, self.unit)
+        unit = state.unit_in(side, filled(self.unit, "the firing unit"))
         self.next_slot = unit.slot + 1
         if action == ids.hold_fire:
             state.log("hold_fire", ("ACW-PD-25b", "ACW-PD-32"), f"{unit.label()} holds its fire",

@@ -14,9 +14,10 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from envs.core.frames import RollDice
+from envs.core.errors import InvalidStateError
+from envs.core.frames import RollDice, rolled
 from envs.core.geometry import footprint_distance
-from envs.core.procedure import Done, Frame, Push, Step, register
+from envs.core.procedure import Done, Frame, Push, Step, filled, register
 
 from .. import combat, tables
 from ..arcs import zone_of
@@ -86,7 +87,7 @@ class Volley(Frame):
     disordered: bool = False
 
     def on_child_done(self, state: ACWState, child: Frame) -> None:
-        self.rolled = child.values
+        self.rolled = rolled(child)
 
     def run(self, state: ACWState) -> Step:
         firer = state.unit_in(self.firer_side, self.firer)
@@ -117,7 +118,10 @@ class Volley(Frame):
             band = Band.SHORT
             dist_for = min(dist, tables.SHORT_RANGE)
         else:
-            band = tables.range_band(weapon, dist)
+            in_range = tables.range_band(weapon, dist)
+            if in_range is None:
+                raise InvalidStateError(f"{self.kind}: the target is out of range ({dist:.2f}\")")
+            band = in_range
             dist_for = dist
         # Enfilade is a Phase 3 modifier: reaction fire uses the seed's bracket numbers
         # (RULE-04-2.3, RULE-04-3.3; Example C fires at a column's flank on 4+).
@@ -129,7 +133,7 @@ class Volley(Frame):
         count = stands * per_stand
         self.band = band.value if band else None
         self.needed, self.dice_count, self.enfilade = needed, count, enfilade
-        rules = FIRE_RULES[mode]
+        rules: tuple[str, ...] = FIRE_RULES[mode]
         self.rules = rules
         if needed is None or count == 0:
             state.log("fire_none", rules, f"{firer.label()} cannot bring fire to bear",
@@ -163,7 +167,7 @@ class Volley(Frame):
     def _hits(self, state: ACWState, firer: Unit, target: Unit) -> Step:
         dice = self.rolled
         self.hit_dice = dice
-        hits = combat.count_hits(dice, self.needed)
+        hits = combat.count_hits(dice, filled(self.needed, "the hit target"))
         self.hits = hits
         state.log("hits", tuple(self.rules), f"{firer.label()} rolls {dice}: {hits} hit(s) "
                   f"({combat.naturals_six(dice)} natural 6)", firer.side, dice=list(dice),

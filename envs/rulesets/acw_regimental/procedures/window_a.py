@@ -73,7 +73,7 @@ class WindowA(ReactionWindow):
     def on_open(self, state: ACWState) -> None:
         defender = state.unit_in(self.side, self.subject)
         mover = state.unit_in(1 - self.side, self.mover)
-        rules = ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[self.trigger])
+        rules: tuple[str, ...] = ("RULE-04-1.2", "ACW-PD-24", TRIGGER_RULE[self.trigger])
         if self.at_path_start:  # the move began inside the zone (RULINGS-10)
             rules += ("RULINGS-10",)
         state.log("window_a", rules,

@@ -63,7 +63,8 @@ def why_no_pip(state: ACWState, side: int) -> tuple | None:
     return None
 
 
-def why_no_counter_charge(state: ACWState, charger: Unit, defender: Unit) -> tuple | None:
+def why_no_counter_charge(state: ACWState, charger: Unit, defender: Unit
+                          ) -> tuple[tuple[str, ...], str] | None:
     """Why ``defender`` may not Counter-Charge ``charger`` (``(rule ids, reason)``), or None
     (RULE-04-6.1 .. 6.3, ACW-PD-34, I-2)."""
     why = counter_charge_eligible(defender)

@@ -12,9 +12,9 @@ contacted as front (RULE-04-5.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from envs.core.frames import RollDice
+from envs.core.frames import RollDice, rolled
 from envs.core.geometry import footprint_distance
 from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
@@ -37,7 +37,7 @@ DRILL_RULES = ("RULE-04-5.2", "I-19")
 class RefuseFlank(Reaction):
     """Refuse ``stands`` outer stands of the flank facing the mover."""
 
-    rules = ("RULE-04-5.1", "RULE-04-1.3")
+    rules: ClassVar[tuple[str, ...]] = ("RULE-04-5.1", "RULE-04-1.3")
 
     def __init__(self, stands: int):
         self.stands = stands
@@ -89,7 +89,7 @@ class EmergencyDrill(Frame):
         return Done()
 
     def on_child_done(self, state: ACWState, child: Frame) -> None:
-        self.roll = child.values[0]
+        self.roll = rolled(child)[0]
 
 
 REFUSALS = (RefuseFlank(1), RefuseFlank(2))
