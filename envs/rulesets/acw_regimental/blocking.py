@@ -7,7 +7,7 @@ state (``_handoff``: the predicate the current activation decision's legal list 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from envs.core.geometry import Footprint, footprint_distance, interiors_overlap, overlaps
 
@@ -17,11 +17,20 @@ from .units import Unit
 if TYPE_CHECKING:
     from .state import ACWState
 
-__all__ = ["blocked_fn", "make_blocked_fn"]
+__all__ = ["Blocked", "blocked_fn", "make_blocked_fn"]
+
+class Blocked(Protocol):
+    """A clipping predicate: whether a footprint is blocked. ``free_r``: a footprint of the
+    mover's size whose centre is within this distance of its start is not blocked (-1 when
+    that shortcut does not apply; see :func:`make_blocked_fn`)."""
+
+    free_r: float
+
+    def __call__(self, fp: Footprint, /) -> bool: ...
 
 
 def blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
-                friends_block: bool = True):
+               friends_block: bool = True) -> Blocked:
     """The clipping predicate of :func:`make_blocked_fn`, reused when nothing it reads
     has changed: the one the current activation decision's legal list was built with
     (``_handoff``, while that decision is applied), else the latest one built here."""
@@ -46,7 +55,7 @@ def blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: tuple 
 
 
 def make_blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: tuple = (),
-                     friends_block: bool = True):
+                    friends_block: bool = True) -> Blocked:
     """Clipping predicate for a normal move (ACW-PD-21.7, PD-29): table edge, within the
     no-approach zone of an enemy (2", 1" for skirmishers; never closer than at the start),
     overlapping a friendly formed unit; limbered artillery may not enter woods off-road.
@@ -160,7 +169,7 @@ def make_blocked_fn(state: ACWState, unit: Unit, fp0: Footprint, ignore_enemy: t
     # -1 when that shortcut does not apply (artillery's woods test, or a unit already
     # close)
     box = min(cx0 - r0, cy0 - r0, (W - r0) - cx0, (D - r0) - cy0)
-    # (a function attribute: movement's path scan and the activation read it)
+    # a function attribute (the Blocked protocol's free_r), which mypy does not model on a def
     blocked.free_r = (  # type: ignore[attr-defined]
         min(box, clear - 1e-6) - 1e-7 if (clear2 > 0.0 and not art) else -1.0)
-    return blocked
+    return blocked  # type: ignore[return-value]  # (a Blocked: its free_r is set above)

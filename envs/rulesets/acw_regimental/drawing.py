@@ -16,7 +16,8 @@ Coordinates are table inches (x right, y up the table toward the Confederate edg
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from envs.core.drawing import Circle, Drawing, Polygon, Polyline, Text
 from envs.core.geometry import Footprint
@@ -42,7 +43,7 @@ TRIGGER_FILL = "#ffb000"
 MARK_COLOR = "#d62728"
 
 
-def _frame(fp: Footprint):
+def _frame(fp: Footprint) -> Callable[[float, float], tuple[float, float]]:
     """Local frame of a footprint: ``to_table(lx, ly)`` with ``lx`` to the unit's right and
     ``ly`` forward of the front edge (inches)."""
     c, s = math.cos(fp.heading), math.sin(fp.heading)
@@ -118,7 +119,7 @@ def _flank_polygon(fp: Footprint, left: bool, radius: float) -> tuple[tuple[floa
     return tuple(pts)
 
 
-def _path_points(spec, t0: float, path_length: float) -> tuple[tuple[float, float], ...]:
+def _path_points(spec: list[Any], t0: float, path_length: float) -> tuple[tuple[float, float], ...]:
     """Centres of the mover along the state machine's path (ACW-PD-21) from ``t0`` to
     ``path_length`` inches, every half inch or so (at most 40 points)."""
     f = path_fn(spec)

@@ -142,7 +142,7 @@ def evade(state: ACWState, defender: Unit, dist: float) -> None:
     enemies = [e.fp for e in state.alive(1 - side)]
     fp0 = defender.fp
 
-    def bad(distance):
+    def bad(distance: float) -> bool:
         fp = fp0.advanced(-distance)
         if not terr.on_table(fp):
             return True

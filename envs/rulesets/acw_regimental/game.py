@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,9 @@ from .units import Unit, new_unit
 from .words import describe_action
 
 
-def _segments(points) -> list:
-    pts = [tuple(map(float, p)) for p in points]
+def _segments(points: Sequence[Sequence[float]]
+              ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    pts = [(float(x), float(y)) for x, y in points]
     return [(pts[i], pts[i + 1]) for i in range(len(pts) - 1)]
 
 

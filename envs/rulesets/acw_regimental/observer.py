@@ -21,6 +21,7 @@ from .procedures.context import ACWContext
 
 if TYPE_CHECKING:
     from .state import ACWState
+    from .units import Unit
 
 KINDS = ("infantry", "cavalry", "artillery")
 FORMS = ("line", "assault_column", "road_column", "mounted_line", "unlimbered", "limbered",
@@ -103,7 +104,7 @@ _O_WEAPON = UNIT_FEATURES.index(f"weapon={WEAPONS[0]}")
 _O_FLAGS = UNIT_FEATURES.index("activated")  # activated ... rebel_yell
 
 
-def unit_row(unit, side: int, table_width: float, table_depth: float) -> list[float]:
+def unit_row(unit: Unit, side: int, table_width: float, table_depth: float) -> list[float]:
     """The features of ``unit`` seen by ``side`` (0 or 1), as a list of ``NF`` Python floats
     in :data:`UNIT_FEATURES` order (one row of the ``own_units`` / ``enemy_units`` pieces).
 
@@ -139,7 +140,7 @@ _ROWS: dict[tuple, tuple] = {}
 _ROWS_MAX = 4096
 
 
-def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> np.ndarray:
+def cached_unit_row(unit: Unit, side: int, table_width: float, table_depth: float) -> np.ndarray:
     """``unit_row(unit, side, table_width, table_depth)`` (table size in inches) as a
     read-only float32 numpy array of shape ``(NF,)``, reused when nothing it reads has
     changed.
@@ -152,7 +153,7 @@ def cached_unit_row(unit, side: int, table_width: float, table_depth: float) -> 
     return _cached_row(unit, side, table_width, table_depth)[1]
 
 
-def _cached_row(unit, side: int, table_width: float, table_depth: float) -> tuple:
+def _cached_row(unit: Unit, side: int, table_width: float, table_depth: float) -> tuple:
     """The cache entry of :func:`cached_unit_row`: ``(footprint, row array, row bytes)``."""
     fp = unit.fp
     key = (id(fp), side, table_width, table_depth, unit.kind, unit.formation, unit.stands,

@@ -8,10 +8,15 @@ parameter ``t`` (inches)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from envs.core.geometry import Footprint
 
-__all__ = ["path_fn", "path_speed"]
+__all__ = ["PathFn", "path_fn", "path_speed"]
+
+#: a movement path: the footprint after ``t`` inches along it
+PathFn = Callable[[float], Footprint]
 
 
 def _fp_list(fp: Footprint) -> list[float]:
@@ -22,10 +27,10 @@ def _fp(fields: list[float]) -> Footprint:
     return Footprint(fields[0], fields[1], fields[2], fields[3], fields[4])
 
 
-_PATH_MEMO: list = [None, None]  # [spec, path_fn(spec)] of the latest call
+_PATH_MEMO: list[Any] = [None, None]  # [spec, path_fn(spec)] of the latest call
 
 
-def path_fn(spec: list, fp0: Footprint | None = None):
+def path_fn(spec: list[Any], fp0: Footprint | None = None) -> PathFn:
     """Footprint along a movement path spec (see ``procedures.activation``). ``fp0``: the
     footprint whose fields ``spec[1]`` lists, when the caller holds it (saves rebuilding an
     equal one)."""
@@ -49,7 +54,7 @@ def _same_fp(fields: list[float], fp: Footprint) -> bool:
             and fields[3] == fp.width and fields[4] == fp.depth)
 
 
-def _path_fn(spec: list, fp0: Footprint | None = None):
+def _path_fn(spec: list[Any], fp0: Footprint | None = None) -> PathFn:
     kind = spec[0]
     if fp0 is None or not _same_fp(spec[1], fp0):
         fp0 = _fp(spec[1])

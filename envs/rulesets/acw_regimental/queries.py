@@ -15,7 +15,7 @@ from envs.core.geometry import point_segment_distance as psd
 from . import combat, tables
 from .arcs import zone_of
 from .movement import circ, footprint_points, partly_in_arc, points_in_arc, segment_hits_footprint
-from .tables import Cover, Health
+from .tables import Cover, Health, Refusal
 from .units import (EXPERIENCE_BY_VALUE, FORMATION_BY_VALUE, UNIT_KIND_BY_VALUE, WEAPON_BY_VALUE,
                     Unit, footprint_size)
 
@@ -227,7 +227,7 @@ def rally_threat(state: ACWState, unit: Unit) -> bool:
     return False
 
 
-def can_fire_p3(state: ACWState, unit: Unit):
+def can_fire_p3(state: ACWState, unit: Unit) -> Refusal | None:
     """Why ``unit`` may not fire in its Phase 3, or None (ACW-PD-25b, PD-22, RULE-04-3.4)."""
     if unit.engaged:
         return ("ACW-PD-25b",), "the unit is engaged"

@@ -34,8 +34,11 @@ __all__ = [
     "COLUMN_PIVOT_COST", "MAX_COLUMN_PIVOTS", "SIDE_STEP_MAX", "BACKWARD_COST_FACTOR",
     "MAX_WHEEL", "REFUSE_ANGLE", "MELEE_TIE_RECOIL", "COUNTER_CHARGE_TIE_RECOIL",
     "WINNER_ADVANCE", "MORALE_FALLBACK", "SKIRMISH_DETACH_RANGE", "SKIRMISH_LEASH",
-    "MOVE_AND_FIRE_FRACTION", "MOVE_OUT_OF_SMOKE", "GAME_TURNS",
+    "MOVE_AND_FIRE_FRACTION", "MOVE_OUT_OF_SMOKE", "GAME_TURNS", "Refusal",
 ]
+
+#: why an action or a reaction is refused: ``(rule ids, reason)``
+Refusal = tuple[tuple[str, ...], str]
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from .observer import decision_units
 
 if TYPE_CHECKING:
     from .state import ACWState
+    from .units import Unit
 
 PRIMITIVE_WORDS = {
     "advance:third": "advance a third of the remaining allowance",
@@ -38,7 +39,7 @@ PRIMITIVE_WORDS = {
 }
 
 
-def _name(units, slot: int) -> str:
+def _name(units: list[Unit | None], slot: int) -> str:
     unit = units[slot] if 0 <= slot < len(units) else None
     return unit.name if unit is not None else f"slot {slot}"
 

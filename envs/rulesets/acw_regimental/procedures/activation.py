@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from envs.core.errors import InvalidStateError
 from envs.core.geometry import Footprint, distance_exceeds, footprint_distance
@@ -21,6 +21,8 @@ from envs.core.procedure import Done, Frame, Push, Step, Wait, register
 from envs.core.protocol import Illegality
 
 from .. import tables
+from ..blocking import Blocked
+from ..tables import Refusal
 from ..actions import ACWDecision, Verb
 from ..movement import circ, partly_in_arc, plan_path
 from ..paths import _fp_list, path_fn, path_speed
@@ -247,7 +249,7 @@ def reference_legal_primitives(state: ACWState, act: Activation) -> list[int]:
     return out
 
 
-def _why_activation_illegal(state: ACWState, act: Activation, action: int):
+def _why_activation_illegal(state: ACWState, act: Activation, action: int) -> Refusal | None:
     ids = state.game.ids
     unit = state.unit_in(state.active, act.unit)
     if act.primitives >= MAX_PRIMITIVES:
@@ -267,7 +269,7 @@ def _why_activation_illegal(state: ACWState, act: Activation, action: int):
 
 
 def why_primitive_illegal(state: ACWState, act: Activation, unit: Unit, label: str,
-                          memo: dict | None = None):
+                          memo: dict[str, Any] | None = None) -> Refusal | None:
     """``None`` if the primitive ``label`` (``"advance:third"``, ``"wheel:left"``, ...) is
     legal for ``unit`` now, else ``(rule ids, reason)`` (ACW-PD-19, PD-21, PD-29, PD-30).
     ``memo``: shared by the calls of one :func:`reference_legal_primitives`."""
@@ -361,7 +363,8 @@ def why_primitive_illegal(state: ACWState, act: Activation, unit: Unit, label: s
     return ("ACW-PD-21",), "unknown primitive"
 
 
-def why_skirmish_illegal(state: ACWState, act: Activation, unit: Unit, arg: str):
+def why_skirmish_illegal(state: ACWState, act: Activation, unit: Unit, arg: str
+                         ) -> Refusal | None:
     """``None`` if ``unit`` may ``detach`` a skirmish stand or ``rejoin`` one now, else
     ``(rule ids, reason)`` (ACW-PD-30)."""
     if act.skirmish_done:
@@ -410,7 +413,7 @@ def charge_reach(state: ACWState, unit: Unit) -> float:
         else tables.CHARGE_DISTANCE
 
 
-def why_no_charge(state: ACWState, unit: Unit, enemy: Unit):
+def why_no_charge(state: ACWState, unit: Unit, enemy: Unit) -> Refusal | None:
     """``None`` if ``unit`` may declare a charge on ``enemy`` (ACW-PD-23 step 1), else
     ``(rule ids, reason)``."""
     if not tables.can_charge(UNIT_KIND_BY_VALUE[unit.kind],
@@ -493,7 +496,8 @@ def facing_cost(state: ACWState, act: Activation, unit: Unit) -> float:
     return 0.5 * queries.allowance(state, unit, act.on_road)
 
 
-def reformed_footprint(state: ACWState, unit: Unit, target: str, blocked=None) -> Footprint | None:
+def reformed_footprint(state: ACWState, unit: Unit, target: str,
+                       blocked: Blocked | None = None) -> Footprint | None:
     """Footprint after re-forming on the centre, keeping the facing (ACW-PD-21.5), or
     ``None`` when blocked. ``blocked``: the caller's clipping predicate, if it has it."""
     width, depth = footprint_size(unit.kind, target, unit.stands)
@@ -731,7 +735,7 @@ def _detach(state: ACWState, unit: Unit) -> None:
 
 
 def _start_static(state: ACWState, act: Activation, unit: Unit, new_fp: Footprint, cost: float,
-                  allowance: float, what: str, rules) -> Move:
+                  allowance: float, what: str, rules: tuple[str, ...]) -> Move:
     """An instantaneous re-orientation / re-formation, then the Window A check at the new
     footprint (ACW-PD-24)."""
     if allowance > 0 and cost > 0:
@@ -750,8 +754,8 @@ def _start_static(state: ACWState, act: Activation, unit: Unit, new_fp: Footprin
     return Move(unit.slot, path, 0.0, 0.0, 1.0, unit.disordered, what, static=True)
 
 
-def _start_move(state: ACWState, unit: Unit, path: list, max_length: float, budget: float,
-                rate: float, allowance: float, what: str, rules) -> Move:
+def _start_move(state: ACWState, unit: Unit, path: list[Any], max_length: float, budget: float,
+                rate: float, allowance: float, what: str, rules: tuple[str, ...]) -> Move:
     along = path_fn(path, unit.fp)  # the callers build path[1] from unit.fp
     blocked = blocking.blocked_fn(state, unit, unit.fp)
     length, cost, obstacle, woods = plan_path(along, max_length, budget, rate, blocked,

@@ -39,7 +39,7 @@ from envs.core.reactions import Reaction, ReactionWindow
 from .. import combat, effects, queries, tables
 from ..actions import DECLINE_LABEL, ACWDecision
 from ..arcs import zone_of
-from ..paths import _fp_list, path_fn
+from ..paths import PathFn, _fp_list, path_fn
 from ..reactions import B1Reaction, can_fire_reaction
 from ..reactions.closing_volley import CLOSING_VOLLEY, volley_possible
 from ..reactions.counter_charge import (COUNTER_CHARGE_LABELS, COUNTER_CHARGES,
@@ -94,7 +94,7 @@ def declare_charge(state: ACWState, charger: Unit, target: Unit) -> "Charge":
     return Charge(charger.slot, target.slot, zone, [fp.x, fp.y, fp.heading, fp.width, fp.depth])
 
 
-def first_within_front_edge(target_fp: Footprint, path, start: float, span: float,
+def first_within_front_edge(target_fp: Footprint, path: PathFn, start: float, span: float,
                             mark: float) -> float | None:
     """First distance ``t`` in ``[0, span]`` past ``start`` along the charge ``path`` at which
     the charger comes within ``mark`` inches of the target's front edge (I-25), refined by

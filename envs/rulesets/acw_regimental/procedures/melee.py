@@ -207,10 +207,10 @@ def retreat(state: ACWState, unit: Unit, dist: float, away_from: Unit, count_blo
     friends = [friend for friend in state.alive(unit.side)
                if friend is not unit and not friend.is_screen]
 
-    def off(distance):
+    def off(distance: float) -> bool:
         return not terr.on_table(at(distance))
 
-    def enemy_block(distance):
+    def enemy_block(distance: float) -> bool:
         fp = at(distance)
         if any(overlaps(fp, enemy) for enemy in enemies):
             return True

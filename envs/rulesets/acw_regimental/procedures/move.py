@@ -20,14 +20,15 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from envs.core.geometry import Footprint, first_crossing, footprint_distance, interiors_overlap
 from envs.core.procedure import Done, Frame, Push, Step, register
 
 from .. import tables
 from ..movement import circ, plan_path
-from ..paths import path_fn, path_speed
+from ..paths import PathFn, path_fn, path_speed
 from ..reactions import (can_evade, can_fire_reaction, can_refuse, trigger_clearance,
                          trigger_pred, trigger_range, trigger_zone_clearance)
 from .passage_of_lines import PassageOfLinesTests
@@ -135,8 +136,9 @@ class Move(Frame):
         return Done()
 
 
-def next_trigger(state: ACWState, unit: Unit, along, start: float, length: float, static: bool,
-                 checked: bool, path: list):
+def next_trigger(state: ACWState, unit: Unit, along: PathFn, start: float, length: float,
+                 static: bool, checked: bool, path: list[Any]
+                 ) -> tuple[float, list[tuple[int, str, bool]]] | None:
     """Earliest Window A trigger point on the rest of the path (ACW-PD-24): ``(t, [(defender
     slot, trigger, at_path_start), ...])`` or ``None``. ``along``: the path function,
     ``start`` / ``length``: the mover's position and the path's end (inches).
@@ -190,13 +192,16 @@ def next_trigger(state: ACWState, unit: Unit, along, start: float, length: float
                 continue
             los = (lambda a, b, d=defender: queries.los(state, a, b, (unit, d)))
 
-            def pred(distance, defender=defender, trig=trigger, los=los, lim=lim):
+            def pred(distance: float, defender: Unit = defender, trig: str = trigger,
+                     los: Callable[[Footprint, Footprint], bool] = los,
+                     lim: float = lim) -> bool:
                 return trigger_pred(trig, defender, at(distance), los, lim)
             if span <= 1e-9:
                 crossing = 0.0 if pred(0.0) else None
             else:
 
-                def clear_for(distance, defender=defender, lim=lim, trig=trigger):
+                def clear_for(distance: float, defender: Unit = defender, lim: float = lim,
+                              trig: str = trigger) -> float:
                     # exact: no trigger while the bounding circles stay beyond the range,
                     # or while the mover's circle / centre stays out of the trigger's zone
                     fp = at(distance)
@@ -244,7 +249,7 @@ def triggers_for(defender: Unit, mover: Unit) -> list[str]:
     return out
 
 
-def passage_of_lines(state: ACWState, unit: Unit, along, max_length: float, budget: float,
+def passage_of_lines(state: ACWState, unit: Unit, along: PathFn, max_length: float, budget: float,
                      rate: float, length: float, cost: float, dry: bool = False
                      ) -> tuple[float, float, list[int]]:
     """Voluntary Passage of Lines (ACW-PD-29): an advance stopped by a friendly formed unit

@@ -15,6 +15,7 @@ from math import cos as _cos
 from math import inf as _INF
 from math import sin as _sin
 from math import sqrt as _sqrt
+from collections.abc import Callable
 from typing import Any
 
 from envs.core.geometry import EPS, Footprint, footprint_distance
@@ -107,7 +108,8 @@ def counter_charge_eligible(defender: Unit) -> tuple[tuple[str, ...], str] | Non
     return ("RULE-04-6.2",), "not infantry in Line/Assault Column or formed mounted cavalry"
 
 
-def trigger_pred(trig: str, defender: Unit, mover_fp: Footprint, los,
+def trigger_pred(trig: str, defender: Unit, mover_fp: Footprint,
+                 los: Callable[[Footprint, Footprint], bool],
                  lim: float | None = None) -> bool:
     """Whether the mover at ``mover_fp`` is past the ``trig`` point of ``defender``
     (ACW-PD-24): in ``defender``'s forward arc within 8" / 6" (Opportunity Fire, I-18), within
