@@ -11,13 +11,24 @@ import numpy as np
 from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
-from .actions import CHANCE_CATALOGUE, DECISION_TYPES, build_catalogue
+from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Act, build_catalogue
 from .observer import FIGHTER_FEATURES, build_layout, observation, observation_string
 from .params import (DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, SCENARIO_DIR,
                      VECTORS, AlertParams, MeleeWeapon, RangedWeapon, load_scenario)
 from .actions import AP_COST
 from .procedures import Match
 from .state import AlertState, Fighter
+
+
+def _by_kind(acts: tuple[Act, ...], ids: tuple[int, ...],
+             skip: tuple[str, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """``ids`` (but those of the kinds in ``skip``) as ``(kind, ids)`` pairs, kinds in order of
+    first appearance."""
+    groups: dict[str, list[int]] = {}
+    for i in ids:
+        if acts[i].kind not in skip:
+            groups.setdefault(acts[i].kind, []).append(i)
+    return tuple((kind, tuple(group)) for kind, group in groups.items())
 
 
 class AlertGame(Game):
@@ -86,10 +97,10 @@ class AlertGame(Game):
                            if a.kind == "charge"}
         reach_kinds = ("move", "disengage", "charge")
         self.react_ids = tuple(i for i, a in enumerate(acts) if a.react and a.kind != "none")
-        self.turn_ids_without_moves = tuple(i for i in self.turn_ids
-                                            if acts[i].kind not in reach_kinds)
-        self.react_ids_without_moves = tuple(i for i in self.react_ids
-                                             if acts[i].kind not in reach_kinds)
+        #: the other ids of an own turn and of a reaction menu, grouped by kind (in catalogue
+        #: order), so that a legal list can skip a kind the fighter cannot take at all
+        self.turn_ids_by_kind = _by_kind(acts, self.turn_ids, reach_kinds)
+        self.react_ids_by_kind = _by_kind(acts, self.react_ids, reach_kinds)
         slots = [0] * n
         fighters = []
         #: the weapons this game's fighters carry, by name: the built-in ones and any a
@@ -124,9 +135,9 @@ class AlertGame(Game):
         #: per square of the board, the neighbouring squares on the board that terrain, levers
         #: and machines do not block (AL-PD-16: the steps a move may take from it)
         self.neighbours = {
-            (x, y): tuple((x + dx, y + dy) for dx, dy in VECTORS
-                          if 0 <= x + dx < self.width and 0 <= y + dy < self.height
-                          and (x + dx, y + dy) not in self.static_blocked)
+            (x, y): frozenset((x + dx, y + dy) for dx, dy in VECTORS
+                              if 0 <= x + dx < self.width and 0 <= y + dy < self.height
+                              and (x + dx, y + dy) not in self.static_blocked)
             for x in range(self.width) for y in range(self.height)}
         N = len(fighters)
         ap = max(f.ap_max for f in fighters)

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
     from .state import AlertState, Fighter
 
 
+#: the kinds of action a knocked-down fighter may still take (AL-PD-11, AL-PD-26)
+KNOCKED_DOWN_KINDS = ("stand_up", "pass", "none")
+#: the kinds of action on an element next to the fighter (AL-PD-30)
+ELEMENT_KINDS = ("activate", "repair", "sabotage")
+
+
 def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Illegality | None:
     """Why fighter ``f`` may not take ``a`` now (``None``: allowed). Own-turn actions pay
     their AP (AL-PD-15); reaction-menu actions (``a.react``) follow AL-16 / AL-PD-35.
@@ -26,16 +32,15 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
     resolves after its window (AL-PD-20): every condition but the AP it already paid (an
     attack with the fighter's last AP is not lost for want of AP; AL-18, AL-24)."""
     k = a.kind
-    eng = state.engaged(f)
     if not a.react and not paid:
         cost = AP_COST.get(k, 0)
         if f.ap < cost:
             return Illegality(("AL-PD-15",), f"{k} costs {cost} AP, {f.name} has {f.ap}")
-    if f.knocked_down and k not in ("stand_up", "pass", "none"):
+    if f.knocked_down and k not in KNOCKED_DOWN_KINDS:
         return Illegality(("AL-PD-11", "AL-PD-26"), f"{f.name} is knocked down and must "
                                                      f"stand up first")
     if k == "move":
-        if eng:
+        if state.engaged(f):
             return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged: disengage")
         if max(abs(a.dx), abs(a.dy)) > f.mov:
             return Illegality(("AL-PD-15",), f"{f.name} moves {f.mov} squares at most")
@@ -45,7 +50,7 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
                               f"MOV {f.mov} reaches {dest}")
         return None
     if k == "disengage":
-        if not eng:
+        if not state.engaged(f):
             return Illegality(("AL-16", "AL-PD-15"), f"{f.name} is not engaged")
         dest = (f.x + a.dx, f.y + a.dy)
         if dest not in state.disengage_squares(f):
@@ -65,7 +70,7 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
                 return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is not engaged with "
                                                          f"{t.name}")
             return None
-        if eng:
+        if state.engaged(f):
             return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged")
         if k == "charge":
             if not in_front(f.facing, f.pos, t.pos):
@@ -129,6 +134,7 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
             return Illegality(("AL-PD-31",), f"{f.name} has no {a.item} left")
         # AL-16f: never in a reaction while engaged; equipment_blocked_when_engaged
         # extends the ban to the fighter's own turn (AL-PD-15) and only there
+        eng = state.engaged(f)
         if eng and a.react:
             return Illegality(("AL-16",), "no equipment in a reaction while engaged")
         if eng and state.game.equipment_blocked_when_engaged:
@@ -156,21 +162,26 @@ def _move_family_ids(state: "AlertState", f: "Fighter", react: bool,
                      with_charges: bool) -> list[int]:
     """The legal move, disengage (and own-turn charge) ids of ``f``, from the squares it can
     reach: exactly those :func:`why_not` allows (its other conditions checked by the caller:
-    not knocked down, and the AP)."""
+    not knocked down, and the AP). The move and disengage ids are kept in the board memo
+    (:meth:`.AlertState.board_memo`: they depend only on the board and ``f``'s grapnel)."""
     g = state.game
-    out: list[int] = []
     here = f.pos
-    if state.engaged(f):
-        ids = g.react_disengage_ids if react else g.disengage_ids
-        for x, y in _squares_out_of_contact(state, f, state.disengage_squares(f)):
-            out.append(ids[(x - here[0], y - here[1])])
-        return out
-    ids = g.react_move_ids if react else g.move_ids
-    reach = state.reach(f)
-    for x, y in reach:
-        if (x, y) != here:
-            out.append(ids[(x - here[0], y - here[1])])
-    if with_charges:
+    memo = state.board_memo() if state._scope is None else state._scope
+    key = (f.gid, f.grapnel, react)
+    moves = memo["move_ids"].get(key)
+    if moves is None:
+        if state.engaged(f):
+            ids = g.react_disengage_ids if react else g.disengage_ids
+            moves = [ids[(x - here[0], y - here[1])] for x, y in
+                     _squares_out_of_contact(state, f, state.disengage_squares(f))]
+        else:
+            ids = g.react_move_ids if react else g.move_ids
+            moves = [ids[(x - here[0], y - here[1])] for x, y in state.reach(f)
+                     if (x, y) != here]
+        memo["move_ids"][key] = moves
+    out = list(moves)
+    if with_charges and not state.engaged(f):
+        reach = state.reach(f)
         for j in range(g.n_enemy_slots):
             t = state.fighters[state.enemy_gid(f.team, j)]
             if t is None or not t.in_play or not in_front(f.facing, here, t.pos) \
@@ -182,11 +193,36 @@ def _move_family_ids(state: "AlertState", f: "Fighter", react: bool,
     return out
 
 
+def _candidate_ids(state: "AlertState", f: "Fighter",
+                   groups: tuple[tuple[str, tuple[int, ...]], ...], react: bool) -> list[int]:
+    """The ids of ``groups`` (``(kind, ids)`` pairs) that :func:`why_not` has to be asked
+    about: it leaves out only ids :func:`why_not` refuses anyway (an own-turn kind whose AP
+    ``f`` lacks, any kind but those of :data:`KNOCKED_DOWN_KINDS` while knocked down, an
+    action on an element not next to ``f``), so that it is not asked label by label."""
+    acts = state.game.acts
+    near: set[int] | None = None
+    out: list[int] = []
+    for kind, ids in groups:
+        if f.knocked_down and kind not in KNOCKED_DOWN_KINDS:
+            continue
+        if not react and f.ap < AP_COST.get(kind, 0):
+            continue
+        if kind in ELEMENT_KINDS:
+            if near is None:
+                near = {index for index, element in enumerate(state.elements)
+                        if chebyshev(f.pos, (element["x"], element["y"])) <= 1}
+            out += [i for i in ids if acts[i].element in near]
+        else:
+            out += ids
+    return out
+
+
 def legal_turn_ids(state: "AlertState", f: "Fighter") -> list[int]:
     """The sorted legal ids of ``f``'s own turn (``action`` decision): the same set as
     ``[i for i in game.turn_ids if why_not(state, f, game.acts[i]) is None]``."""
     g = state.game
-    out = [i for i in g.turn_ids_without_moves if why_not(state, f, g.acts[i]) is None]
+    out = [i for i in _candidate_ids(state, f, g.turn_ids_by_kind, False)
+           if why_not(state, f, g.acts[i]) is None]
     if not f.knocked_down and f.ap >= AP_COST["move"]:
         out += _move_family_ids(state, f, False, f.ap >= AP_COST["charge"])
     out.sort()
@@ -197,7 +233,8 @@ def legal_react_ids(state: "AlertState", f: "Fighter") -> list[int]:
     """The sorted legal ids of ``f``'s reaction menu (AL-16, AL-PD-35): the same set as
     ``[i for i in game.react_ids if why_not(state, f, game.acts[i]) is None]``."""
     g = state.game
-    out = [i for i in g.react_ids_without_moves if why_not(state, f, g.acts[i]) is None]
+    out = [i for i in _candidate_ids(state, f, g.react_ids_by_kind, True)
+           if why_not(state, f, g.acts[i]) is None]
     if not f.knocked_down:
         out += _move_family_ids(state, f, True, False)
     out.sort()

@@ -69,9 +69,16 @@ class AlertState(ProcedureState):
     """State of a skirmish alert game (see the package docstring for the rules model). The
     game pushes the first frame (:class:`.procedures.Match`) and starts the flow."""
 
-    _transient_attrs = ("_scope",)
-    #: while a legal list is computed: squares -> fighter, and memoised reach / engagement
+    _transient_attrs = ("_scope", "_occupants", "_board_key", "_board_memo")
+    #: while a legal list is computed: the board memo (:meth:`board_memo`), read without
+    #: checking its key again, and the fighters by square
     _scope: dict[str, Any] | None = None
+    _occupants: dict[tuple[int, int], Fighter] | None = None
+    #: the board memo and the key it was computed for (:meth:`board_memo`)
+    _board_key: tuple[Any, ...] | None = None
+    _board_memo: dict[str, Any] | None = None
+    #: ``(entries of history counted, decisions among them)``, for the decision cap
+    _decision_count: tuple[int, int] = (0, 0)
     decision_enum = Decision
     terminal_decision = Decision.TERMINAL
     chance_decision = Decision.CHANCE
@@ -118,25 +125,40 @@ class AlertState(ProcedureState):
     def on_board(self, x: int, y: int) -> bool:
         return 0 <= x < self.game.width and 0 <= y < self.game.height
 
+    def board_memo(self) -> dict[str, Any]:
+        """The memo of what depends only on where the fighters in play stand and on the
+        elements' states (reach and disengage squares per fighter and grapnel, blocked squares,
+        engagement): kept while that key stays the same, so that a move declared from a legal
+        list resolves with the reach that list computed, and shared with clones (its entries
+        are a function of the key, never changed once made)."""
+        key = (tuple(None if f is None or not f.in_play else f.pos for f in self.fighters),
+               tuple(e["state"] for e in self.elements))
+        if key != self._board_key or self._board_memo is None:
+            self._board_key = key
+            self._board_memo = {"reach": {}, "eng": {}, "disengage": {}, "move_ids": {}}
+        return self._board_memo
+
     def legal_scope(self):
-        """Context manager: memoise the board (occupancy, reach, engagement) while a list of
-        legal actions is computed (nothing changes meanwhile)."""
+        """Context manager: read the board memo (:meth:`board_memo`) and the fighters by
+        square without checking the key while a list of legal actions is computed (nothing
+        changes meanwhile)."""
         state = self
 
         class _Scope:
             def __enter__(self_inner):
-                state._scope = {"occ": {f.pos: f for f in state.live()}, "reach": {},
-                                "eng": {}, "disengage": {}}
+                state._scope = state.board_memo()
+                state._occupants = {f.pos: f for f in state.live()}
 
             def __exit__(self_inner, *exc):
                 state._scope = None
+                state._occupants = None
 
         return _Scope()
 
     def occupant(self, x: int, y: int) -> Fighter | None:
-        sc = self._scope
-        if sc is not None:
-            return sc["occ"].get((x, y))
+        occupants = self._occupants
+        if occupants is not None:
+            return occupants.get((x, y))
         for f in self.fighters:
             if f is not None and f.in_play and f.x == x and f.y == y:
                 return f
@@ -179,13 +201,12 @@ class AlertState(ProcedureState):
         """AL-PD-15, AL-PD-16: every square ``f`` can reach by any path of 8-neighbour steps
         within its MOV (difficult squares cost 2; fighters, blocking terrain, closed doors,
         levers and machines block), with the path's cost (its own square costs 0). Memoised
-        while a legal list is computed."""
-        sc = self._scope
-        found = sc["reach"].get(f.gid) if sc is not None else None
+        (:meth:`board_memo`); the caller must not change the dictionary."""
+        memo = self._scope if self._scope is not None else self.board_memo()
+        key = (f.gid, f.grapnel)
+        found = memo["reach"].get(key)
         if found is None:
-            found = self._reach(f, f.mov)
-            if sc is not None:
-                sc["reach"][f.gid] = found
+            found = memo["reach"][key] = self._reach(f, f.mov)
         return found
 
     def reach_through_doors(self, f: Fighter) -> dict[tuple[int, int], int]:
@@ -196,10 +217,11 @@ class AlertState(ProcedureState):
     def disengage_squares(self, f: Fighter) -> set[tuple[int, int]]:
         """AL-PD-15: the squares ``f`` can reach by a path of at most ``DISENGAGE_MAX`` steps
         whose cost stays within its MOV (a disengage moves up to 2 squares, by any path).
-        Memoised while a legal list is computed."""
-        sc = self._scope
-        if sc is not None and f.gid in sc["disengage"]:
-            return sc["disengage"][f.gid]
+        Memoised (:meth:`board_memo`); the caller must not change the set."""
+        memo = self._scope if self._scope is not None else self.board_memo()
+        key = (f.gid, f.grapnel)
+        if key in memo["disengage"]:
+            return memo["disengage"][key]
         blocked = self._blocked(False)
         width, height = self.game.width, self.game.height
         difficult = () if f.grapnel else self.game.difficult
@@ -218,8 +240,7 @@ class AlertState(ProcedureState):
                         nxt.append((sq, total))
             frontier = nxt
         found.discard(f.pos)
-        if sc is not None:
-            sc["disengage"][f.gid] = found
+        memo["disengage"][key] = found
         return found
 
     def charge_square(self, target: Fighter, side: int) -> tuple[int, int]:
@@ -231,41 +252,48 @@ class AlertState(ProcedureState):
     def _blocked(self, through_doors: bool) -> set[tuple[int, int]]:
         """The squares no move may enter (AL-PD-16, AL-PD-30): blocking terrain, levers and
         machines, fighters in play and, unless ``through_doors``, closed doors (the board's
-        edge is checked apart). Memoised while a legal list is computed."""
-        sc = self._scope
+        edge is checked apart). Memoised (:meth:`board_memo`)."""
+        memo = self._scope if self._scope is not None else self.board_memo()
         key = "through_doors" if through_doors else "blocked"
-        if sc is not None and key in sc:
-            return sc[key]
+        if key in memo:
+            return memo[key]
         blocked = set(self.game.static_blocked)
         blocked.update(f.pos for f in self.fighters if f is not None and f.in_play)
         if not through_doors:
             blocked.update((e["x"], e["y"]) for e in self.elements
                            if e["kind"] == "door" and e["state"] == "closed")
-        if sc is not None:
-            sc[key] = blocked
+        memo[key] = blocked
         return blocked
 
     def _reach(self, f: Fighter, budget: int,
                through_doors: bool = False) -> dict[tuple[int, int], int]:
-        """Least path costs within ``budget`` over 8-neighbour steps (difficult squares cost 2):
-        Dijkstra with one bucket per cost (costs are small integers)."""
-        blocked = self._blocked(through_doors)
+        """Least path costs within ``budget`` over 8-neighbour steps (difficult squares cost 2
+        to enter): a breadth-first search by cost, one layer of set operations per cost (a
+        square entered at a cost is never entered more cheaply later, as entering a square
+        costs the same from every neighbour)."""
         neighbours = self.game.neighbours
-        difficult = () if f.grapnel else self.game.difficult
-        best: dict[tuple[int, int], int] = {f.pos: 0}
-        buckets: list[list[tuple[int, int]]] = [[] for _ in range(budget + 1)]
-        buckets[0].append(f.pos)
-        for cost, squares in enumerate(buckets):
-            for square in squares:
-                if best[square] != cost:
-                    continue
-                for step in neighbours[square]:
-                    if step in blocked:
-                        continue
-                    total = cost + (2 if step in difficult else 1)
-                    if total <= budget and total < best.get(step, 99):
-                        best[step] = total
-                        buckets[total].append(step)
+        difficult = frozenset() if f.grapnel else self.game.difficult
+        start = f.pos
+        best: dict[tuple[int, int], int] = {start: 0}
+        seen = set(self._blocked(through_doors))
+        seen.add(start)
+        frontier: list[tuple[int, int]] = [start]
+        later: list[tuple[int, int]] = []  # difficult squares entered at the next cost
+        for cost in range(1, budget + 1):
+            entered: set[tuple[int, int]] = set().union(*[neighbours[sq] for sq in frontier])
+            entered -= seen
+            seen |= entered
+            hard = entered & difficult if difficult else set()
+            if hard:
+                entered -= hard
+            best.update(dict.fromkeys(entered, cost))
+            frontier = list(entered) + later
+            later = []
+            if hard and cost < budget:
+                best.update(dict.fromkeys(hard, cost + 1))
+                later = list(hard)
+            if not frontier and not later:
+                break
         return best
 
     def closed_door_on_line(self, a: tuple[int, int], b: tuple[int, int]) -> int | None:
@@ -361,11 +389,19 @@ class AlertState(ProcedureState):
         rule of the seed; the ACW ruleset's ends its games the same way)."""
         super()._apply_action(action)
         cap = self.game.max_decisions
-        if cap is not None and self.stack.node is not None and \
-                sum(1 for p, _ in self.history if p >= 0) >= cap:
+        if cap is not None and self.stack.node is not None and self.decisions_made() >= cap:
             self.log("decision_cap", (), f"decision cap {cap} reached: the game ends, scored "
                      f"as it stands (VP {self.scores()})", None, scores=self.scores())
             self.stack = FrameStack()
+
+    def decisions_made(self) -> int:
+        """How many decisions (not chance outcomes) the history holds; counted on from the
+        last call, so each call costs what the history grew by since."""
+        seen, count = self._decision_count
+        history = self.history
+        count += sum(1 for player, _ in history[seen:] if player >= 0)
+        self._decision_count = (len(history), count)
+        return count
 
     # -- scoring --------------------------------------------------------------------------------
     def scores(self) -> list[int]:
@@ -429,6 +465,8 @@ class AlertState(ProcedureState):
         s.smoke = list(self.smoke)
         s.round, s.turn_id, s.active = self.round, self.turn_id, self.active
         s.stack = self.stack.copy()
+        s._decision_count = self._decision_count
+        s._board_key, s._board_memo = self._board_key, self._board_memo
         return s
 
 
