@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, DIRECTIONS, MAX_INCREMENTS, Ids
@@ -19,10 +18,10 @@ from .params import SCENARIO_DIR, AAParams, load_scenario
 from .procedures import Turn
 from .procedures.turn import TurnStep
 from .scoring import final_returns
-from .state import AAState, Unit
+from .state import AAGameData, AAState, Unit
 
 
-class AAGame(Game):
+class AAGame(AAGameData):
     """Atomic Africa: two platoons with playing-card orders, a hidden Reserve and the Reaction
     and Declaration sub-phases (seed 000).
 
@@ -55,7 +54,7 @@ class AAGame(Game):
         self.scenario_name = spec.name
         self.turns = checked.turns if checked.turns is not None else spec.turns
         self.width, self.depth = spec.table.width, spec.table.depth
-        self.blocking = [[tuple(pt) for pt in t.points] for t in spec.terrain if t.blocks_los]
+        self.blocking = [[(pt[0], pt[1]) for pt in t.points] for t in spec.terrain if t.blocks_los]
         self.blocking_boxes = [(min(x for x, _ in q), min(y for _, y in q), max(x for x, _ in q),
                                 max(y for _, y in q)) for q in self.blocking]
         #: memo of line-of-sight answers (point pair -> bool): a pure function of the terrain
@@ -72,7 +71,7 @@ class AAGame(Game):
         self.inside_cache: dict = {}
         #: memo of the legal In-transit placements ((side, vehicle, x, y) -> action ids)
         self.placements_cache: dict = {}
-        self.cover_areas = [([tuple(pt) for pt in t.points], t.cover) for t in spec.terrain]
+        self.cover_areas = [([(pt[0], pt[1]) for pt in t.points], t.cover) for t in spec.terrain]
         self.objectives = [(o.x, o.y) for o in spec.objectives]
         self.experience = tuple(sd.experience for sd in spec.sides)
         self.draw_bonus = tuple(EXPERIENCE_BONUS[e] for e in self.experience)

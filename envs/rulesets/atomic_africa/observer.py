@@ -14,17 +14,17 @@ only when a unit moves, places its In-transit figure, splits or is removed).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 import numpy as np
 
-from envs.core.frames import CommitContext
+from envs.core.frames import CommitContext, HiddenCommit
 from envs.core.observer import ObservationLayout, Piece
 
 from . import scoring, sight
 from .actions import DECISION_TYPES
 from .cards import CARD_NAMES, DIE_LADDER, N_CARDS, ORDER_KINDS, POSTURES
-from .state import AAState, Unit, key
+from .state import AAGameData, AAState, Unit, key
 
 #: features of one unit row of the observation
 UNIT_FEATURES: tuple[str, ...] = (
@@ -63,11 +63,11 @@ class AAObserver:
     """Builds observations of one :class:`~.game.AAGame` (see the module docstring).
 
     Args:
-        game: the :class:`~.game.AAGame` (its table, unit slots, turns and objectives; typed
-            ``Any`` because the game module imports this one).
+        game: the game (its table, unit slots, turns and objectives; typed with
+            :class:`~.state.AAGameData` because the game module imports this one).
     """
 
-    def __init__(self, game: Any):
+    def __init__(self, game: AAGameData):
         self.game = game
         slots = game.max_units_per_side
         self.layout = ObservationLayout([
@@ -169,7 +169,7 @@ class AAObserver:
                 in_transit = transit_x is not None
                 if flip:
                     x, y = width - x, depth - y
-                    if in_transit:
+                    if transit_x is not None and transit_y is not None:
                         transit_x, transit_y = width - transit_x, depth - transit_y
                 wounds, suppression = unit.wounds, unit.suppression
                 row = block[base + slot]
@@ -179,8 +179,8 @@ class AAObserver:
                     _die_feature(unit.equipment, suppression + (wounds if vehicle else 0)),
                     float(vehicle), float(unit.attached), float(len(cards) > 0),
                     float(unit.acted), float(unit.confused), float(in_transit),
-                    transit_x / width if in_transit else 0.0,
-                    transit_y / depth if in_transit else 0.0, float(role == 0),
+                    transit_x / width if transit_x is not None else 0.0,
+                    transit_y / depth if transit_y is not None else 0.0, float(role == 0),
                     float(role > 0), float((owner, slot) in targeted),
                     float(zone.visibility == "public"))
                 if shown >= 0:  # own card, or a revealed enemy card
@@ -248,7 +248,7 @@ class AAObserver:
         the flat ``vector``."""
         context = state.decision_context(side)
         if isinstance(context, CommitContext):
-            sides = state.stack.top.sides
+            sides = cast(HiddenCommit, state.stack.top).sides
             own = [done for who, done in zip(sides, context.committed) if who == side]
             other = [done for who, done in zip(sides, context.committed) if who != side]
             commit = vector[self.slices["commit"]]
@@ -260,9 +260,10 @@ class AAObserver:
                     commit[2] = 1.0
                 else:
                     commit[3 + context.own_choice - ids.play0] = 1.0
-        elif (context is not None and getattr(context, "subject", -1) >= 0
-              and context.player == side):
-            vector[self.offsets["subject"] + context.subject] = 1.0
+        else:
+            subject = getattr(context, "subject", -1)
+            if context is not None and subject >= 0 and context.player == side:
+                vector[self.offsets["subject"] + subject] = 1.0
 
     def observation_string(self, state: AAState, side: int) -> str:
         """Text twin of :meth:`observation` (own cards named; enemy cards only when revealed)."""

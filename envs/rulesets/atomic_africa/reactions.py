@@ -16,7 +16,7 @@ may react. Compulsory reactors (AA-R2) and the cascade (AA-R9) are not choices: 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from envs.core.procedure import Frame, register
 from envs.core.protocol import Illegality
@@ -30,7 +30,7 @@ from .state import AAState
 MAX_SLOTS = 12
 
 
-class UnitReacts(Reaction):
+class UnitReacts(Reaction[AAState]):
     """Own unit ``slot`` reacts by choice (AA-R1, AA-R3, AA-R5, AA-G20)."""
 
     rules = ("AA-R1", "AA-R3")
@@ -64,7 +64,7 @@ class UnitReacts(Reaction):
 
 @register
 @dataclass(slots=True)
-class ReactionChoice(ReactionWindow):
+class ReactionChoice(ReactionWindow[AAState]):
     """The reacting side chooses one unit to react, or none (``subject`` is -1: the choice is
     about the side, not a unit). ``chosen`` names the label taken (``None`` when the window was
     skipped)."""
@@ -91,7 +91,7 @@ class ReactionChoice(ReactionWindow):
         """The own unit slot chosen to react, or ``None`` (declined or skipped)."""
         if self.chosen is None or self.chosen == self.decline_label:
             return None
-        return self.reactions[self.chosen].slot
+        return cast(UnitReacts, self.reactions[self.chosen]).slot
 
     def context(self, state: AAState, viewer: int) -> ReactionContext:
         return ReactionContext(self.kind, self.side, self.decision, self.trigger, -1,

@@ -9,13 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from envs.core.errors import InvalidStateError
 from envs.core.procedure import FrameStack, ProcedureState, Record, register
-from envs.core.protocol import Illegality
+from envs.core.protocol import Game, Illegality
 from envs.core.reactions import Cost
 from envs.core.zones import Visibility, Zone, Zones
 
-from .actions import DECISION_ASKS, DECISION_LABELS, Decision
+from .actions import DECISION_ASKS, DECISION_LABELS, Decision, Ids
 from .cards import CARD_ID
+from .params import Decks, ScenarioSpec
 
 
 class CardZones(Zones):
@@ -102,7 +106,69 @@ class PhaseData(Record):
 
 
 def key(side: int, unit: int) -> str:
+    """The key of a unit in :class:`PhaseData`'s per-unit tables: ``"<side>:<slot>"``."""
     return f"{side}:{unit}"
+
+
+class AAGameData(Game["AAState"]):
+    """The Atomic Africa game as its state and rules read it: the parameters
+    (:class:`~.params.AAParams`), the table, terrain, units, cards and memos that
+    :class:`~.game.AAGame` (its one subclass) sets up, and the one call the state makes of it.
+    Declared here, beside the state, because the game module imports the state."""
+
+    # parameters (AAParams fields)
+    max_units_per_side: int
+    turns: int
+    cards_per_unit: int
+    experience_draw_bonus: bool
+    joker_eligible_from_reserve: bool
+    infantry_increment_cm: float
+    vehicle_increment_cm: float
+    range_bands_cm: list[float]
+    range_thresholds: list[int]
+    figures_per_attack_point: int
+    cover_soft: int
+    cover_hard: int
+    suppressed_no_move: int
+    rally_one: int
+    rally_two: int
+    crouched_bonus: int
+    prone_bonus: int
+    min_unit_figures: int
+    voluntary_splits: bool
+    destroyed_points: int
+    objective_points: int
+    objective_radius_cm: float
+    max_decisions: int
+    # the scenario
+    spec: ScenarioSpec
+    width: float
+    depth: float
+    blocking: list[list[tuple[float, float]]]
+    blocking_boxes: list[tuple[float, float, float, float]]
+    cover_areas: list[tuple[list[tuple[float, float]], str]]
+    objectives: list[tuple[float, float]]
+    experience: tuple[str, ...]
+    draw_bonus: tuple[int, ...]
+    cards: Decks
+    deck_cards: list[list[int]]
+    start_orders: dict[tuple[int, int], int]
+    initial_units: list[Unit]
+    order_zone_names: list[list[str]]
+    ids: Ids
+    move_offsets: dict[tuple[int, bool], list[tuple[int, float, float]]]
+    # memos (pure functions of the facts above; :attr:`_cache_attrs`)
+    los_cache: dict[tuple[tuple[float, float], tuple[float, float]], bool]
+    inside_cache: dict[tuple[float, float], tuple[bool, ...]]
+    sees_cache: dict[tuple[float | None, ...], bool]
+    los_matrix_cache: dict[tuple[int, tuple[Any, ...]], np.ndarray]
+    holders_cache: dict[tuple[Any, ...], list[int | None]]
+    unit_rows_cache: dict[tuple[Any, ...], np.ndarray]
+    placements_cache: dict[tuple[int, bool, float, float], list[int]]
+
+    def final_returns(self, state: AAState) -> list[float]:
+        """AA-G23: the returns of a finished game."""
+        raise NotImplementedError
 
 
 class AAState(ProcedureState):
@@ -113,8 +179,9 @@ class AAState(ProcedureState):
     decision_enum = Decision
     terminal_decision = Decision.TERMINAL
     chance_decision = Decision.CHANCE
+    game: AAGameData
 
-    def __init__(self, game: Any, init: bool = True):
+    def __init__(self, game: AAGameData, init: bool = True):
         super().__init__(game)
         if not init:
             return
@@ -126,7 +193,7 @@ class AAState(ProcedureState):
         self.destroyed = [0, 0]  # units of each side destroyed
         self.first = 0
         self.phase: PhaseData | None = None
-        self.zones = CardZones()
+        self.zones: Zones = CardZones()
         cards = game.cards
         for side in (0, 1):
             self.zones.add(f"deck:{side}", side, Visibility.NOBODY, cards.deck[side])
@@ -150,10 +217,22 @@ class AAState(ProcedureState):
             frame = self.stack.top
             rules = getattr(frame, "asked_rules", lambda asked: rules)(decision)
             return Illegality(rules, f"{label!r} is not a choice of this "
-                              f"{decision.value} decision: it asks {asks}")
+                              f"{self.decision_name()} decision: it asks {asks}")
         return super()._why_illegal(action)
 
     # -- units ----------------------------------------------------------------------------------
+    def unit_in(self, side: int, slot: int) -> Unit:
+        """The unit of ``side`` in ``slot``, a slot that a frame or a decision names (a unit
+        once there stays in its slot, removed units included).
+
+        Raises:
+            InvalidStateError: when the slot is empty.
+        """
+        unit = self.units[side][slot]
+        if unit is None:
+            raise InvalidStateError(f"side {side} has no unit in slot {slot}")
+        return unit
+
     def alive_units(self, side: int) -> list[Unit]:
         return [unit for unit in self.units[side] if unit is not None and unit.alive]
 
@@ -185,7 +264,7 @@ class AAState(ProcedureState):
                 "stack": self.stack.to_dict()}
 
     @classmethod
-    def from_dict(cls, game: Any, data: dict[str, Any]) -> "AAState":
+    def from_dict(cls, game: AAGameData, data: dict[str, Any]) -> AAState:
         state = cls(game, init=False)
         state.units = [[None if unit is None else Unit.from_dict(unit) for unit in row]
                    for row in data["units"]]

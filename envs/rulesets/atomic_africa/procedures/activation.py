@@ -42,7 +42,7 @@ _ACTIVATION_DECISIONS: dict[ActivationStep, Decision] = {
 
 @register
 @dataclass(slots=True)
-class Activation(Frame):
+class Activation(Frame[AAState]):
     """One Activation Phase: choose the unit, place its In-transit figure, Targeting (none,
     one, or a second as Split Fire), then Reaction, Declaration and resolution."""
 
@@ -76,7 +76,7 @@ class Activation(Frame):
         return Done()
 
     def _unit(self, state: AAState) -> Unit:
-        return state.units[self.side][state.phase.unit]
+        return state.unit_in(self.side, state.phase.unit)
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids

@@ -69,7 +69,7 @@ def split_unit(state: AAState, unit: Unit, rules: tuple[str, ...], odd_wound_to_
 
 @register
 @dataclass(slots=True)
-class SplitUnit(Frame):
+class SplitUnit(Frame[AAState]):
     """C2: one unit splits. When its wound counters, or its suppression markers, do not
     divide evenly, its owner says which group takes the odd one (``odd_wound:larger`` /
     ``odd_wound:smaller``, then ``odd_marker:*``; decision type ``cleanup``), then the unit
@@ -146,7 +146,7 @@ class CleanUpStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class CleanUp(Frame):
+class CleanUp(Frame[AAState]):
     """Clean-Up Phase: forced splits and removals (C1-C3, AA-G17), voluntary splits (C4),
     the Morale Sub-phase (C6, AA-G16), discards (AA-G6)."""
 
@@ -228,7 +228,7 @@ class CleanUp(Frame):
         return Illegality(("C3", "C4"), "only a unit of six or more figures may split, into a "
                           "free unit slot")
 
-    def apply(self, state: AAState, action: int) -> None:
+    def apply(self, state: AAState, action: int) -> Step:
         ids = state.game.ids
         if action == ids.split_done:
             self.side += 1

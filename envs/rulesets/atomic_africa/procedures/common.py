@@ -6,6 +6,7 @@ AA-R7), the d6 helper and the die-roll contest (AA-G7, AA-G10, AA-D3).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from envs.core.frames import DrawCard, RollDice
 from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, Step, register
@@ -110,7 +111,7 @@ def _d6(what: str, rules: tuple[str, ...], count: int = 2) -> RollDice:
 # ---------------------------------------------------------------------------------------------
 @register
 @dataclass(slots=True)
-class Contest(Frame):
+class Contest(Frame[AAState]):
     """Both sides roll a d6 until the rolls differ; ``winner`` is the higher roller."""
 
     kind = "aa.contest"
@@ -128,7 +129,7 @@ class Contest(Frame):
         return Push(_d6(self.what, self.rules))
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
-        side0_roll, side1_roll = child.values
+        side0_roll, side1_roll = cast(RollDice, child).values
         if side0_roll == side1_roll:
             self.ties += 1
             if self.ties < self.MAX_TIES:

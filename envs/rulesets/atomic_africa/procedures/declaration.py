@@ -74,7 +74,7 @@ class DeclarationStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class Declaration(Frame):
+class Declaration(Frame[AAState]):
     """AA-D1 … AA-D8: reveal, announce special actions in order, then the change loop."""
 
     kind = "aa.declaration"
@@ -169,7 +169,7 @@ class Declaration(Frame):
         phase = state.phase
         played = False
         for side, choice in zip(child.sides, child.choices):
-            if choice == ids.stand:
+            if choice is None or choice == ids.stand:
                 continue
             played = True
             slot = _principal(state, side)
@@ -180,7 +180,7 @@ class Declaration(Frame):
             state.log("order_replaced", ("AA-D5", "AA-D6"), f"side {side} replaces unit{slot}'s "
                       f"order with {CARD_NAMES[card]} from its Reserve", side, unit=slot, card=card)
         for side, choice in zip(child.sides, child.choices):  # reveal effects after both flips
-            if choice != ids.stand:
+            if choice is not None and choice != ids.stand:
                 slot = _principal(state, side)
                 self._revealed(state, side, slot, choice - ids.play0)
         if played:

@@ -34,7 +34,7 @@ class ReactionStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class ReactionSubPhase(Frame):
+class ReactionSubPhase(Frame[AAState]):
     """AA-R1 … AA-R9. Targeted units are queued as compulsory reactors (AA-R2); otherwise the
     reacting side's voluntary choice is a :class:`~..reactions.ReactionChoice` window (AA-R1,
     AA-R3). Each queued reactor then takes an order if it has none (AA-R4, or Confused,
@@ -55,7 +55,7 @@ class ReactionSubPhase(Frame):
 
     def _row_unit(self, state: AAState) -> Unit:
         row = self.queue[self.cur]
-        return state.units[row[0]][row[1]]
+        return state.unit_in(row[0], row[1])
 
     def run(self, state: AAState) -> Step:
         phase = state.phase
@@ -66,11 +66,11 @@ class ReactionSubPhase(Frame):
                 self.step = ReactionStep.VOLUNTARY
                 slots = state.game.max_units_per_side
                 return Push(ReactionChoice(
-                    self._reacting_side(state), f"side {phase.side} unit{phase.unit}'s activation", -1,
-                    tuple(react_label(slot) for slot in range(slots))))
+                    self._reacting_side(state), f"side {phase.side} unit{phase.unit}'s activation",
+                    -1, tuple(react_label(slot) for slot in range(slots))))
             for target in phase.targets:  # AA-R2: targeted units must react
-                self._enqueue(state, self._reacting_side(state), target, phase.side, phase.unit, True,
-                              False)
+                self._enqueue(state, self._reacting_side(state), target, phase.side, phase.unit,
+                              True, False)
             self.step = ReactionStep.NEXT
         if self.step is ReactionStep.NEXT:
             if self.cur >= len(self.queue):
@@ -130,7 +130,8 @@ class ReactionSubPhase(Frame):
                 self.step = ReactionStep.DONE
                 return
             phase = state.phase
-            self._enqueue(state, self._reacting_side(state), slot, phase.side, phase.unit, False, False)
+            self._enqueue(state, self._reacting_side(state), slot, phase.side, phase.unit, False,
+                          False)
             self.step = ReactionStep.NEXT
 
     def legal_actions(self, state: AAState) -> list[int]:

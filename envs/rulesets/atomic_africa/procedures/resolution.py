@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import math
+from typing import cast
 from dataclasses import dataclass, field
 
 from envs.core.frames import RollDice
@@ -46,7 +47,7 @@ class ResolutionStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class Resolution(Frame):
+class Resolution(Frame[AAState]):
     """Movement (AA-G8, AA-G15, AA-G22), then fire of every declared line at once (AA-G14,
     AA-G21): all attack dice are rolled, then markers and wounds are applied together."""
 
@@ -83,7 +84,7 @@ class Resolution(Frame):
         return Done()
 
     def on_child_done(self, state: AAState, child: Frame) -> None:
-        self.rolls.append(child.values[0])
+        self.rolls.append(cast(RollDice, child).values[0])
 
     def _move(self, state: AAState, unit: Unit) -> None:
         game = state.game

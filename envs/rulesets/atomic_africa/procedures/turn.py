@@ -29,7 +29,7 @@ class TurnStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class Turn(Frame):
+class Turn(Frame[AAState]):
     """One game turn: Orders Phase (both sides), the first-activation contest (AA-G7), the
     Activation Phases, the Clean-Up Phase; then the next turn or the end (AA-G23)."""
 
@@ -75,7 +75,7 @@ class OrdersStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class OrdersPhase(Frame):
+class OrdersPhase(Frame[AAState]):
     """Orders Phase of one side: draw the cards (AA-G4) from its own deck (chance over the
     cards left, AA-G6 reshuffle), then give each unit a face-down card or none; the cards
     kept form the hidden Reserve."""
@@ -142,7 +142,7 @@ class OrdersPhase(Frame):
 
 @register
 @dataclass(slots=True)
-class ActivationPhases(Frame):
+class ActivationPhases(Frame[AAState]):
     """AA-G7: the sides alternate Activation Phases until no unit is eligible; a side with no
     eligible unit passes and the other keeps activating."""
 
