@@ -54,7 +54,7 @@ COLUMNS = ("assault_column", "road_column", "limbered")
 
 @register
 @dataclass(slots=True)
-class Activation(Frame):
+class Activation(Frame["ACWState"]):
     """The activation of the active side's unit ``unit`` (ACW-PD-12, ACW-PD-21).
 
     Fields: ``allowance_left`` — the share (0..1) of the movement allowance still unused;

@@ -116,7 +116,7 @@ def first_within_front_edge(target_fp: Footprint, path: PathFn, start: float, sp
 
 @register
 @dataclass(slots=True)
-class Charge(Frame):
+class Charge(Frame["ACWState"]):
     """One charge of the active side's unit ``charger`` on the enemy unit ``target``.
 
     Fields: ``zone`` — the target's edge to contact (``front``/``left``/``right``/``rear``);
@@ -402,7 +402,7 @@ def _overrun(state: ACWState, charger: Unit, screen: Unit) -> None:
 # the windows
 # ---------------------------------------------------------------------------------------------
 @dataclass(slots=True)
-class _ChargeWindow(ReactionWindow):
+class _ChargeWindow(ReactionWindow["ACWState"]):
     """A reaction window about a charge: the target ``subject`` (of side ``side``) is asked
     about the active side's ``charger``. The :class:`Charge` that opened it is the frame just
     below it on the stack (:meth:`charge`), which its reactions reshape."""

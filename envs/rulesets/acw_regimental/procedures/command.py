@@ -33,7 +33,7 @@ class CommandStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class CommandPhase(Frame):
+class CommandPhase(Frame["ACWState"]):
     """Phase 1 of the active side (ACW-PD-13..15). ``next_slot``: the first own slot not yet
     considered for Rally; ``unit``: the Disordered unit asked to rally; ``dice``: the die
     returned by the last roll."""

@@ -32,7 +32,7 @@ class EndStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class EndPhase(Frame):
+class EndPhase(Frame["ACWState"]):
     """Phase 5: Morale Tests of units that lost stands this turn (or, with the morale
     cascade, saw a friend break within 6"), active side first (ACW-PD-27), then smoke expiry and
     per-turn flags (ACW-PD-32). ``tests``: ``[side, slot]`` rows; ``index``: the test being

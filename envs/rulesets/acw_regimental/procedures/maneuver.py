@@ -21,7 +21,7 @@ __all__ = ["ManeuverPhase"]
 
 @register
 @dataclass(slots=True)
-class ManeuverPhase(Frame):
+class ManeuverPhase(Frame["ACWState"]):
     """Phase 2 of the active side: activate units one at a time, or end the phase
     (ACW-PD-12). Each activation runs in an :class:`.activation.Activation` pushed on top of
     this one."""

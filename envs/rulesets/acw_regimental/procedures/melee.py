@@ -30,7 +30,7 @@ class MeleeStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class MeleePhase(Frame):
+class MeleePhase(Frame["ACWState"]):
     """Phase 4: one Opposed Melee Roll per enemy unit in contact, in slot order (ACW-PD-26).
     ``melees``: ``[defender slot, [attacker slots]]`` rows; ``index``: the melee being fought;
     ``dice``: the (attacker, defender) roll."""

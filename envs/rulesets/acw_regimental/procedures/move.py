@@ -51,7 +51,7 @@ class MoveStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class Move(Frame):
+class Move(Frame["ACWState"]):
     """The active side's unit ``unit`` moving along ``path`` (a path spec of
     :func:`..paths.path_fn`).
 

@@ -26,7 +26,7 @@ RULES = ("ACW-PD-29",)
 
 @register
 @dataclass(slots=True)
-class PassageOfLinesTests(Frame):
+class PassageOfLinesTests(Frame["ACWState"]):
     """Test the units ``testers`` (slots of ``side``) in order, one d6 each. ``by``: the unit
     that passed through them; ``passed_through``: for a voluntary passage, the friends the
     tester (then the mover itself) passed through, Disordered with it on a failure; ``index``:

@@ -25,7 +25,7 @@ __all__ = ["RangedCombatPhase"]
 
 @register
 @dataclass(slots=True)
-class RangedCombatPhase(Frame):
+class RangedCombatPhase(Frame["ACWState"]):
     """Phase 3 of the active side: each own unit, in slot order, that may fire and has a
     target chooses one or holds its fire (ACW-PD-25b). ``next_slot``: the first slot not yet
     asked; ``unit``/``targets``: the unit asked and its targets' enemy slots."""

@@ -41,7 +41,7 @@ class TurnStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class PlayerTurnCycle(Frame):
+class PlayerTurnCycle(Frame["ACWState"]):
     """The bottom frame of the stack: runs the phases of each player-turn (``step``: the
     phase to start next), then passes the turn; the game ends on the turn limit (ACW-PD-35) or
     an army break (ACW-PD-36), checked after the second side's player-turn."""

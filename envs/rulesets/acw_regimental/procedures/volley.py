@@ -55,7 +55,7 @@ class VolleyStep(str, enum.Enum):
 
 @register
 @dataclass(slots=True)
-class Volley(Frame):
+class Volley(Frame["ACWState"]):
     """Unit ``firer`` of side ``firer_side`` fires at the enemy unit ``target``.
 
     Fields set as it resolves: ``rules`` (the mode's rule ids), ``band`` (range band value),

@@ -45,7 +45,7 @@ TRIGGER_RULE = {"opp_medium": "RULE-04-3.1", "opp_short": "RULE-04-3.1",
 
 @register
 @dataclass(slots=True)
-class WindowA(ReactionWindow):
+class WindowA(ReactionWindow["ACWState"]):
     """Ask the defender ``subject`` (of side ``side``) about ``trigger`` raised by the active
     side's unit ``mover``. ``at_path_start``: the mover began its move inside the trigger's
     zone, so the trigger holds at the first point of its path (RULINGS-10, cited by the

@@ -22,7 +22,7 @@ __all__ = ["WinnerAdvance"]
 
 @register
 @dataclass(slots=True)
-class WinnerAdvance(Frame):
+class WinnerAdvance(Frame["ACWState"]):
     """Ask the active side whether its winning charger ``unit`` advances into the ground the
     loser ``enemy`` (an enemy slot) gave up. ``inches``: how far it can go, up to
     ``tables.WINNER_ADVANCE``, stopping 0.02" short of anything in the way; the question is

@@ -50,7 +50,7 @@ def volley_possible(state: ACWState, charge: Any, charger: Unit, defender: Unit)
     return queries.firing_stands(state, defender, charger.fp, 1) > 0
 
 
-class ClosingVolley(Reaction):
+class ClosingVolley(Reaction["ACWState"]):
     """Fire one volley at the charger halted at the mark (RULE-04-2.3)."""
 
     label = reaction_label("closing_volley")

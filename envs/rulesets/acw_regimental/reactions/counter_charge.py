@@ -84,7 +84,7 @@ def why_no_counter_charge(state: ACWState, charger: Unit, defender: Unit
     return None
 
 
-class CounterCharge(Reaction):
+class CounterCharge(Reaction["ACWState"]):
     """Surge ``inches`` (2 or 3) into the charger (RULE-04-6.4)."""
 
     rules = ("RULE-04-6.1", "RULE-04-6.3", "RULE-04-6.4", "I-2")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["CHARGE_EVADES", "ChargeEvade", "EVADES", "Evade"]
 
 
-class Evade(Reaction):
+class Evade(Reaction["ACWState"]):
     """Withdraw ``inches`` straight back (RULE-04-4.3)."""
 
     rules = ("RULE-04-4.1", "RULE-04-4.3", "RULE-04-1.3")

@@ -44,7 +44,7 @@ def _why_no_opportunity_fire(state: ACWState, window: Any) -> Illegality | None:
     return None
 
 
-class OpportunityFire(Reaction):
+class OpportunityFire(Reaction["ACWState"]):
     """Fire one volley at the mover now (RULE-04-3.3: the seed's bracket numbers, no
     Enfilade); the mover then carries on along its path."""
 
@@ -64,7 +64,7 @@ class OpportunityFire(Reaction):
         return (Volley(defender.side, defender.slot, mover.slot, FireMode.OPPORTUNITY),)
 
 
-class WaitShort(Reaction):
+class WaitShort(Reaction["ACWState"]):
     """Hold the fire for the Short-range trigger point (I-18): only at the Medium point, with
     the mover still beyond Short range; the Medium trigger is spent, the Short one is not."""
 

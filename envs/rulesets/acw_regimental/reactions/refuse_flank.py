@@ -34,7 +34,7 @@ __all__ = ["CHARGE_REFUSALS", "ChargeRefusal", "EmergencyDrill", "REFUSALS", "Re
 DRILL_RULES = ("RULE-04-5.2", "I-19")
 
 
-class RefuseFlank(Reaction):
+class RefuseFlank(Reaction["ACWState"]):
     """Refuse ``stands`` outer stands of the flank facing the mover."""
 
     rules: ClassVar[tuple[str, ...]] = ("RULE-04-5.1", "RULE-04-1.3")
@@ -68,7 +68,7 @@ class RefuseFlank(Reaction):
 
 @register
 @dataclass(slots=True)
-class EmergencyDrill(Frame):
+class EmergencyDrill(Frame["ACWState"]):
     """The Emergency Drill Check of a refusal without a reserved pip (RULE-04-5.2, I-19):
     one d6, 4+ refuses ``stands`` stands of the ``flank``."""
 
