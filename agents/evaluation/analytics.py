@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.protocol import State
+
 from .ratings import mean_ci95, proportion_ci95
 
 WINDOW_END = frozenset({"activate", "phase", "game_end"})
@@ -83,7 +85,7 @@ class GameTracker:
     #: not yet; :meth:`ReactionAnalytics.add_game` reads them from the final state then)
     outcomes: list[dict[str, float]] | None = None
 
-    def on_decision(self, state: Any, side: int, mask: np.ndarray, action: int) -> None:
+    def on_decision(self, state: State, side: int, mask: np.ndarray, action: int) -> None:
         """Called before ``action`` is applied at a decision of ``side``."""
         if state.decision_name() != "reaction":
             return

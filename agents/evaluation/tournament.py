@@ -35,7 +35,7 @@ import numpy as np
 
 from envs.core.chance import sample_chance_outcome
 from envs.core.errors import IllegalActionError, InvalidStateError
-from envs.core.protocol import CHANCE, TERMINAL, Game
+from envs.core.protocol import CHANCE, TERMINAL, Game, State
 from envs.core.workers import result_of, submit, worker_pool
 
 from ..policies.base import decider, decision_context, reset_policy
@@ -55,7 +55,7 @@ def agent_seed(seed: int, pair: int, game_index: int, seat: int) -> np.random.Se
     return np.random.SeedSequence(seed, spawn_key=(1, pair, game_index, seat))
 
 
-def decision_name(state: Any) -> str:
+def decision_name(state: State) -> str:
     """``state.decision_type()`` as a plain string (the enum value, e.g. ``"reaction"``)."""
     d = state.decision_type()
     return str(getattr(d, "value", d))

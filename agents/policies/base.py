@@ -19,6 +19,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from envs.core.errors import InvalidStateError, RiposteError
+from envs.core.protocol import State
 
 SeedLike = int | np.random.SeedSequence | None
 
@@ -90,13 +91,13 @@ def legal_ids(action_mask: np.ndarray) -> np.ndarray:
     return legal
 
 
-def decision_context(state: object) -> str:
+def decision_context(state: State) -> str:
     """``"side 0 (Union), decision 'maneuver', step 37"`` for messages about the decision a
     state is at (``step`` = actions applied so far, chance outcomes included)."""
-    p = state.current_player()  # type: ignore[attr-defined]
+    p = state.current_player()
     names = getattr(getattr(state, "game", None), "side_names", ())
     side = f"side {p} ({names[p]})" if 0 <= p < len(names) else f"player {p}"
-    dt = state.decision_type()  # type: ignore[attr-defined]
+    dt = state.decision_type()
     return (f"{side}, decision {str(getattr(dt, 'value', dt))!r}, "
             f"step {len(getattr(state, 'history', ()))}")
 
@@ -163,7 +164,7 @@ def reads_state(policy: object) -> bool:
     return bool(getattr(policy, "reads_state", False)) and callable(getattr(policy, "step", None))
 
 
-def decider(policy: object) -> Callable[[object, int, np.ndarray], int]:
+def decider(policy: object) -> Callable[[State, int, np.ndarray], int]:
     """``(state, side, action_mask) -> action`` for ``policy``, as whoever holds the state
     asks it: ``step(state)`` for an agent that reads the state (:func:`reads_state`), else
     ``act(observation of side, action_mask)`` (:func:`as_callable`).
@@ -176,7 +177,7 @@ def decider(policy: object) -> Callable[[object, int, np.ndarray], int]:
         return lambda state, side, action_mask: step(state)
     act = as_callable(policy)
     return lambda state, side, action_mask: act(
-        state.game.observation(state, side), action_mask)  # type: ignore[attr-defined]
+        state.game.observation(state, side), action_mask)
 
 
 def policy_name(policy: object, default: str = "policy") -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import InvalidStateError
+from envs.core.protocol import State
 
 from ..policies.base import AgentError, BasePolicy, SeedLike
 from .config import SearchConfig, SearchSpecError, describe, parse_options
@@ -116,7 +117,7 @@ class SearchAgent(BasePolicy):
         except AgentError as exc:  # the same error, naming the spec it came from
             raise type(exc)(f"agent spec {spec!r}: {exc}") from None
 
-    def analyse(self, state: Any) -> SearchResult:
+    def analyse(self, state: State) -> SearchResult:
         """Search the decision at ``state`` (not modified) for its side to move.
 
         Returns:
@@ -135,7 +136,7 @@ class SearchAgent(BasePolicy):
                 f"{state.game.scenario_name}")
         return self.search.run(state, self.rng)
 
-    def step(self, state: Any) -> int:
+    def step(self, state: State) -> int:
         """The action the search chooses at ``state`` (see :meth:`analyse`)."""
         return self.analyse(state).action
 

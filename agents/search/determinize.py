@@ -11,14 +11,15 @@ during the search — every side's observation, at the root too — comes from a
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
+
+from envs.core.protocol import State
 
 __all__ = ["sample_world"]
 
 
-def sample_world(state: Any, player: int, rng: np.random.Generator) -> Any:
+def sample_world(state: State, player: int, rng: np.random.Generator) -> State:
     """A state drawn from ``player``'s information state at ``state`` (a clone when the
     ruleset hides nothing). The searching code reads only such samples.
 

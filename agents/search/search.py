@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import InvalidStateError
-from envs.core.protocol import CHANCE, TERMINAL
+from envs.core.protocol import CHANCE, TERMINAL, State
 
 from .config import SearchConfig
 from .determinize import sample_world
@@ -115,7 +115,7 @@ class GumbelSearch:
             return 4
         return max(1, int(cfg.milliseconds / 1000.0 / est))
 
-    def run(self, state: Any, rng: np.random.Generator) -> SearchResult:
+    def run(self, state: State, rng: np.random.Generator) -> SearchResult:
         """Search the decision at ``state`` (not modified) for its side to move.
 
         Raises:
@@ -195,7 +195,7 @@ class GumbelSearch:
         return sigma(cq, visits, self.config)
 
     # -- simulations ------------------------------------------------------------------------
-    def _wave(self, state: Any, root: Node, p: int, actions: list[int],
+    def _wave(self, state: State, root: Node, p: int, actions: list[int],
               rng: np.random.Generator) -> None:
         """One simulation down each of ``actions`` (distinct root actions), their new nodes
         evaluated in one batch, then the backups."""

@@ -15,11 +15,10 @@ them with the legal actions of the state at hand at every visit.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
-from envs.core.protocol import TERMINAL
+from envs.core.protocol import TERMINAL, State
 
 __all__ = ["Node", "advance_forced", "new_node", "select_outcome"]
 
@@ -71,7 +70,7 @@ class Node:
         return n, q
 
 
-def advance_forced(state: Any) -> None:
+def advance_forced(state: State) -> None:
     """Apply the only legal action while ``state`` is at a decision with one legal action
     (forced decisions are not searched: they add no node)."""
     while True:
@@ -84,7 +83,7 @@ def advance_forced(state: Any) -> None:
         state.apply_action_unchecked(legal[0])
 
 
-def new_node(state: Any) -> Node:
+def new_node(state: State) -> Node:
     """The node for ``state`` (not yet evaluated; a terminal node gets its returns)."""
     n = state.game.num_players
     node = Node(state.current_player(), n)
@@ -93,7 +92,7 @@ def new_node(state: Any) -> Node:
     return node
 
 
-def select_outcome(node: Node, state: Any, rng: np.random.Generator, expand: bool,
+def select_outcome(node: Node, state: State, rng: np.random.Generator, expand: bool,
                    expand_max: int) -> int:
     """The outcome a simulation takes at the chance node ``node`` (``state`` at it):
     drawn by its probability, or, with ``expand`` and at most ``expand_max`` outcomes, the one
