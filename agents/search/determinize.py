@@ -11,7 +11,6 @@ during the search — every side's observation, at the root too — comes from a
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from envs.core.protocol import State
