@@ -84,7 +84,7 @@ import numpy as np
 
 from envs.core.errors import RiposteError
 from envs.core.files import atomic_write_text, blank_arguments, check_output_path
-from envs.core.protocol import CHANCE, TERMINAL, Game
+from envs.core.protocol import CHANCE, TERMINAL, Game, State
 
 
 def run_benchmark(game: Game, seconds: float | None, seed: int = 0,
@@ -214,7 +214,8 @@ def clone_benchmark(game: Game, decisions_per_s: float, seed: int = 0, at: int =
         raise ValueError(f"seconds must be finite and > 0, got {seconds!r}")
     if not decisions_per_s > 0:
         raise ValueError(f"decisions_per_s must be > 0, got {decisions_per_s!r}")
-    best, best_decisions = None, -1
+    best: State | None = None
+    best_decisions = -1
     for i in range(50):
         rng = np.random.default_rng([seed, i])
         state = game.new_initial_state()
@@ -233,6 +234,8 @@ def clone_benchmark(game: Game, decisions_per_s: float, seed: int = 0, at: int =
             best, best_decisions = state, decisions
         if decisions >= at:
             break
+    if best is None:  # (the loop above plays at least one game)
+        raise ValueError("no game was played")
     clone = best.clone
     clock = time.perf_counter
     fastest = math.inf

@@ -95,11 +95,13 @@ class GameTracker:
         self.offers.append(_Offer(side, labels[action], offered, len(state.events), trig,
                                   charge))
 
-    def resolve(self, events: Sequence[Any]) -> None:
+    def resolve(self, events: Sequence[Any]) -> list[dict[str, float]]:
         """Measure every offer's outcome from the finished game's ``events`` now, so that the
         tracker alone (without the final state) is enough for :meth:`ReactionAnalytics.add_game`
-        (tournament worker processes send back the tracker, not the state)."""
+        (tournament worker processes send back the tracker, not the state). Returns them (also
+        kept in ``outcomes``)."""
         self.outcomes = [_outcomes(events, o) for o in self.offers]
+        return self.outcomes
 
 
 def _outcomes(events: Sequence[Any], o: _Offer) -> dict[str, float]:
@@ -161,11 +163,12 @@ class ReactionAnalytics:
         """Add one finished game (``side_scores[side]`` in {0, ½, 1}); the outcomes are the
         tracker's own when :meth:`GameTracker.resolve` has measured them, else measured on
         ``final_state``'s events."""
-        if tracker.outcomes is None:
-            tracker.resolve(final_state.events if final_state is not None else [])
+        outcomes = tracker.outcomes
+        if outcomes is None:
+            outcomes = tracker.resolve(final_state.events if final_state is not None else [])
         offered_in_game: dict[int, set[str]] = {0: set(), 1: set()}
         taken_in_game: dict[int, set[str]] = {0: set(), 1: set()}
-        for o, res in zip(tracker.offers, tracker.outcomes):
+        for o, res in zip(tracker.offers, outcomes):
             name = tracker.seats[o.side]
             for lab in o.offered:
                 self._offered[name][lab] += 1

@@ -81,7 +81,7 @@ def plackett_luce_ratings(names: Sequence[str],
             raise ValueError(f"plackett_luce_ratings: game between unknown agents {a!r}, {b!r}")
         if s not in (0.0, 0.5, 1.0):
             raise ValueError(f"plackett_luce_ratings: a_score must be 0, 0.5 or 1, got {s}")
-        ranks = [0, 0] if s == 0.5 else ([0, 1] if s == 1.0 else [1, 0])
+        ranks = [0.0, 0.0] if s == 0.5 else ([0.0, 1.0] if s == 1.0 else [1.0, 0.0])
         [[ra], [rb]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
         ratings[a], ratings[b] = ra, rb
     out = {}

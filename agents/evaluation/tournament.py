@@ -387,6 +387,8 @@ def round_robin(game: Game, agents: Mapping[str, Any], games_per_pair: int, seed
         else:
             pr.draws += 1
         per_game[(i, pi)] = (pr.a, pr.b, a_score)
+        if tracker is None:  # (every game of the round robin is scheduled with track=True)
+            raise InvalidStateError(f"round robin: game {k} came back without its tracker")
         analytics.add_game(tracker, rec.final_state,
                            [a_score, b_score] if a_seat == 0 else [b_score, a_score])
         taken: dict[int, set[str]] = {0: set(), 1: set()}

@@ -336,7 +336,7 @@ def load_newest_checkpoint(ckpts: list[tuple[int, Path]], load: Any) -> tuple[An
     Raises:
         AgentLoadError: when none loads (names each file and why).
     """
-    skipped = []
+    skipped: list[str] = []
     for _, path in reversed(ckpts):
         try:
             return load(path), path, skipped

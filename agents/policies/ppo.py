@@ -43,6 +43,9 @@ class MaskablePPOPolicy(BasePolicy):
     """
 
     name = "ppo"
+    #: the actor's weights as numpy arrays, and the model update they were read at
+    _np_params: list[tuple[str, Any, Any]] | None
+    _np_key: Any
 
     def __init__(self, model: Any, deterministic: bool = True, seed: SeedLike = None,
                  name: str | None = None):
