@@ -16,7 +16,7 @@ from .actions import DECISION_TYPES
 from .params import ACTION_KINDS
 
 if TYPE_CHECKING:
-    from .state import AlertState
+    from .state import AlertState, Fighter
 
 FIGHTER_FEATURES: tuple[str, ...] = (
     "present", "in_play", "x", "y", *(f"facing_{d}" for d in range(8)), "wounds", "w_max",
@@ -57,6 +57,35 @@ def _ego(state: AlertState, side: int, gid: int) -> int:
     return ((t - side) % n) * F + i
 
 
+_FACING = tuple(tuple(float(d == facing) for d in range(8)) for facing in range(8))
+
+
+def _fighter_row(game: Any, state: AlertState, f: Fighter, actor: Fighter | None) -> list[float]:
+    """The features of one fighter slot in the order of :data:`FIGHTER_FEATURES`."""
+    if not f.in_play:
+        return [1.0] + [0.0] * (len(FIGHTER_FEATURES) - 1)
+    B = game.max_board
+    if f.ranged_weapon is not None:
+        ranged = game.ranged_weapons[f.ranged_weapon]
+        ranged_range, ranged_dmg = ranged.range / 10, ranged.dmg / 3
+    else:
+        ranged_range = ranged_dmg = 0.0
+    melee = game.melee_weapons[f.melee_weapon]
+    items = f.items
+    return [
+        1.0, 1.0, (f.x + 0.5) / B, (f.y + 0.5) / B, *_FACING[f.facing],
+        f.wounds / 6, f.w_max / 6, f.ap / 4, float(f.on_alert), float(f.knocked_down),
+        float(state.engaged(f)), f.track_pos / max(1, len(state.fighters)),
+        float(f.activated), float(f.attempted_turn == state.turn_id),
+        float(f.gid == state.active),
+        f.ref / 4, f.mel / 4, f.sho / 4, f.tec / 4, f.defence / 3, f.arm / 2, f.ini / 3,
+        f.mov / 6, ranged_range, ranged_dmg, melee.dmg / 3, float(melee.impact),
+        items.get("draught", 0) / 2, items.get("smoke", 0) / 2, items.get("grapnel", 0) / 2,
+        float("shield" in items), float(f.grapnel),
+        state.difficulty(f, actor) / 12 if actor is not None and f.team != actor.team
+        else 0.0]
+
+
 def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``."""
     lay = game.layout
@@ -64,46 +93,12 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     parts = lay.split(v)
     B = game.max_board
     fv = parts["fighters"]
-    idx = game.feature_index
     ctx = state.decision_context(side)
     actor = state.fighters[state.active] if state.active >= 0 else None
-    for f in state.fighters:
-        if f is None:
-            continue
-        row = fv[_ego(state, side, f.gid)]
-        row[idx["present"]] = 1.0
-        if not f.in_play:
-            continue
-        row[idx["in_play"]] = 1.0
-        row[idx["x"]] = (f.x + 0.5) / B
-        row[idx["y"]] = (f.y + 0.5) / B
-        row[idx["facing_0"] + f.facing] = 1.0
-        row[idx["wounds"]] = f.wounds / 6
-        row[idx["w_max"]] = f.w_max / 6
-        row[idx["ap"]] = f.ap / 4
-        row[idx["on_alert"]] = float(f.on_alert)
-        row[idx["knocked_down"]] = float(f.knocked_down)
-        row[idx["engaged"]] = float(state.engaged(f))
-        row[idx["track_pos"]] = f.track_pos / max(1, len(state.fighters))
-        row[idx["activated"]] = float(f.activated)
-        row[idx["attempted_this_turn"]] = float(f.attempted_turn == state.turn_id)
-        row[idx["is_active"]] = float(f.gid == state.active)
-        for k, d in (("ref", 4), ("mel", 4), ("sho", 4), ("tec", 4), ("defence", 3),
-                     ("arm", 2), ("ini", 3), ("mov", 6)):
-            row[idx["def" if k == "defence" else k]] = getattr(f, k) / d
-        if f.ranged_weapon is not None:
-            rw = game.ranged_weapons[f.ranged_weapon]
-            row[idx["range"]] = rw.range / 10
-            row[idx["ranged_dmg"]] = rw.dmg / 3
-        mw = game.melee_weapons[f.melee_weapon]
-        row[idx["melee_dmg"]] = mw.dmg / 3
-        row[idx["impact"]] = float(mw.impact)
-        for item in ("draught", "smoke", "grapnel"):
-            row[idx[item]] = f.items.get(item, 0) / 2
-        row[idx["shield"]] = float("shield" in f.items)
-        row[idx["grapnel_on"]] = float(f.grapnel)
-        if actor is not None and f.team != actor.team:
-            row[idx["reaction_difficulty"]] = state.difficulty(f, actor) / 12
+    with state.legal_scope():  # the engagement of every fighter from the board memo
+        for f in state.fighters:
+            if f is not None:
+                fv[_ego(state, side, f.gid)] = _fighter_row(game, state, f, actor)
     ev = parts["elements"]
     for x, e in enumerate(state.elements):
         row = ev[x]

@@ -138,22 +138,11 @@ class AlertState(ProcedureState):
             self._board_memo = {"reach": {}, "eng": {}, "disengage": {}, "move_ids": {}}
         return self._board_memo
 
-    def legal_scope(self):
+    def legal_scope(self) -> "_BoardScope":
         """Context manager: read the board memo (:meth:`board_memo`) and the fighters by
-        square without checking the key while a list of legal actions is computed (nothing
-        changes meanwhile)."""
-        state = self
-
-        class _Scope:
-            def __enter__(self_inner):
-                state._scope = state.board_memo()
-                state._occupants = {f.pos: f for f in state.live()}
-
-            def __exit__(self_inner, *exc):
-                state._scope = None
-                state._occupants = None
-
-        return _Scope()
+        square without checking the key while a list of legal actions (or an observation) is
+        computed (nothing changes meanwhile)."""
+        return _BoardScope(self)
 
     def occupant(self, x: int, y: int) -> Fighter | None:
         occupants = self._occupants
@@ -468,6 +457,24 @@ class AlertState(ProcedureState):
         s._decision_count = self._decision_count
         s._board_key, s._board_memo = self._board_key, self._board_memo
         return s
+
+
+class _BoardScope:
+    """:meth:`AlertState.legal_scope`'s context manager."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: AlertState):
+        self.state = state
+
+    def __enter__(self) -> None:
+        state = self.state
+        state._scope = state.board_memo()
+        state._occupants = {f.pos: f for f in state.live()}
+
+    def __exit__(self, *exc: object) -> None:
+        self.state._scope = None
+        self.state._occupants = None
 
 
 def difficulty(mode: str, track_size: int, actor_pos: int, reactor_pos: int) -> int:
