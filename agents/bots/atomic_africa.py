@@ -37,6 +37,7 @@ never touched.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -52,6 +53,9 @@ FACE_CARDS = ("Joker", "K", "Q", "J")
 KEEP = 2
 #: an enemy in sight within this range (cm) stops the advance (the 30 cm range band, AA-G14)
 HOLD_RANGE_CM = 30.0
+#: a decision's chooser: (observation pieces, legal labels, subject slot or -1) -> action id or
+#: None (then the first legal action)
+Chooser = Callable[[dict[str, np.ndarray], list[str], int], int | None]
 
 
 class AAHeuristic(BasePolicy):
@@ -66,175 +70,197 @@ class AAHeuristic(BasePolicy):
 
     def __init__(self, game: Game, seed: SeedLike = None, name: str | None = None):
         super().__init__(seed, name)
-        from envs.rulesets.atomic_africa.observer import FEATURE_INDEX, UNIT_FEATURES
+        from envs.rulesets.atomic_africa.actions import DIRECTIONS, MAX_INCREMENTS, Decision
+        from envs.rulesets.atomic_africa.observer import FEATURE_INDEX
 
         self.labels = tuple(game.actions.labels)
-        self.id = {lab: i for i, lab in enumerate(self.labels)}
+        self.label_id = {label: index for index, label in enumerate(self.labels)}
         self.layout = game.layout
-        self.fi = FEATURE_INDEX
-        self.nf = len(UNIT_FEATURES)
+        self.feature = FEATURE_INDEX
         self.decisions = tuple(game.decision_types)
-        self.cards = [f.removeprefix("card_") for f in UNIT_FEATURES if f.startswith("card_")]
-        self.U = game.max_units_per_side
+        self.cards = [name.removeprefix("card_") for name in FEATURE_INDEX
+                      if name.startswith("card_")]
+        self.slots = game.max_units_per_side
         self.width, self.depth = float(game.width), float(game.depth)
         self.radius = float(game.objective_radius_cm)
-        self.inc = (float(game.infantry_increment_cm), float(game.vehicle_increment_cm))
-        from envs.rulesets.atomic_africa.actions import DIRECTIONS, MAX_INCREMENTS
-
-        self.dirs, self.max_inc = DIRECTIONS, MAX_INCREMENTS
+        #: cm per increment of infantry and of vehicles (AA-G8)
+        self.increment_cm = (float(game.infantry_increment_cm), float(game.vehicle_increment_cm))
+        self.directions, self.max_increments = DIRECTIONS, MAX_INCREMENTS
+        #: the chooser of each decision type (a decision it does not know takes the first label)
+        self.choosers: dict[str, Chooser] = {Decision.ORDERS: self._orders, Decision.ACTIVATION: self._activation,
+                         Decision.MANEUVER: self._maneuver, Decision.FIRE: self._fire,
+                         Decision.REACTION: self._reaction,
+                         Decision.RESERVE_ASSIGN: self._reserve_assign_choice,
+                         Decision.DECLARATION: self._declaration,
+                         Decision.RESERVE_PLAY: self._reserve_play_choice,
+                         Decision.CLEANUP: self._cleanup}
 
     # -- reading the observation ------------------------------------------------------------
-    def _parts(self, obs: np.ndarray) -> dict[str, np.ndarray]:
-        return self.layout.split(np.asarray(obs, dtype=np.float32))
+    def _parts(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        return self.layout.split(np.asarray(observation, dtype=np.float32))
 
     def _card(self, row: np.ndarray) -> str | None:
-        i0 = self.fi[f"card_{self.cards[0]}"]
-        hot = np.flatnonzero(row[i0:i0 + len(self.cards)] > 0.5)
+        first = self.feature[f"card_{self.cards[0]}"]
+        hot = np.flatnonzero(row[first:first + len(self.cards)] > 0.5)
         return self.cards[int(hot[0])] if hot.size else None
 
     def _legal(self, mask: np.ndarray) -> list[str]:
-        return [self.labels[i] for i in legal_ids(mask)]
+        return [self.labels[action] for action in legal_ids(mask)]
 
-    def _pick(self, legal: list[str], *prefs: str) -> int | None:
-        for p in prefs:
-            if p in legal:
-                return self.id[p]
+    def _pick(self, legal: list[str], *preferences: str) -> int | None:
+        for label in preferences:
+            if label in legal:
+                return self.label_id[label]
         return None
 
     # -- the policy --------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = self._legal(action_mask)
-        P = self._parts(observation)
-        d = self.decisions[int(np.argmax(P["decision"]))]
-        own, enemy, los = P["own_units"], P["enemy_units"], P["los"]
-        sub = int(np.argmax(P["subject"])) if P["subject"].any() else -1
-        f = self.fi
-        choice: int | None = None
-        if d == "orders":
-            choice = self._orders(P, legal, sub)
-        elif d == "activation":
-            best = max((lab for lab in legal if lab.startswith("activate:")),
-                       key=lambda lab: (los[int(lab.removeprefix("activate:unit"))].sum(),
-                                        -int(lab.removeprefix("activate:unit"))))
-            choice = self.id[best]
-        elif d == "maneuver":
-            choice = self._maneuver(P, legal, sub)
-        elif d == "fire":
-            choice = self._fire(own, enemy, legal, sub)
-        elif d == "reaction":
-            choice = self._reaction(P, legal)
-        elif d == "reserve_assign":
-            choice = self._reserve_assign(legal)
-        elif d == "declaration":
-            choice = self._pick(legal, "special:split_fire", "special:aimed_fire",
-                                "special:assault", "posture:crouched")
-        elif d == "reserve_play":
-            choice = self._reserve_play(own, legal)
-        elif d == "cleanup":
-            choice = self._pick(legal, "split:done")
+        parts = self._parts(observation)
+        decision = self.decisions[int(np.argmax(parts["decision"]))]
+        subject = int(np.argmax(parts["subject"])) if parts["subject"].any() else -1
+        chooser = self.choosers.get(decision)
+        choice = None if chooser is None else chooser(parts, legal, subject)
         if choice is None:
             choice = int(legal_ids(action_mask)[0])
         return choice
 
-    def _hand(self, P: dict[str, np.ndarray]) -> list[str]:
+    def _activation(self, parts: dict[str, np.ndarray], legal: list[str],
+                    subject: int) -> int | None:
+        """The unit with most enemies in sight (the lowest slot on a tie)."""
+        sight = parts["los"]
+        best = max((label for label in legal if label.startswith("activate:")),
+                   key=lambda label: (sight[int(label.removeprefix("activate:unit"))].sum(),
+                                      -int(label.removeprefix("activate:unit"))))
+        return self.label_id[best]
+
+    def _declaration(self, parts: dict[str, np.ndarray], legal: list[str],
+                     subject: int) -> int | None:
+        return self._pick(legal, "special:split_fire", "special:aimed_fire", "special:assault",
+                          "posture:crouched")
+
+    def _cleanup(self, parts: dict[str, np.ndarray], legal: list[str],
+                 subject: int) -> int | None:
+        return self._pick(legal, "split:done")
+
+    def _reserve_assign_choice(self, parts: dict[str, np.ndarray], legal: list[str],
+                               subject: int) -> int | None:
+        return self._reserve_assign(legal)
+
+    def _reserve_play_choice(self, parts: dict[str, np.ndarray], legal: list[str],
+                             subject: int) -> int | None:
+        return self._reserve_play(parts["own_units"], legal)
+
+    def _hand(self, parts: dict[str, np.ndarray]) -> list[str]:
         """Own Reserve cards, best first (one entry per copy)."""
-        counts = np.rint(P["own_reserve"] * 4).astype(int)
-        names = [c for c in self.cards]
-        return [c for c in CARD_PREFERENCE for _ in range(int(counts[names.index(c)]))]
+        counts = np.rint(parts["own_reserve"] * 4).astype(int)
+        return [card for card in CARD_PREFERENCE
+                for _ in range(int(counts[self.cards.index(card)]))]
 
     def keep(self, hand: list[str]) -> list[str]:
         """The cards kept back as the Reserve: the Joker and the best face card (at most
         ``KEEP``); giving out the other cards best first leaves these the same."""
-        kept = [c for c in hand if c == "Joker"][:1]
-        kept += [c for c in hand if c in FACE_CARDS and c != "Joker"][:1]
+        kept = [card for card in hand if card == "Joker"][:1]
+        kept += [card for card in hand if card in FACE_CARDS and card != "Joker"][:1]
         return kept[:KEEP]
 
-    def _orders(self, P: dict[str, np.ndarray], legal: list[str], sub: int) -> int | None:
-        hand = self._hand(P)
+    def _orders(self, parts: dict[str, np.ndarray], legal: list[str],
+                subject: int) -> int | None:
+        hand = self._hand(parts)
         rest = list(hand)
-        for c in self.keep(hand):
-            rest.remove(c)
+        for card in self.keep(hand):
+            rest.remove(card)
         if not rest:
-            own, f = P["own_units"], self.fi
-            ordered = (own[:, f["present"]] > 0.5) & (own[:, f["has_order"]] > 0.5)
-            later = [k for k in range(sub + 1, self.U) if own[k, f["present"]] > 0.5
-                     and own[k, f["has_order"]] < 0.5]
+            own, feature = parts["own_units"], self.feature
+            ordered = (own[:, feature["present"]] > 0.5) & (own[:, feature["has_order"]] > 0.5)
+            later = [slot for slot in range(subject + 1, self.slots)
+                     if own[slot, feature["present"]] > 0.5
+                     and own[slot, feature["has_order"]] < 0.5]
             if hand and not ordered.any() and not later:  # the side's only chance of an order
                 return self._pick(legal, f"assign:{hand[-1]}", "assign:none")
             return self._pick(legal, "assign:none")
         return self._pick(legal, f"assign:{rest[0]}", "assign:none")
 
-    def _maneuver(self, P: dict[str, np.ndarray], legal: list[str], sub: int) -> int | None:
-        if sub < 0:
+    def _maneuver(self, parts: dict[str, np.ndarray], legal: list[str],
+                  subject: int) -> int | None:
+        if subject < 0:
             return self._pick(legal, "move:hold")
-        f = self.fi
-        me = P["own_units"][sub]
-        ux, uy = me[f["x"]] * self.width, me[f["y"]] * self.depth
+        feature = self.feature
+        unit = parts["own_units"][subject]
+        unit_x, unit_y = unit[feature["x"]] * self.width, unit[feature["y"]] * self.depth
         # an enemy in sight within the hold range: stay and fire
-        for j in np.flatnonzero(P["los"][sub] > 0.5):
-            e = P["enemy_units"][j]
-            ex, ey = e[f["x"]] * self.width, e[f["y"]] * self.depth  # same frame
-            if math.hypot(ex - ux, ey - uy) <= HOLD_RANGE_CM:
+        for enemy_slot in np.flatnonzero(parts["los"][subject] > 0.5):
+            enemy = parts["enemy_units"][enemy_slot]
+            enemy_x = enemy[feature["x"]] * self.width  # the same egocentric frame
+            enemy_y = enemy[feature["y"]] * self.depth
+            if math.hypot(enemy_x - unit_x, enemy_y - unit_y) <= HOLD_RANGE_CM:
                 return self._pick(legal, "move:hold")
-        goals = [(o[0] * self.width, o[1] * self.depth) for o in P["objectives"]
-                 if o[0] > 0 or o[1] > 0]
+        goals = [(objective[0] * self.width, objective[1] * self.depth)
+                 for objective in parts["objectives"] if objective[0] > 0 or objective[1] > 0]
         if not goals:
             return self._pick(legal, "move:forward:2", "move:forward:1", "move:hold")
-        dist = [math.hypot(gx - ux, gy - uy) for gx, gy in goals]
-        if min(dist) <= self.radius * 0.8:
+        distances = [math.hypot(goal_x - unit_x, goal_y - unit_y) for goal_x, goal_y in goals]
+        if min(distances) <= self.radius * 0.8:
             return self._pick(legal, "move:hold")
-        gx, gy = goals[int(np.argmin(dist))]
-        dx, dy, dd = gx - ux, gy - uy, min(dist)
-        inc = self.inc[1] if me[f["vehicle"]] > 0.5 else self.inc[0]
-        n = max(1, min(self.max_inc, int(math.ceil((dd - self.radius * 0.5) / inc))))
-        order = sorted(self.dirs, key=lambda d: -(self.dirs[d][0] * dx + self.dirs[d][1] * dy))
-        return self._pick(legal, *[f"move:{d}:{k}" for d in order[:2]
-                                   for k in range(n, 0, -1)], "move:hold")
+        goal_x, goal_y = goals[int(np.argmin(distances))]
+        to_x, to_y, nearest = goal_x - unit_x, goal_y - unit_y, min(distances)
+        increment = self.increment_cm[1] if unit[feature["vehicle"]] > 0.5 else self.increment_cm[0]
+        count = max(1, min(self.max_increments,
+                           int(math.ceil((nearest - self.radius * 0.5) / increment))))
+        order = sorted(self.directions, key=lambda direction: -(
+            self.directions[direction][0] * to_x + self.directions[direction][1] * to_y))
+        return self._pick(legal, *[f"move:{direction}:{steps}" for direction in order[:2]
+                                   for steps in range(count, 0, -1)], "move:hold")
 
-    def _reaction(self, P: dict[str, np.ndarray], legal: list[str]) -> int | None:
-        f = self.fi
-        own = P["own_units"]
-        ready = [lab for lab in legal if lab.startswith("react:unit")
-                 and own[int(lab.removeprefix("react:unit")), f["has_order"]] > 0.5]
+    def _reaction(self, parts: dict[str, np.ndarray], legal: list[str],
+                  subject: int) -> int | None:
+        feature = self.feature
+        own = parts["own_units"]
+        ready = [label for label in legal if label.startswith("react:unit")
+                 and own[int(label.removeprefix("react:unit")), feature["has_order"]] > 0.5]
         if ready:
-            return self.id[ready[0]]
-        orderless = [lab for lab in legal if lab.startswith("react:unit")]
-        if orderless and self.react_from_reserve(self._hand(P)):
-            return self.id[orderless[0]]
+            return self.label_id[ready[0]]
+        orderless = [label for label in legal if label.startswith("react:unit")]
+        if orderless and self.react_from_reserve(self._hand(parts)):
+            return self.label_id[orderless[0]]
         return self._pick(legal, "react:none")
 
     def react_from_reserve(self, hand: list[str]) -> bool:
         """Whether an orderless unit reacts voluntarily, taking a Reserve card (AA-R3/R4):
         only with a number card to give it."""
-        return any(c not in FACE_CARDS and c != "A" for c in hand)
+        return any(card not in FACE_CARDS and card != "A" for card in hand)
 
     def _reserve_assign(self, legal: list[str]) -> int | None:
         """AA-R4: the lowest eligible card (the face cards stay for the change loop)."""
-        return self._pick(legal, *[f"reserve:play:{c}" for c in reversed(CARD_PREFERENCE)])
+        return self._pick(legal, *[f"reserve:play:{card}" for card in reversed(CARD_PREFERENCE)])
 
-    def _fire(self, own: np.ndarray, enemy: np.ndarray, legal: list[str], sub: int) -> int | None:
-        f = self.fi
-        targets = [lab for lab in legal if lab.startswith("target:unit")]
+    def _fire(self, parts: dict[str, np.ndarray], legal: list[str], subject: int) -> int | None:
+        feature = self.feature
+        own, enemies = parts["own_units"], parts["enemy_units"]
+        targets = [label for label in legal if label.startswith("target:unit")]
         if not targets:
             return self._pick(legal, "target:none")
-        already = enemy[:, f["targeted"]].sum() > 0 and own[sub, f["activating"]] > 0.5 \
-            if sub >= 0 else False
-        card = self._card(own[sub]) if sub >= 0 else None
-        if (already or (sub >= 0 and own[sub, f["reacting"]] > 0.5)) and card not in ("J", "Joker"):
+        already = (enemies[:, feature["targeted"]].sum() > 0
+                   and own[subject, feature["activating"]] > 0.5) if subject >= 0 else False
+        card = self._card(own[subject]) if subject >= 0 else None
+        reacting = subject >= 0 and own[subject, feature["reacting"]] > 0.5
+        if (already or reacting) and card not in ("J", "Joker"):
             return self._pick(legal, "target:none")
-        me = own[sub] if sub >= 0 else own[0]
-        def dist(lab: str) -> float:
-            e = enemy[int(lab.removeprefix("target:unit"))]
-            return math.hypot((e[f["x"]] - me[f["x"]]) * self.width,
-                              (e[f["y"]] - me[f["y"]]) * self.depth)  # one egocentric frame
-        return self.id[min(targets, key=dist)]
+        firer = own[subject] if subject >= 0 else own[0]
+
+        def distance(label: str) -> float:
+            enemy = enemies[int(label.removeprefix("target:unit"))]
+            return math.hypot((enemy[feature["x"]] - firer[feature["x"]]) * self.width,
+                              (enemy[feature["y"]] - firer[feature["y"]]) * self.depth)
+
+        return self.label_id[min(targets, key=distance)]
 
     def _reserve_play(self, own: np.ndarray, legal: list[str]) -> int | None:
-        f = self.fi
-        mine = [r for r in own if r[f["activating"]] > 0.5 or r[f["reacting"]] > 0.5]
-        low = any(self._card(r) in LOW_CARDS for r in mine)
-        if low:
-            pick = self._pick(legal, *[f"reserve:play:{c}" for c in FACE_CARDS])
+        feature = self.feature
+        playing = [row for row in own
+                   if row[feature["activating"]] > 0.5 or row[feature["reacting"]] > 0.5]
+        if any(self._card(row) in LOW_CARDS for row in playing):
+            pick = self._pick(legal, *[f"reserve:play:{card}" for card in FACE_CARDS])
             if pick is not None:
                 return pick
         return self._pick(legal, "reserve:stand")
@@ -266,8 +292,8 @@ class AlwaysReserve(AAHeuristic):
         return True
 
     def _reserve_assign(self, legal: list[str]) -> int | None:
-        return self._pick(legal, *[f"reserve:play:{c}" for c in CARD_PREFERENCE])
+        return self._pick(legal, *[f"reserve:play:{card}" for card in CARD_PREFERENCE])
 
     def _reserve_play(self, own: np.ndarray, legal: list[str]) -> int | None:
-        return self._pick(legal, *[f"reserve:play:{c}" for c in CARD_PREFERENCE],
+        return self._pick(legal, *[f"reserve:play:{card}" for card in CARD_PREFERENCE],
                           "reserve:stand")
