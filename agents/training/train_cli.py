@@ -344,6 +344,136 @@ def max_exploiters(args: Args) -> int:
     return max(0, args.total_timesteps // max(1, args.n_steps * args.n_envs) - 1)
 
 
+#: one check of :func:`check_args`: whether it passes, and the problem when it does not
+Check = tuple[bool, str]
+
+
+def _run_checks(args: Args) -> list[Check]:
+    """The backend, the process counts and the run's timestep, rollout and evaluation sizes."""
+    return [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
+             f"{', '.join(VEC_ENVS)}"),
+            (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
+             f"{', '.join(BACKENDS)}"),
+            (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
+            (args.address is None or args.backend == "rllib",
+             f"--address {args.address!r} is the Ray cluster of --backend rllib; the "
+             f"{args.backend} backend trains in this process (add --backend rllib, or drop "
+             f"--address)"),
+            (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
+            (args.n_envs >= 1, "--n-envs must be >= 1"),
+            (args.n_steps >= 2, "--n-steps must be >= 2"),
+            (args.batch_size >= 2, "--batch-size must be >= 2"),
+            (args.eval_games >= 0, "--eval-games must be >= 0"),
+            (args.eval_extra_games >= 0, "--eval-extra-games must be >= 0"),
+            (args.eval_jobs >= 1, "--eval-jobs must be >= 1")]
+
+
+def _league_checks(args: Args) -> list[Check]:
+    """The league: its category weights and its exploiters."""
+    return [(math.isfinite(args.league_snapshots_weight) and args.league_snapshots_weight >= 0,
+             "--league-snapshots-weight must be a finite number >= 0"),
+            (math.isfinite(args.league_exploiters_weight)
+             and args.league_exploiters_weight >= 0,
+             "--league-exploiters-weight must be a finite number >= 0"),
+            (args.league_exploiters >= 0, "--league-exploiters must be >= 0"),
+            (args.exploiter_timesteps >= 1, "--exploiter-timesteps must be >= 1"),
+            (args.league_exploiters == 0 or args.pfsp,
+             "--league-exploiters needs the league (--pfsp): --no-pfsp samples fixed "
+             "categories, without exploiters"),
+            (args.league_exploiters <= max_exploiters(args),
+             f"--league-exploiters must be at most {max_exploiters(args)}: one per rollout "
+             f"boundary inside the run ({args.total_timesteps} timesteps in rollouts of "
+             f"--n-steps x --n-envs = {args.n_steps * args.n_envs})"),
+            (args.league_exploiters == 0 or args.league_exploiters_weight > 0,
+             "--league-exploiters-weight 0 would never play the exploiters: give a weight "
+             "> 0, or --league-exploiters 0"),
+            (args.league_exploiters == 0 or args.vec_env != "subproc",
+             "--league-exploiters needs --vec-env dummy: each --vec-env subproc process "
+             "plays a copy of the pool taken at the start, without the exploiters")]
+
+
+def _schedule_checks(args: Args) -> list[Check]:
+    """The evaluation, snapshot and checkpoint schedule, the torch threads and the seed."""
+    return [(0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
+            (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
+             "--snapshot-freq and --checkpoint-freq must be >= 1"),
+            (args.eval_freq >= 0, "--eval-freq must be >= 0"),
+            (args.torch_threads >= 1, "--torch-threads must be >= 1"),
+            (0 <= args.seed < 2**32,
+             "--seed must be >= 0 and < 2**32 (numpy's and torch's seed range)")]
+
+
+def _ppo_checks(args: Args) -> list[Check]:
+    """PPO's hyperparameters and the sb3 backend's update options."""
+    return [(args.batch_size <= args.n_steps * args.n_envs,
+             "--batch-size must be <= --n-steps x --n-envs (the rollout size)"),
+            (0.0 < args.learning_rate < math.inf, "--learning-rate must be finite and > 0"),
+            (0.0 < args.gamma <= 1.0, "--gamma must be in (0, 1]"),
+            (0.0 <= args.gae_lambda <= 1.0, "--gae-lambda must be in [0, 1]"),
+            (0.0 < args.clip_range < math.inf, "--clip-range must be finite and > 0"),
+            (0.0 <= args.ent_coef < math.inf and 0.0 <= args.vf_coef < math.inf,
+             "--ent-coef and --vf-coef must be finite and >= 0"),
+            (0.0 < args.max_grad_norm < math.inf, "--max-grad-norm must be finite and > 0"),
+            (len(args.net_arch) >= 1 and min(args.net_arch) >= 1,
+             "--net-arch needs one or more layer sizes >= 1"),
+            (args.n_epochs >= 1, "--n-epochs must be >= 1"),
+            (args.value_epochs >= 0, "--value-epochs must be >= 0"),
+            (args.value_epochs == 0 or args.backend == "sb3",
+             "--value-epochs is an option of the sb3 backend's update (RLlib's PPO has its "
+             "own loss): drop it with --backend rllib"),
+            (not args.pipelined_updates or args.backend == "sb3",
+             "--pipelined-updates is an option of the sb3 backend (RLlib's env runners "
+             "already sample beside the learner): drop it with --backend rllib")]
+
+
+def _expert_iteration_checks(args: Args) -> list[Check]:
+    """Expert iteration: the search's simulations, fraction and coefficient."""
+    return [(args.expert_iteration_sims >= 0, "--expert-iteration-sims must be >= 0"),
+            (0.0 <= args.search_fraction <= 1.0, "--search-fraction must be in [0, 1]"),
+            (math.isfinite(args.search_coef) and args.search_coef >= 0,
+             "--search-coef must be a finite number >= 0"),
+            (args.expert_iteration_sims == 0 or args.backend == "sb3",
+             "--expert-iteration-sims is an option of the sb3 backend (its rollouts search "
+             "the envs' game states in the learner's process): drop it with --backend rllib"),
+            (args.expert_iteration_sims == 0 or args.vec_env == "dummy",
+             "--expert-iteration-sims needs --vec-env dummy: the search reads each env's "
+             "game state, which --vec-env subproc keeps in other processes")]
+
+
+def _limit_checks(args: Args) -> list[Check]:
+    """The KL target, the critic warm-up, the teacher's KL term and the decision cap."""
+    return [(args.target_kl is None or 0.0 < args.target_kl < math.inf,
+             "--target-kl must be finite and > 0 (or none)"),
+            (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),
+            (math.isfinite(args.teacher_kl) and args.teacher_kl >= 0,
+             "--teacher-kl must be a finite number >= 0"),
+            (args.max_decisions is None or args.max_decisions >= 1,
+             "--max-decisions must be >= 1 (or none)")]
+
+
+def _bc_and_pool_checks(args: Args) -> list[Check]:
+    """Behaviour cloning, the snapshot count and the opponent pool."""
+    return [(args.bc_games >= 0, "--bc-games must be >= 0"),
+            (args.bc_epochs >= 1, "--bc-epochs must be >= 1"),
+            (0.0 < args.bc_lr < math.inf, "--bc-lr must be finite and > 0"),
+            (args.max_snapshots >= 1, "--max-snapshots must be >= 1"),
+            (all(0.0 <= w < math.inf for w in (args.pool_latest_weight,
+                                               args.pool_snapshot_weight,
+                                               args.pool_bot_weight)),
+             "--pool-latest-weight, --pool-snapshot-weight and --pool-bot-weight must be "
+             "finite and >= 0"),
+            (args.bc_games == 0 or len(args.bc_opponents) > 0,
+             "--bc-opponents needs at least one opponent when --bc-games > 0"),
+            (args.pfsp or args.pool_latest_weight > 0 or (len(args.pool_bots) > 0
+                                                          and args.pool_bot_weight > 0),
+             "with --no-pfsp the opponent pool would be empty when training starts (no "
+             "snapshot yet): give --pool-bots with --pool-bot-weight > 0, or "
+             "--pool-latest-weight > 0"),
+            (not args.pfsp or args.pool_latest_weight <= 1.0,
+             f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
+             f"got {args.pool_latest_weight}")]
+
+
 def check_args(args: Args) -> str | None:
     """What is wrong with ``args`` (the first problem, as one line naming the flag), or None.
     Checked for the flags given (:func:`parse_args`) and for a resumed run's config.json
@@ -362,104 +492,9 @@ def check_args(args: Args) -> str | None:
                      else in_process_envs_problem("--n-envs", args.n_envs))):
         if problem is not None:  # (before the rest: nothing starts)
             return problem
-    checks = [(args.vec_env in VEC_ENVS, f"--vec-env {args.vec_env!r} is not one of "
-               f"{', '.join(VEC_ENVS)}"),
-              (args.backend in BACKENDS, f"--backend {args.backend!r} is not one of "
-               f"{', '.join(BACKENDS)}"),
-              (args.num_env_runners >= 0, "--num-env-runners must be >= 0"),
-              (args.address is None or args.backend == "rllib",
-               f"--address {args.address!r} is the Ray cluster of --backend rllib; the "
-               f"{args.backend} backend trains in this process (add --backend rllib, or drop "
-               f"--address)"),
-              (args.total_timesteps >= 1, "--total-timesteps must be >= 1"),
-              (args.n_envs >= 1, "--n-envs must be >= 1"),
-              (args.n_steps >= 2, "--n-steps must be >= 2"),
-              (args.batch_size >= 2, "--batch-size must be >= 2"),
-              (args.eval_games >= 0, "--eval-games must be >= 0"),
-              (args.eval_extra_games >= 0, "--eval-extra-games must be >= 0"),
-              (args.eval_jobs >= 1, "--eval-jobs must be >= 1"),
-              (math.isfinite(args.league_snapshots_weight) and args.league_snapshots_weight >= 0,
-               "--league-snapshots-weight must be a finite number >= 0"),
-              (math.isfinite(args.league_exploiters_weight)
-               and args.league_exploiters_weight >= 0,
-               "--league-exploiters-weight must be a finite number >= 0"),
-              (args.league_exploiters >= 0, "--league-exploiters must be >= 0"),
-              (args.exploiter_timesteps >= 1, "--exploiter-timesteps must be >= 1"),
-              (args.league_exploiters == 0 or args.pfsp,
-               "--league-exploiters needs the league (--pfsp): --no-pfsp samples fixed "
-               "categories, without exploiters"),
-              (args.league_exploiters <= max_exploiters(args),
-               f"--league-exploiters must be at most {max_exploiters(args)}: one per rollout "
-               f"boundary inside the run ({args.total_timesteps} timesteps in rollouts of "
-               f"--n-steps x --n-envs = {args.n_steps * args.n_envs})"),
-              (args.league_exploiters == 0 or args.league_exploiters_weight > 0,
-               "--league-exploiters-weight 0 would never play the exploiters: give a weight "
-               "> 0, or --league-exploiters 0"),
-              (args.league_exploiters == 0 or args.vec_env != "subproc",
-               "--league-exploiters needs --vec-env dummy: each --vec-env subproc process "
-               "plays a copy of the pool taken at the start, without the exploiters"),
-              (0.0 <= args.eval_extra_below <= 1.0, "--eval-extra-below must be in [0, 1]"),
-              (min(args.snapshot_freq, args.checkpoint_freq) >= 1,
-               "--snapshot-freq and --checkpoint-freq must be >= 1"),
-              (args.eval_freq >= 0, "--eval-freq must be >= 0"),
-              (args.torch_threads >= 1, "--torch-threads must be >= 1"),
-              (0 <= args.seed < 2**32,
-               "--seed must be >= 0 and < 2**32 (numpy's and torch's seed range)"),
-              (args.batch_size <= args.n_steps * args.n_envs,
-               "--batch-size must be <= --n-steps x --n-envs (the rollout size)"),
-              (0.0 < args.learning_rate < math.inf, "--learning-rate must be finite and > 0"),
-              (0.0 < args.gamma <= 1.0, "--gamma must be in (0, 1]"),
-              (0.0 <= args.gae_lambda <= 1.0, "--gae-lambda must be in [0, 1]"),
-              (0.0 < args.clip_range < math.inf, "--clip-range must be finite and > 0"),
-              (0.0 <= args.ent_coef < math.inf and 0.0 <= args.vf_coef < math.inf,
-               "--ent-coef and --vf-coef must be finite and >= 0"),
-              (0.0 < args.max_grad_norm < math.inf, "--max-grad-norm must be finite and > 0"),
-              (len(args.net_arch) >= 1 and min(args.net_arch) >= 1,
-               "--net-arch needs one or more layer sizes >= 1"),
-              (args.n_epochs >= 1, "--n-epochs must be >= 1"),
-              (args.value_epochs >= 0, "--value-epochs must be >= 0"),
-              (args.value_epochs == 0 or args.backend == "sb3",
-               "--value-epochs is an option of the sb3 backend's update (RLlib's PPO has its "
-               "own loss): drop it with --backend rllib"),
-              (not args.pipelined_updates or args.backend == "sb3",
-               "--pipelined-updates is an option of the sb3 backend (RLlib's env runners "
-               "already sample beside the learner): drop it with --backend rllib"),
-              (args.expert_iteration_sims >= 0, "--expert-iteration-sims must be >= 0"),
-              (0.0 <= args.search_fraction <= 1.0, "--search-fraction must be in [0, 1]"),
-              (math.isfinite(args.search_coef) and args.search_coef >= 0,
-               "--search-coef must be a finite number >= 0"),
-              (args.expert_iteration_sims == 0 or args.backend == "sb3",
-               "--expert-iteration-sims is an option of the sb3 backend (its rollouts search "
-               "the envs' game states in the learner's process): drop it with --backend rllib"),
-              (args.expert_iteration_sims == 0 or args.vec_env == "dummy",
-               "--expert-iteration-sims needs --vec-env dummy: the search reads each env's "
-               "game state, which --vec-env subproc keeps in other processes"),
-              (args.target_kl is None or 0.0 < args.target_kl < math.inf,
-               "--target-kl must be finite and > 0 (or none)"),
-              (args.critic_warmup >= 0, "--critic-warmup must be >= 0"),
-              (math.isfinite(args.teacher_kl) and args.teacher_kl >= 0,
-               "--teacher-kl must be a finite number >= 0"),
-              (args.max_decisions is None or args.max_decisions >= 1,
-               "--max-decisions must be >= 1 (or none)"),
-              (args.bc_games >= 0, "--bc-games must be >= 0"),
-              (args.bc_epochs >= 1, "--bc-epochs must be >= 1"),
-              (0.0 < args.bc_lr < math.inf, "--bc-lr must be finite and > 0"),
-              (args.max_snapshots >= 1, "--max-snapshots must be >= 1"),
-              (all(0.0 <= w < math.inf for w in (args.pool_latest_weight,
-                                                 args.pool_snapshot_weight,
-                                                 args.pool_bot_weight)),
-               "--pool-latest-weight, --pool-snapshot-weight and --pool-bot-weight must be "
-               "finite and >= 0"),
-              (args.bc_games == 0 or len(args.bc_opponents) > 0,
-               "--bc-opponents needs at least one opponent when --bc-games > 0"),
-              (args.pfsp or args.pool_latest_weight > 0 or (len(args.pool_bots) > 0
-                                                            and args.pool_bot_weight > 0),
-               "with --no-pfsp the opponent pool would be empty when training starts (no "
-               "snapshot yet): give --pool-bots with --pool-bot-weight > 0, or "
-               "--pool-latest-weight > 0"),
-              (not args.pfsp or args.pool_latest_weight <= 1.0,
-               f"--pool-latest-weight is the probability of self-play with --pfsp: at most 1, "
-               f"got {args.pool_latest_weight}")]
+    checks = [*_run_checks(args), *_league_checks(args), *_schedule_checks(args),
+              *_ppo_checks(args), *_expert_iteration_checks(args), *_limit_checks(args),
+              *_bc_and_pool_checks(args)]
     for flag, specs, names in (("--eval-agents", args.eval_agents, False),
                                ("--pool-bots", args.pool_bots, True)):
         if (twice := _repeated(list(specs), names)) is not None:  # (a dict would keep one)
