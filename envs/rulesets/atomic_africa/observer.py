@@ -281,7 +281,7 @@ class AAObserver:
                              f"({unit.x:.1f}, {unit.y:.1f}) cm, {unit.wounds} wounds, "
                              f"{unit.suppression} markers, order {order}"
                              f"{', acted' if unit.acted else ''}")
-        reserve = view[f"reserve:{side}"].cards
+        reserve = view[f"reserve:{side}"].cards or ()
         lines.append(f"  own Reserve: {[CARD_NAMES[c] for c in reserve]}; enemy Reserve: "
                      f"{view[f'reserve:{1 - side}'].size} cards; decks "
                      f"{view[f'deck:{side}'].size}/{view[f'deck:{1 - side}'].size}")

@@ -47,8 +47,8 @@ class UnitReacts(Reaction[AAState]):
             return Illegality(("AA-R3",), f"there is no unit{slot}")
         if unit.acted:
             return Illegality(("AA-G20",), f"unit{slot} has already acted this turn")
-        phase = state.phase
-        if not sight.sees(state, unit, state.units[phase.side][phase.unit]):
+        phase = state.phase_in_play()
+        if not sight.sees(state, unit, state.unit_in(phase.side, phase.unit)):
             return Illegality(("AA-R3",), f"unit{slot} has no line of sight to the activating "
                               f"unit's Start Group or In-transit figure")
         if (orders.order_card(state, unit.side, slot) is None

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .state import AAState, Unit
 
 __all__ = ["MEMO_SIZE", "blocking_areas_holding", "line_of_sight", "sight_matrix",
-           "segment_meets_edges", "sees", "unit_points"]
+           "place_points", "segment_meets_edges", "sees"]
 
 #: entries a memo keeps before it is cleared
 MEMO_SIZE = 200_000
@@ -88,30 +88,30 @@ def line_of_sight(state: AAState, start: Point, end: Point) -> bool:
     return clear
 
 
-def unit_points(unit: Unit) -> list[Point]:
-    """The unit's Start Group and, when placed, its In-transit figure (cm)."""
-    points = [(unit.x, unit.y)]
-    if unit.tx is not None:
-        points.append((unit.tx, unit.ty))
-    return points
-
-
 #: a unit's points as one tuple: ``(x, y, transit x, transit y)``, the transit pair ``None``
 #: when it is not placed
 UnitPlace = tuple[float, float, float | None, float | None]
 
 
+def place_points(place: UnitPlace) -> list[Point]:
+    """The Start Group and, when placed, the In-transit figure of a unit at ``place`` (cm)."""
+    x, y, transit_x, transit_y = place
+    if transit_x is None or transit_y is None:
+        return [(x, y)]
+    return [(x, y), (transit_x, transit_y)]
+
+
 def _places_see(state: AAState, viewer: UnitPlace, seen: UnitPlace) -> bool:
     """Whether a point of ``viewer`` has a line of sight to a point of ``seen`` (Start Group
-    first, then the In-transit figure, as :func:`unit_points` lists them), memoised on the game
-    by the two places."""
+    first, then the In-transit figure, as :func:`place_points` lists them), memoised on the
+    game by the two places."""
     memo = state.game.sees_cache
     pair = viewer + seen
     seen_now = memo.get(pair)
     if seen_now is None:
-        starts = [viewer[:2]] if viewer[2] is None else [viewer[:2], viewer[2:]]
-        ends = [seen[:2]] if seen[2] is None else [seen[:2], seen[2:]]
-        seen_now = any(line_of_sight(state, start, end) for start in starts for end in ends)
+        ends = place_points(seen)
+        seen_now = any(line_of_sight(state, start, end) for start in place_points(viewer)
+                       for end in ends)
         if len(memo) > MEMO_SIZE:
             memo.clear()
         memo[pair] = seen_now

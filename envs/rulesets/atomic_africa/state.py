@@ -233,6 +233,18 @@ class AAState(ProcedureState):
             raise InvalidStateError(f"side {side} has no unit in slot {slot}")
         return unit
 
+    def phase_in_play(self) -> PhaseData:
+        """The record of the Activation Phase being played (what the frames of an activation
+        read and write).
+
+        Raises:
+            InvalidStateError: outside an Activation Phase.
+        """
+        phase = self.phase
+        if phase is None:
+            raise InvalidStateError("no Activation Phase is being played")
+        return phase
+
     def alive_units(self, side: int) -> list[Unit]:
         return [unit for unit in self.units[side] if unit is not None and unit.alive]
 

@@ -65,9 +65,9 @@ class Activation(Frame[AAState]):
             self.step = ActivationStep.END
             return Push(Resolution())
         # end: units have acted; their orders are discarded (AA-G6, AA-G20)
-        phase = state.phase
+        phase = state.phase_in_play()
         for side, slot, _ in phase.involved:
-            unit = state.units[side][slot]
+            unit = state.unit_in(side, slot)
             unit.acted = True
             unit.confused = False
             unit.tx = unit.ty = None
@@ -76,17 +76,17 @@ class Activation(Frame[AAState]):
         return Done()
 
     def _unit(self, state: AAState) -> Unit:
-        return state.unit_in(self.side, state.phase.unit)
+        return state.unit_in(self.side, state.phase_in_play().unit)
 
     def legal_actions(self, state: AAState) -> list[int]:
         ids = state.game.ids
         if self.step is ActivationStep.CHOOSE:
-            return [ids.activate0 + unit.slot for unit in state.units[self.side]
+            return [ids.activate0 + slot for slot, unit in enumerate(state.units[self.side])
                     if orders.eligible_to_activate(state, unit)]
         unit = self._unit(state)
         if self.step is ActivationStep.MOVE:
             return legal_placements(state, unit)
-        return legal_targets(state, unit, state.phase.targets)
+        return legal_targets(state, unit, state.phase_in_play().targets)
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         ids = state.game.ids
@@ -117,7 +117,7 @@ class Activation(Frame[AAState]):
             place_in_transit(state, unit, action, ("AA-G8",))
             self.step = ActivationStep.FIRST_TARGET
             return None
-        phase = state.phase
+        phase = state.phase_in_play()
         if action == ids.target_none:
             if self.step is ActivationStep.FIRST_TARGET:
                 state.log("targeting_skipped", ("AA-R3",), f"side {self.side} skips "
@@ -135,7 +135,7 @@ class Activation(Frame[AAState]):
         return None
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        subject = state.phase.unit if state.phase is not None and viewer == self.side else -1
+        subject = state.phase_in_play().unit if state.phase is not None and viewer == self.side else -1
         return UnitContext(self.kind, self.side, self.run_decision(), subject)
 
     def run_decision(self) -> str:

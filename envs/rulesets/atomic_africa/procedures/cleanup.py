@@ -84,7 +84,7 @@ class SplitUnit(Frame[AAState]):
 
     def _asking(self, state: AAState) -> SplitCounter | None:
         """The counter whose odd one is asked about now, or ``None``."""
-        unit = state.units[self.side][self.slot]
+        unit = state.unit_in(self.side, self.slot)
         if unit.wounds % 2 and self.odd_wound_to_larger is None:
             return SplitCounter.WOUND
         if unit.suppression % 2 and self.odd_marker_to_larger is None:
@@ -94,12 +94,12 @@ class SplitUnit(Frame[AAState]):
     def run(self, state: AAState) -> Step:
         if self._asking(state) is not None:
             return Wait(self.side, Decision.CLEANUP)
-        split_unit(state, state.units[self.side][self.slot], self.rules,
+        split_unit(state, state.unit_in(self.side, self.slot), self.rules,
                    self.odd_wound_to_larger is not False, self.odd_marker_to_larger is not False)
         return Done()
 
     @staticmethod
-    def asked_rules(decision: str) -> tuple[str, ...]:
+    def asked_rules(decision: Decision) -> tuple[str, ...]:
         """The rule a split's decision applies (C2)."""
         return ("C2",)
 
@@ -173,7 +173,7 @@ class CleanUp(Frame[AAState]):
         if self.step is CleanUpStep.MORALE:
             if self.queue:
                 side, slot = self.queue[0]
-                unit = state.units[side][slot]
+                unit = state.unit_in(side, slot)
                 die = unit.morale if unit.vehicle else (shifted(unit.morale, unit.wounds) or 4)
                 return Push(RollDice(1, f"side {side} unit{slot} morale", ("C6", "AA-G16"),
                                      side, die, DIE_OFFSET[die]))
@@ -181,10 +181,10 @@ class CleanUp(Frame[AAState]):
             for side in (0, 1):
                 for slot in range(game.max_units_per_side):
                     orders.discard_order(state, side, slot)
-                    unit = state.units[side][slot]
-                    if unit is not None:
-                        unit.acted = False
-                        unit.vehicle_marked = False
+                    occupant = state.units[side][slot]
+                    if occupant is not None:
+                        occupant.acted = False
+                        occupant.vehicle_marked = False
                 state.zones.move_all(f"reserve:{side}", f"discard:{side}")
             state.log("cleanup_end", ("AA-G6",), "orders and Reserves are discarded", None)
             return Done()
@@ -201,7 +201,7 @@ class CleanUp(Frame[AAState]):
                 if not self.queue:
                     return None
             side, slot = self.queue.pop(0)
-            unit = state.units[side][slot]
+            unit = state.unit_in(side, slot)
             if unit.vehicle:
                 remove_unit(state, unit, ("AA-G17",), "Equipment shifted below d4")
             elif unit.figures < 2 * game.min_unit_figures:
@@ -240,7 +240,7 @@ class CleanUp(Frame[AAState]):
             return
         game = state.game
         side, slot = self.queue.pop(0)
-        unit = state.units[side][slot]
+        unit = state.unit_in(side, slot)
         roll = child.values[0]
         count = 2 if roll >= game.rally_two else 1 if roll >= game.rally_one else 0
         count = min(count, unit.suppression)

@@ -64,7 +64,7 @@ def place_in_transit(state: AAState, unit: Unit, action: int, rules: tuple[str, 
     record the move for the resolution."""
     ids = state.game.ids
     move = ids.move_of(action)
-    phase = state.phase
+    phase = state.phase_in_play()
     if move is None:
         unit.tx, unit.ty = unit.x, unit.y
         phase.moves[key(unit.side, unit.slot)] = [0, 0]

@@ -37,13 +37,13 @@ class ChangeCommit(HiddenCommit):
         ids = state.game.ids
         index = self._next()
         side = self.sides[index]
-        if state.phase.frozen[side]:
+        if state.phase_in_play().frozen[side]:
             return [ids.stand]
         return [ids.play0 + card for card in orders.reserve_cards(state, side)] + [ids.stand]
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side = self.sides[self._next()]
-        if state.phase.frozen[side]:
+        if state.phase_in_play().frozen[side]:
             return Illegality(("AA-D8",), "a revealed Joker has frozen this side's orders for "
                               "the rest of the Activation Phase")
         return Illegality(("AA-D4",), "only a card of the side's own Reserve may be played")
@@ -52,11 +52,11 @@ class ChangeCommit(HiddenCommit):
 def _principal(state: AAState, side: int) -> int:
     """The unit whose order a side may change in the loop: the activating unit, or the first
     (not Confused) reacting unit of the reacting side; -1 when none."""
-    phase = state.phase
+    phase = state.phase_in_play()
     if side == phase.side:
         return phase.unit
     for owner, slot, role in phase.involved:
-        if owner == side and role == 1 and not state.units[owner][slot].confused:
+        if owner == side and role == 1 and not state.unit_in(owner, slot).confused:
             return slot
     return -1
 
@@ -85,7 +85,7 @@ class Declaration(Frame[AAState]):
     rounds: int = 0
 
     def run(self, state: AAState) -> Step:
-        phase = state.phase
+        phase = state.phase_in_play()
         if self.step is DeclarationStep.REVEAL:
             shown = []
             for side, slot, _ in phase.involved:
@@ -118,8 +118,8 @@ class Declaration(Frame[AAState]):
     def _revealed(self, state: AAState, side: int, slot: int, card: int) -> None:
         """A freshly revealed card: a face card or Joker announces (AA-D2), a Joker freezes
         the opponent (AA-D8, AA-G13). Confused units play any card as basic (AA-G18)."""
-        phase = state.phase
-        unit = state.units[side][slot]
+        phase = state.phase_in_play()
+        unit = state.unit_in(side, slot)
         phase.special.pop(key(side, slot), None)
         phase.posture.pop(key(side, slot), None)
         if unit.confused:
@@ -166,7 +166,7 @@ class Declaration(Frame[AAState]):
 
     def _after_commit(self, state: AAState, child: ChangeCommit) -> None:
         ids = state.game.ids
-        phase = state.phase
+        phase = state.phase_in_play()
         played = False
         for side, choice in zip(child.sides, child.choices):
             if choice is None or choice == ids.stand:
@@ -194,7 +194,7 @@ class Declaration(Frame[AAState]):
         side, slot, card = self.queue[0]
         if self.joker_posture:
             return [ids.posture0 + index for index in range(len(POSTURES))]
-        unit = state.units[side][slot]
+        unit = state.unit_in(side, slot)
         return sorted(ids.special0 + ORDER_KINDS.index(kind)
                       for kind in special_menu(card, unit.vehicle))
 
@@ -209,7 +209,7 @@ class Declaration(Frame[AAState]):
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        phase = state.phase
+        phase = state.phase_in_play()
         side, slot, card = self.queue[0]
         if self.joker_posture:
             posture = POSTURES[action - ids.posture0]

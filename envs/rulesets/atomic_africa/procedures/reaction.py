@@ -51,14 +51,14 @@ class ReactionSubPhase(Frame[AAState]):
 
     # the reacting side of the phase
     def _reacting_side(self, state: AAState) -> int:
-        return 1 - state.phase.side
+        return 1 - state.phase_in_play().side
 
     def _row_unit(self, state: AAState) -> Unit:
         row = self.queue[self.cur]
         return state.unit_in(row[0], row[1])
 
     def run(self, state: AAState) -> Step:
-        phase = state.phase
+        phase = state.phase_in_play()
         if self.step is ReactionStep.DONE:
             return Done()
         if self.step is ReactionStep.START:
@@ -108,8 +108,8 @@ class ReactionSubPhase(Frame[AAState]):
 
     def _enqueue(self, state: AAState, side: int, slot: int, by_side: int, by_unit: int,
                  compulsory: bool, cascaded: bool) -> None:
-        phase = state.phase
-        reactor = state.units[side][slot]
+        phase = state.phase_in_play()
+        reactor = state.unit_in(side, slot)
         # AA-R8: the reactor always returns fire at the unit that fired on it
         if reactor.acted or phase.is_involved(side, slot):
             # AA-G20: each unit acts once per turn; the cascade stops here
@@ -129,7 +129,7 @@ class ReactionSubPhase(Frame[AAState]):
             if slot is None:
                 self.step = ReactionStep.DONE
                 return
-            phase = state.phase
+            phase = state.phase_in_play()
             self._enqueue(state, self._reacting_side(state), slot, phase.side, phase.unit, False,
                           False)
             self.step = ReactionStep.NEXT
@@ -141,7 +141,7 @@ class ReactionSubPhase(Frame[AAState]):
             return [ids.play0 + card for card in orders.eligible_reserve(state, unit.side, unit)]
         if self.step is ReactionStep.MOVE:
             return legal_placements(state, unit)
-        phase = state.phase
+        phase = state.phase_in_play()
         return legal_targets(state, unit, [phase.unit] if unit.side != phase.side else [])
 
     def why_illegal(self, state: AAState, action: int) -> Illegality | None:
@@ -156,7 +156,7 @@ class ReactionSubPhase(Frame[AAState]):
 
     def apply(self, state: AAState, action: int) -> None:
         ids = state.game.ids
-        phase = state.phase
+        phase = state.phase_in_play()
         unit = self._row_unit(state)
         if self.step is ReactionStep.ORDER:
             card = action - ids.play0
@@ -181,7 +181,7 @@ class ReactionSubPhase(Frame[AAState]):
         return None
 
     @staticmethod
-    def asked_rules(decision: str) -> tuple[str, ...]:
+    def asked_rules(decision: Decision) -> tuple[str, ...]:
         """The rules a reactor's decision applies (AA-R4, AA-R7, AA-R8)."""
         return {Decision.RESERVE_ASSIGN: ("AA-R4",), Decision.MANEUVER: ("AA-R7", "AA-G8"),
                 Decision.FIRE: ("AA-R8", "AA-R9")}[decision]

@@ -24,12 +24,12 @@ def final_order(state: AAState, unit: Unit) -> str:
     card = orders.order_card(state, unit.side, unit.slot)
     if card is None:
         return "basic"
-    return state.phase.special.get(key(unit.side, unit.slot), "basic")
+    return state.phase_in_play().special.get(key(unit.side, unit.slot), "basic")
 
 
 def posture_of(state: AAState, unit: Unit) -> str:
     """AA-G22: Standing, except Go to ground (Prone) and a Joker's named posture."""
-    phase = state.phase
+    phase = state.phase_in_play()
     unit_key = key(unit.side, unit.slot)
     if unit_key in phase.posture:
         return phase.posture[unit_key]
@@ -58,12 +58,12 @@ class Resolution(Frame[AAState]):
     i: int = 0
 
     def run(self, state: AAState) -> Step:
-        phase = state.phase
+        phase = state.phase_in_play()
         if self.step is ResolutionStep.MOVE:
             for side, slot, _ in phase.involved:
-                self._move(state, state.units[side][slot])
+                self._move(state, state.unit_in(side, slot))
             for side, slot, _ in phase.involved:
-                unit = state.units[side][slot]
+                unit = state.unit_in(side, slot)
                 if final_order(state, unit) == "rally" and unit.suppression:
                     unit.suppression -= 1
                     state.log("rally", ("AA-G12",), f"side {side} unit{slot} rallies: 1 "
@@ -88,7 +88,7 @@ class Resolution(Frame[AAState]):
 
     def _move(self, state: AAState, unit: Unit) -> None:
         game = state.game
-        move = state.phase.moves.get(key(unit.side, unit.slot), [0, 0])
+        move = state.phase_in_play().moves.get(key(unit.side, unit.slot), [0, 0])
         kind = final_order(state, unit)
         allow = ALLOWANCE[kind]
         if posture_of(state, unit) == "prone" and kind != "go_to_ground":
@@ -109,8 +109,8 @@ class Resolution(Frame[AAState]):
         """The firer's Attack die for ``row``, or 0 when the line does not fire (AA-G21: the
         final order does not fire, a Split Fire target without Split Fire, no LOS)."""
         firer_side, firer_slot, target_side, target_slot, extra = row
-        unit = state.units[firer_side][firer_slot]
-        target = state.units[target_side][target_slot]
+        unit = state.unit_in(firer_side, firer_slot)
+        target = state.unit_in(target_side, target_slot)
         kind = final_order(state, unit)
         why = None
         if not unit.alive or not target.alive:
@@ -134,15 +134,15 @@ class Resolution(Frame[AAState]):
         game = state.game
         for row, roll in zip(self.lines, self.rolls):
             firer_side, firer_slot, target_side, target_slot, extra, die = row
-            unit = state.units[firer_side][firer_slot]
-            target = state.units[target_side][target_slot]
+            unit = state.unit_in(firer_side, firer_slot)
+            target = state.unit_in(target_side, target_slot)
             attack = roll + unit.figures // game.figures_per_attack_point
             distance = math.hypot(unit.x - target.x, unit.y - target.y)
             range_threshold = combat.range_threshold(state, distance)
             if target.vehicle:
                 damage_threshold = range_threshold + target.defense
             else:
-                involved = state.phase.is_involved(target_side, target_slot)
+                involved = state.phase_in_play().is_involved(target_side, target_slot)
                 posture = posture_of(state, target) if involved else "standing"
                 bonus = {"standing": 0, "crouched": game.crouched_bonus,
                          "prone": game.prone_bonus}[posture]
