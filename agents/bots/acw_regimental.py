@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from typing import Any
 
 import numpy as np
 
@@ -106,9 +107,11 @@ class ACWHeuristic(BasePolicy):
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: SeedLike = None):
+    def __init__(self, game: Game[Any], seed: SeedLike = None):
         super().__init__(seed)
-        if game.ruleset_id != "acw_regimental":
+        from envs.rulesets.acw_regimental.state import ACWGameData
+
+        if game.ruleset_id != "acw_regimental" or not isinstance(game, ACWGameData):
             raise UnknownAgentError(
                 f"{self.name!r} plays acw_regimental only, not {game.ruleset_id!r}")
         from envs.rulesets.acw_regimental.observer import CTX_KINDS, UNIT_FEATURES, ZONES
