@@ -7,7 +7,9 @@ plays ``G`` games (seed ``0..G-1``) of the search agent over ``MODEL`` against t
 wall time, the searched decisions, the milliseconds per searched decision and the share of the
 search's time spent in the costs that dominate it: the rules engine (``apply_action``), the
 network's forward passes, observations, and ``clone`` (through ``resample_from_infostate``).
-The profiler adds its own overhead to every number (about a fifth); the shares are what it is
+It also prints how often the search overrules its network (the searched decisions at which
+the chosen action is not the prior's arg-max) and the prior's mean probability of its arg-max:
+a search that rarely overrules plays about as its raw network does. The profiler adds its own overhead to every number (about a fifth); the shares are what it is
 for. Bad input is one ``error:`` line and exit status 2.
 """
 
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     except RiposteError as exc:
         print(f"error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
-    searched, search_seconds = 0, 0.0
+    searched, overruled, search_seconds, top_prior = 0, 0, 0.0, 0.0
     prof = cProfile.Profile()
     t0 = time.perf_counter()
     for g in range(ns.games):
@@ -94,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
                 prof.disable()
                 searched += res.searched
                 search_seconds += res.seconds
+                if res.searched:
+                    overruled += int(np.argmax(res.prior)) != res.action
+                    top_prior += float(res.prior.max())
                 state.apply_action_unchecked(res.action)
             else:
                 state.apply_action_unchecked(raw.act(game.observation(state, p_),
@@ -108,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{1000 * search_seconds / max(searched, 1):.1f} ms per searched decision (profiled)")
     for label, seconds in spent.items():
         print(f"  {label:34s} {100 * seconds / total:5.1f}% of the search's time")
+    print(f"  overruled the network's arg-max at {overruled} of {searched} searched decisions "
+          f"({100 * overruled / max(searched, 1):.1f}%); the prior's arg-max held "
+          f"{top_prior / max(searched, 1):.3f} of its probability on average")
     return 0
 
 

@@ -5,6 +5,7 @@ starts: evaluate.py's tournament, evaluate.py exploit and python -m envs play.""
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -168,5 +169,9 @@ def test_the_speed_benchmark_prints_ms_per_decision_and_the_costs(acw_model, cap
     assert "ms per searched decision" in out
     for label in ("apply_action", "network forward", "observations", "clone"):
         assert label in out
+    overruled = re.search(r"overruled the network's arg-max at (\d+) of (\d+) searched", out)
+    searched = re.search(r"(\d+) searched decisions, ", out)
+    assert overruled and searched and overruled.group(2) == searched.group(1)
+    assert 0 <= int(overruled.group(1)) <= int(overruled.group(2)) > 0
     assert bench.main(["/no/such/model.zip", "--games", "1"]) == 2
     _one_error_line(2, capsys.readouterr().err, "not found")
