@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.protocol import Game
 from envs.core.scenario import validate_params
 
 from .actions import CHANCE_CATALOGUE, DECISION_TYPES, Act, build_catalogue
@@ -17,7 +16,7 @@ from .params import (DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, 
                      VECTORS, AlertParams, MeleeWeapon, RangedWeapon, load_scenario)
 from .actions import AP_COST
 from .procedures import Match
-from .state import AlertState, Fighter
+from .state import AlertGameData, AlertState, Fighter
 
 
 def _by_kind(acts: tuple[Act, ...], ids: tuple[int, ...],
@@ -31,7 +30,7 @@ def _by_kind(acts: tuple[Act, ...], ids: tuple[int, ...],
     return tuple((kind, tuple(group)) for kind, group in groups.items())
 
 
-class AlertGame(Game):
+class AlertGame(AlertGameData):
     """A skirmish with On Alert reactions for 2, 3 or 4 teams (seed 001, AL-1 … AL-28).
 
     Args:

@@ -5,14 +5,19 @@ events it logs."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
+
+from envs.core.errors import InvalidStateError
+from envs.core.observer import ObservationLayout
 from envs.core.procedure import FrameStack, ProcedureState
+from envs.core.protocol import Game
 from envs.core.reactions import Cost
 
-from .actions import DISENGAGE_MAX, Decision
+from .actions import DISENGAGE_MAX, Act, Decision
 from .board import bresenham, chebyshev
-from .params import VECTORS
+from .params import VECTORS, MeleeWeapon, RangedWeapon, Scoring, ScenarioSpec
 
 
 
@@ -65,6 +70,67 @@ class Fighter:
         return f
 
 
+Square = tuple[int, int]
+
+
+class AlertGameData(Game["AlertState"]):
+    """The skirmish game as its state and rules read it: the parameters, board, catalogue ids
+    and fighters that :class:`~.game.AlertGame` (its one subclass) sets up. Declared here,
+    beside the state, because the game module imports the state."""
+
+    params: dict[str, Any]
+    spec: ScenarioSpec
+    F: int
+    X: int
+    max_board: int
+    width: int
+    height: int
+    blocking: frozenset[Square]
+    difficult: frozenset[Square]
+    scoring: Scoring
+    rounds: int
+    track_size: int
+    difficulty_mode: Literal["absolute", "relative"]
+    reaction_timing: Literal["after_declaration", "before_effect"]
+    non_triggering_actions: tuple[str, ...]
+    reaction_action_costs_ap: bool
+    rearm_after_failure: bool
+    maintain_ends_turn: bool
+    maintain_timing: Literal["own_activation", "round_start"]
+    reaction_requires_los: bool
+    natural_extremes: bool
+    modifier_cap: int
+    knockdown_margin: int
+    attack_base: int
+    allow_shoot_into_melee: bool
+    equipment_blocked_when_engaged: bool
+    acts: tuple[Act, ...]
+    turn_ids: tuple[int, ...]
+    keep_id: int
+    drop_id: int
+    face_ids: tuple[int, ...]
+    n_enemy_slots: int
+    move_ids: dict[tuple[int, int], int]
+    react_move_ids: dict[tuple[int, int], int]
+    disengage_ids: dict[tuple[int, int], int]
+    react_disengage_ids: dict[tuple[int, int], int]
+    charge_ids: dict[tuple[int, int], int]
+    react_ids: tuple[int, ...]
+    turn_ids_by_kind: tuple[tuple[str, tuple[int, ...]], ...]
+    react_ids_by_kind: tuple[tuple[str, tuple[int, ...]], ...]
+    melee_weapons: dict[str, MeleeWeapon]
+    ranged_weapons: dict[str, RangedWeapon]
+    initial_fighters: tuple[Fighter, ...]
+    initial_elements: tuple[dict[str, Any], ...]
+    element_squares: frozenset[Square]
+    static_blocked: frozenset[Square]
+    neighbours: dict[Square, frozenset[Square]]
+    max_decisions: int | None
+    layout: ObservationLayout
+    feature_index: dict[str, int]
+    static_terrain: np.ndarray
+
+
 class AlertState(ProcedureState):
     """State of a skirmish alert game (see the package docstring for the rules model). The
     game pushes the first frame (:class:`.procedures.Match`) and starts the flow."""
@@ -83,7 +149,9 @@ class AlertState(ProcedureState):
     terminal_decision = Decision.TERMINAL
     chance_decision = Decision.CHANCE
 
-    def __init__(self, game: Any, init: bool = True):
+    game: AlertGameData
+
+    def __init__(self, game: AlertGameData, init: bool = True):
         super().__init__(game)
         if not init:
             return
@@ -98,7 +166,15 @@ class AlertState(ProcedureState):
 
     # -- lookup ----------------------------------------------------------------------------
     def fighter(self, gid: int) -> Fighter:
-        return self.fighters[gid]
+        """The fighter ``gid``, one that a frame or a decision names.
+
+        Raises:
+            InvalidStateError: when there is no fighter ``gid``.
+        """
+        fighter = self.fighters[gid]
+        if fighter is None:
+            raise InvalidStateError(f"there is no fighter {gid}")
+        return fighter
 
     def live(self) -> list[Fighter]:
         return [f for f in self.fighters if f is not None and f.in_play]

@@ -59,7 +59,7 @@ class ActionFrame(Frame):
 
     def run(self, state: AlertState) -> Step:
         g = state.game
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         a = g.acts[self.action]
         label = g.actions.labels[self.action]
         if self.phase is Phase.PRE:
@@ -89,7 +89,7 @@ class ActionFrame(Frame):
     def _charge_move(self, state: AlertState, f: Fighter, dest: tuple[int, int],
                      rules: tuple[str, ...]) -> None:
         """Move the charger to ``dest`` next to its target, facing it (AL-PD-15, Q1)."""
-        t = state.fighters[self.target]
+        t = state.fighter(self.target)
         state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
         state.log("charge_move", rules, f"{f.name} charges into contact with {t.name}"
                   f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],

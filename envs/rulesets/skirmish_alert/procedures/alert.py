@@ -54,7 +54,7 @@ def state_eligibility(state: AlertState, gid: int, window: Any) -> Illegality | 
     r = state.fighters[gid]
     if r is None or not r.in_play:
         return Illegality(("AL-PD-32",), f"fighter {gid} is not in play")
-    a = state.fighters[window.subject]
+    a = state.fighter(window.subject)
     if r.team == a.team:
         return Illegality(("AL-PD-32",), f"{r.name} is on the acting fighter's team")
     if not r.on_alert:
@@ -101,7 +101,7 @@ class AttemptWindow(ReactionWindow):
     def context(self, state: AlertState, viewer: int) -> AlertContext:
         F = state.game.F
         cands = tuple(self.side * F + int(lab.rsplit("f", 1)[1]) for lab in self.allowed)
-        a = state.fighters[self.subject]
+        a = state.fighter(self.subject)
         d = state.difficulty(state.fighters[cands[0]], a) if cands else 0
         return _ctx(self.kind, self.side, self.decision, trigger=self.trigger, actor=self.subject,
                     target=self.trigger_target, difficulty=d, candidates=cands,
@@ -133,7 +133,7 @@ class AlertWindow(Frame):
     def run(self, state: AlertState) -> Step:
         if not self.opened:
             self.opened = True
-            a = state.fighters[self.subject]
+            a = state.fighter(self.subject)
             el, barred, rules = [], [], ["AL-4", "AL-23"]
             for f in state.live():
                 why = state_eligibility(state, f.gid, self)
@@ -152,7 +152,7 @@ class AlertWindow(Frame):
                       trigger=self.trigger, eligible=[f.gid for f in el],
                       slots=[list(s) for s in self.slots], ineligible=barred)
         while self.index < len(self.slots):
-            if not state.fighters[self.subject].in_play:
+            if not state.fighter(self.subject).in_play:
                 return Done()
             team = self.slots[self.index][1]
             self.index += 1
@@ -194,7 +194,7 @@ class AptitudeTest(Frame):
     step: AptitudeStep = AptitudeStep.ROLL
 
     def run(self, state: AlertState) -> Step:
-        r = state.fighters[self.reactor]
+        r = state.fighter(self.reactor)
         if self.step is AptitudeStep.ROLL:
             if not self.values:
                 return Push(RollDice(2, f"{r.name}'s aptitude test", ("AL-5", "AL-PD-1"),
@@ -253,7 +253,7 @@ class MenuReaction(Reaction):
         return Cost("", 0)
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
-        f = state.fighters[window.subject]
+        f = state.fighter(window.subject)
         state.log("reaction", self.rules, f"{f.name} reacts: {self.label}", f.team,
                   fighter=f.gid, action=self.label)
         return effect(state, f, self.act, self.rules)
@@ -284,7 +284,7 @@ class ReactWindow(ReactionWindow):
         pass
 
     def on_decline(self, state: AlertState) -> None:
-        f = state.fighters[self.subject]
+        f = state.fighter(self.subject)
         state.log("reaction", ("AL-15", "AL-PD-35"), f"{f.name} takes no action", f.team,
                   fighter=f.gid, action="react:none")
 
@@ -307,7 +307,7 @@ class Rearm(Reaction):
         return Cost(f"ap:{window.subject}", 1, ("AL-19", "AL-20"))
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
-        f = state.fighters[window.subject]
+        f = state.fighter(window.subject)
         f.on_alert = True
         state.log("rearm", self.rules, f"{f.name} pays 1 AP to stay on alert ({f.ap} left)",
                   f.team, fighter=f.gid, ap=f.ap)

@@ -38,7 +38,7 @@ class ChargeSquare(Frame):
     def run(self, state: AlertState) -> Step:
         if self.chosen:
             return Done(Attack(self.fighter, self.target, False, True))
-        return Wait(state.fighters[self.fighter].team, Decision.ACTION)
+        return Wait(state.fighter(self.fighter).team, Decision.ACTION)
 
     def legal_actions(self, state: AlertState) -> list[int]:
         return sorted(state.game.actions.id(label) for label in self.options)
@@ -58,6 +58,6 @@ class ChargeSquare(Frame):
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
-        return _ctx(self.kind, state.fighters[self.fighter].team, Decision.ACTION,
+        return _ctx(self.kind, state.fighter(self.fighter).team, Decision.ACTION,
                     trigger=self.trigger, fighter=self.fighter, actor=self.fighter,
                     target=self.target, offered=self.options)

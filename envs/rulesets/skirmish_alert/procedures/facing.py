@@ -32,7 +32,7 @@ class Facing(Frame):
     def run(self, state: AlertState) -> Step:
         if self.chosen:
             return Done()
-        return Wait(state.fighters[self.fighter].team, Decision.FACING)
+        return Wait(state.fighter(self.fighter).team, Decision.FACING)
 
     def legal_actions(self, state: AlertState) -> list[int]:
         return list(state.game.face_ids)
@@ -42,7 +42,7 @@ class Facing(Frame):
                                          "(face:D)")
 
     def apply(self, state: AlertState, action: int) -> None:
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         f.facing = state.game.acts[action].direction
         self.chosen = True
         state.log("facing", ("AL-PD-15",), f"{f.name} faces {DIRECTIONS[f.facing]}", f.team,
@@ -50,5 +50,5 @@ class Facing(Frame):
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
-        return _ctx(self.kind, state.fighters[self.fighter].team, Decision.FACING,
+        return _ctx(self.kind, state.fighter(self.fighter).team, Decision.FACING,
                     trigger=self.trigger, fighter=self.fighter, actor=state.active)

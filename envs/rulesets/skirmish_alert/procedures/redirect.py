@@ -34,7 +34,7 @@ class RedirectMove(Reaction):
         return why_not(state, state.fighters[window.subject], self.act, paid=True)
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
-        f = state.fighters[window.subject]
+        f = state.fighter(window.subject)
         state.move_to_square(f, (f.x + self.act.dx, f.y + self.act.dy), self.rules)
         return (Facing(f.gid, self.label),)
 
@@ -59,13 +59,13 @@ class RedirectWindow(ReactionWindow):
     skip_when_only_decline = True
 
     def on_open(self, state: AlertState) -> None:
-        f = state.fighters[self.subject]
+        f = state.fighter(self.subject)
         state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{f.name} cannot reach the "
                   f"destination of {self.trigger}: it may pick another within its MOV",
                   f.team, fighter=f.gid, action=self.trigger, options=list(self.allowed))
 
     def _stays(self, state: AlertState, asked: bool) -> None:
-        f = state.fighters[self.subject]
+        f = state.fighter(self.subject)
         state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{f.name} stays at ({f.x}, {f.y})",
                   f.team, fighter=f.gid, action=self.trigger, at=[f.x, f.y], asked=asked)
 

@@ -95,7 +95,7 @@ class TechTest(Frame):
     values: list[int] = field(default_factory=list)
 
     def run(self, state: AlertState) -> Step:
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         what = "repairs" if self.repair else "sabotages"
         if not self.values:
             return Push(RollDice(2, f"{f.name} {what} x{self.element}", ("AL-PD-30",), f.team))
@@ -124,7 +124,7 @@ def effect(state: AlertState, f: Fighter, a: Act, rules: tuple[str, ...]) -> tup
         state.move_to_square(f, (f.x + a.dx, f.y + a.dy), rules)
         return (Facing(f.gid, move_label(k, a.dx, a.dy, a.react)),)
     if k in ("melee", "shoot"):
-        t = state.fighters[state.enemy_gid(f.team, a.target)]
+        t = state.fighter(state.enemy_gid(f.team, a.target))
         return (Attack(f.gid, t.gid, k == "shoot"),)
     if k == "pivot":
         f.facing = a.direction

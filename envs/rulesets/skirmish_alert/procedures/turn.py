@@ -51,7 +51,7 @@ class Turn(Frame):
     step: TurnStep = TurnStep.START
 
     def run(self, state: AlertState) -> Step:
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         if self.step is TurnStep.START:
             state.turn_id += 1
             state.active = f.gid
@@ -83,7 +83,7 @@ class Turn(Frame):
 
     def legal_actions(self, state: AlertState) -> list[int]:
         g = state.game
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         if self.step is TurnStep.MAINTAIN:
             return [g.keep_id, g.drop_id]
         with state.legal_scope():
@@ -91,7 +91,7 @@ class Turn(Frame):
 
     def why_illegal(self, state: AlertState, action: int) -> Illegality | None:
         g = state.game
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         if self.step is TurnStep.MAINTAIN:
             return Illegality(("AL-27",), "at the start of its turn an alert fighter keeps "
                                           "(keep_alert) or drops (drop_alert) its alert")
@@ -102,7 +102,7 @@ class Turn(Frame):
 
     def apply(self, state: AlertState, action: int) -> Push | None:
         g = state.game
-        f = state.fighters[self.fighter]
+        f = state.fighter(self.fighter)
         a = g.acts[action]
         label = g.actions.labels[action]
         if a.kind == "drop_alert":
@@ -125,7 +125,7 @@ class Turn(Frame):
         return Push(ActionFrame(f.gid, action, f.x, f.y, f.knockdowns, target))
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
-        return _ctx(self.kind, state.fighters[self.fighter].team,
+        return _ctx(self.kind, state.fighter(self.fighter).team,
                     Decision.MAINTAIN if self.step is TurnStep.MAINTAIN else Decision.ACTION,
                     fighter=self.fighter, actor=self.fighter)
 
@@ -171,15 +171,15 @@ class Initiative(Frame):
             return Push(RollDice(len(self.pending), "initiative roll-off", ("AL-PD-6",)))
         ranked = sorted(self.order, key=lambda g: self._key(state, g))
         for pos, gid in enumerate(ranked, 1):
-            state.fighters[gid].track_pos = pos
+            state.fighter(gid).track_pos = pos
         state.log("initiative", ("AL-PD-5", "AL-PD-6"), "initiative track: " + ", ".join(
-            f"{p}. {state.fighters[g].name}" for p, g in enumerate(ranked, 1)), None,
+            f"{p}. {state.fighter(g).name}" for p, g in enumerate(ranked, 1)), None,
             track=ranked, round=state.round)
         return Done()
 
     def _key(self, state: AlertState, gid: int) -> tuple:
-        f = state.fighters[gid]
-        on_track = sum(1 for g in self.order if state.fighters[g].team == f.team)
+        f = state.fighter(gid)
+        on_track = sum(1 for g in self.order if state.fighter(g).team == f.team)
         total = self.totals[self.order.index(gid)]
         offs = self.rolloff.get(gid, [])
         # after three tied roll-offs (dice forced to one face) the lower fighter id goes first
@@ -219,12 +219,12 @@ class RoundMaintain(Frame):
             self.started = True
             self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
                             if f.on_alert]
-        while self.pending and not (state.fighters[self.pending[0]].in_play
-                                    and state.fighters[self.pending[0]].on_alert):
+        while self.pending and not (state.fighter(self.pending[0]).in_play
+                                    and state.fighter(self.pending[0]).on_alert):
             self.pending.pop(0)
         if not self.pending:
             return Done()
-        return Wait(state.fighters[self.pending[0]].team, Decision.MAINTAIN)
+        return Wait(state.fighter(self.pending[0]).team, Decision.MAINTAIN)
 
     def legal_actions(self, state: AlertState) -> list[int]:
         return [state.game.keep_id, state.game.drop_id]
@@ -234,7 +234,7 @@ class RoundMaintain(Frame):
                                       "(keep_alert) or drops (drop_alert) its alert")
 
     def apply(self, state: AlertState, action: int) -> None:
-        f = state.fighters[self.pending.pop(0)]
+        f = state.fighter(self.pending.pop(0))
         if action == state.game.drop_id:
             f.on_alert = False
             state.log("drop_alert", ("AL-27", "AL-7"), f"{f.name} drops its alert at the "
