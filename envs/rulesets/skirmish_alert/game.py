@@ -61,8 +61,8 @@ class AlertGame(AlertGameData):
         self.X = p.max_elements
         self.max_board = p.max_board
         self.width, self.height = spec.board.width, spec.board.height
-        self.blocking = frozenset(tuple(b) for b in spec.blocking)
-        self.difficult = frozenset(tuple(d) for d in spec.difficult)
+        self.blocking = frozenset((x, y) for x, y in spec.blocking)
+        self.difficult = frozenset((x, y) for x, y in spec.difficult)
         self.scoring = spec.scoring
         self.rounds = p.rounds if p.rounds is not None else spec.rounds
         for k in ("track_size", "difficulty_mode", "reaction_timing", "non_triggering_actions",
@@ -109,7 +109,7 @@ class AlertGame(AlertGameData):
         for fs in spec.fighters:
             slot = slots[fs.team]
             slots[fs.team] += 1
-            items = {i: (-1 if EQUIPMENT_USES[i] is None else EQUIPMENT_USES[i])
+            items = {i: (-1 if (uses := EQUIPMENT_USES[i]) is None else uses)
                      for i in fs.equipment}
             melee_name, melee = fs.melee()
             self.melee_weapons[melee_name] = melee

@@ -14,6 +14,7 @@ from envs.core.observer import ObservationLayout, Piece
 
 from .actions import DECISION_TYPES
 from .params import ACTION_KINDS
+from .procedures.context import AlertContext
 
 if TYPE_CHECKING:
     from .state import AlertState, Fighter
@@ -120,7 +121,7 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     parts["scores"][:] = [sc[(side + k) % n] / 10 for k in range(n)]
     dt = state.decision_type()
     parts["decision"][DECISION_TYPES.index(str(getattr(dt, "value", dt)))] = 1.0
-    if ctx is not None:
+    if isinstance(ctx, AlertContext):  # (None, or a core frame's context: nothing to show)
         if ctx.fighter >= 0:
             parts["asked"][_ego(state, side, ctx.fighter)] = 1.0
         if ctx.actor >= 0:

@@ -410,7 +410,7 @@ class AlertState(ProcedureState):
         return f is not None and f.team == side and f.ap >= cost.amount
 
     def pay(self, side: int, cost: Cost) -> None:
-        self.fighters[int(cost.resource.split(":")[1])].ap -= cost.amount
+        self.fighter(int(cost.resource.split(":")[1])).ap -= cost.amount
 
     # -- effects ------------------------------------------------------------------------------
     def move_to(self, f: Fighter, x: int, y: int, facing: int | None = None) -> None:

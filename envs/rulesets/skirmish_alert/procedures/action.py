@@ -65,7 +65,7 @@ class ActionFrame(Frame):
         if self.phase is Phase.PRE:
             self.phase = Phase.WINDOW
             if a.kind == "charge":  # Q1: the charger's chosen square, fixed on declaration
-                self.dest_x, self.dest_y = state.charge_square(state.fighters[self.target],
+                self.dest_x, self.dest_y = state.charge_square(state.fighter(self.target),
                                                                a.direction)
             if g.reaction_timing == "before_effect" and a.kind in ("move", "charge"):
                 self.moved = True
@@ -148,7 +148,7 @@ class ActionFrame(Frame):
                 return Done(Facing(f.gid, label))
             return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))  # AL-25
         if k == "charge":
-            t = state.fighters[self.target]
+            t = state.fighter(self.target)
             if self.moved:
                 if t.in_play and chebyshev(f.pos, t.pos) == 1:
                     return Done(Attack(f.gid, t.gid, False, True))
@@ -168,7 +168,7 @@ class ActionFrame(Frame):
             self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))
             return self._charge_move_without_attack(state, f, t, label)
         if k in ("melee", "shoot"):
-            t = state.fighters[self.target]
+            t = state.fighter(self.target)
             # AL-18: lost only when the target is now out of reach, range or sight; the AP
             # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
             why = (why_not(state, f, a, paid=True) if t.in_play

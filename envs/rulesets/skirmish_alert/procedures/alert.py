@@ -7,6 +7,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from envs.core.errors import InvalidStateError
 from envs.core.frames import RollDice
 from envs.core.procedure import Done, Frame, Push, Step, register
 from envs.core.protocol import Illegality
@@ -37,8 +38,11 @@ class AttemptReaction(Reaction):
         return state_eligibility(state, gid, window)
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
+        if not isinstance(window, AttemptWindow):
+            raise InvalidStateError(f"an attempt is resolved in {window.kind!r}, not an attempt "
+                                    f"window")
         gid = window.side * state.game.F + self.slot
-        r, actor = state.fighters[gid], state.fighters[window.subject]
+        r, actor = state.fighter(gid), state.fighter(window.subject)
         r.attempted_turn = state.turn_id  # AL-21: spent even if the test fails
         d = state.difficulty(r, actor)
         state.log("attempt", ("AL-5", "AL-8", "AL-10", "AL-21"), f"{r.name} (position "
@@ -102,7 +106,7 @@ class AttemptWindow(ReactionWindow):
         F = state.game.F
         cands = tuple(self.side * F + int(lab.rsplit("f", 1)[1]) for lab in self.allowed)
         a = state.fighter(self.subject)
-        d = state.difficulty(state.fighters[cands[0]], a) if cands else 0
+        d = state.difficulty(state.fighter(cands[0]), a) if cands else 0
         return _ctx(self.kind, self.side, self.decision, trigger=self.trigger, actor=self.subject,
                     target=self.trigger_target, difficulty=d, candidates=cands,
                     offered=tuple(self.offered), slot=self.slot, slots_left=self.slots_left)
@@ -134,7 +138,8 @@ class AlertWindow(Frame):
         if not self.opened:
             self.opened = True
             a = state.fighter(self.subject)
-            el, barred, rules = [], [], ["AL-4", "AL-23"]
+            barred: list[dict[str, Any]] = []
+            el, rules = [], ["AL-4", "AL-23"]
             for f in state.live():
                 why = state_eligibility(state, f.gid, self)
                 if why is None:
@@ -245,7 +250,7 @@ class MenuReaction(Reaction):
         self.act = act
 
     def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
-        return why_not(state, state.fighters[window.subject], self.act)
+        return why_not(state, state.fighter(window.subject), self.act)
 
     def cost(self, state: AlertState, window: ReactionWindow) -> Cost:
         if state.game.reaction_action_costs_ap:

@@ -48,7 +48,7 @@ class ChargeSquare(Frame):
                           f"free square next to its target that the charger can reach now")
 
     def apply(self, state: AlertState, action: int) -> None:
-        f, t = state.fighters[self.fighter], state.fighters[self.target]
+        f, t = state.fighter(self.fighter), state.fighter(self.target)
         self.chosen = state.game.actions.labels[action]
         dest = state.charge_square(t, state.game.acts[action].direction)
         state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))

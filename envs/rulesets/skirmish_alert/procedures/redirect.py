@@ -31,7 +31,7 @@ class RedirectMove(Reaction):
         self.act = act
 
     def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
-        return why_not(state, state.fighters[window.subject], self.act, paid=True)
+        return why_not(state, state.fighter(window.subject), self.act, paid=True)
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighter(window.subject)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from envs.core.frames import RollDice
-from envs.core.procedure import Done, Frame, Push, Step, register
+from envs.core.frames import RollDice, rolled
+from envs.core.procedure import Done, Frame, Push, Step, filled, register
 
 from ..actions import Act, move_label
 from ..board import bresenham, chebyshev, in_front
@@ -33,7 +33,7 @@ class Attack(Frame):
     values: list[int] = field(default_factory=list)
 
     def run(self, state: AlertState) -> Step:
-        a, t = state.fighters[self.attacker], state.fighters[self.target]
+        a, t = state.fighter(self.attacker), state.fighter(self.target)
         if not self.values:
             return Push(RollDice(2, f"{a.name} {'shoots at' if self.ranged else 'strikes'} "
                                     f"{t.name}", ("AL-PD-1",), a.team))
@@ -45,7 +45,7 @@ class Attack(Frame):
         if self.ranged:
             if any(p in g.blocking for p in _cover_squares(state, a, t)):
                 tn += 1
-            if chebyshev(a.pos, t.pos) * 2 > g.ranged_weapons[a.ranged_weapon].range:
+            if chebyshev(a.pos, t.pos) * 2 > g.ranged_weapons[filled(a.ranged_weapon, "the shooter's ranged weapon")].range:
                 tn += 1
         else:
             if self.charge:
@@ -64,7 +64,7 @@ class Attack(Frame):
                   charge=self.charge)
         if hit:
             if self.ranged:
-                dmg, impact = g.ranged_weapons[a.ranged_weapon].dmg, False
+                dmg, impact = g.ranged_weapons[filled(a.ranged_weapon, "the shooter's ranged weapon")].dmg, False
             else:
                 w = g.melee_weapons[a.melee_weapon]
                 dmg, impact = w.dmg, w.impact
@@ -74,7 +74,7 @@ class Attack(Frame):
         return Done()
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
-        self.values = list(child.values)
+        self.values = list(rolled(child))
 
 
 def _cover_squares(state: AlertState, a: Fighter, t: Fighter) -> list[tuple[int, int]]:
@@ -112,7 +112,7 @@ class TechTest(Frame):
         return Done()
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
-        self.values = list(child.values)
+        self.values = list(rolled(child))
 
 
 def effect(state: AlertState, f: Fighter, a: Act, rules: tuple[str, ...]) -> tuple[Frame, ...]:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from envs.core.activation import ActivationLoop, Activator, InitiativeTrack
-from envs.core.frames import RollDice
-from envs.core.procedure import Done, Frame, Push, Step, Wait, register
+from envs.core.frames import RollDice, rolled
+from envs.core.procedure import Done, Frame, Push, Step, Wait, filled, register
 from envs.core.protocol import Illegality
 
 from ..actions import AP_COST, Decision
@@ -138,11 +138,11 @@ class Activations(ActivationLoop):
     kind = "alert.activations"
 
     def eligible(self, state: AlertState, who: Activator) -> bool:
-        f = state.fighters[who.unit]
+        f = state.fighters[filled(who.unit, "the activated fighter")]
         return f is not None and f.in_play and not state.decided()
 
     def activation(self, state: AlertState, who: Activator) -> Frame:
-        return Turn(who.unit)
+        return Turn(filled(who.unit, "the activated fighter"))
 
 
 @register
@@ -163,7 +163,7 @@ class Initiative(Frame):
         if not self.order:
             self.order = live
         if len(self.totals) < len(self.order):
-            f = state.fighters[self.order[len(self.totals)]]
+            f = state.fighter(self.order[len(self.totals)])
             return Push(RollDice(2, f"{f.name}'s initiative", ("AL-PD-6",), f.team))
         groups = self._ties(state)
         if groups:
@@ -194,12 +194,12 @@ class Initiative(Frame):
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
         if self.pending:
-            for gid, v in zip(self.pending, child.values):
+            for gid, v in zip(self.pending, rolled(child)):
                 self.rolloff.setdefault(gid, []).append(v)
             self.pending = []
         else:
-            f = state.fighters[self.order[len(self.totals)]]
-            self.totals.append(sum(child.values) + f.ini)
+            f = state.fighter(self.order[len(self.totals)])
+            self.totals.append(sum(rolled(child)) + f.ini)
 
 
 @register
@@ -247,7 +247,7 @@ class RoundMaintain(Frame):
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
-        f = state.fighters[self.pending[0]]
+        f = state.fighter(self.pending[0])
         return _ctx(self.kind, f.team, Decision.MAINTAIN, fighter=f.gid, actor=-1)
 
 
