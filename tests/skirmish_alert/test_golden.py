@@ -5,7 +5,7 @@ cases (research §6 items 1, 8, 9, 10)."""
 from __future__ import annotations
 
 from envs.rulesets.skirmish_alert.params import DIRECTIONS
-from envs.rulesets.skirmish_alert.state import difficulty
+from envs.rulesets.skirmish_alert.reactions import difficulty
 
 from .helpers import fighter, kinds, replay
 

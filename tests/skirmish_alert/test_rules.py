@@ -10,7 +10,7 @@ from envs.core.errors import IllegalActionError
 from envs.core.protocol import State
 from envs.rulesets.skirmish_alert.legality import why_not
 from envs.rulesets.skirmish_alert.params import DIRECTIONS
-from envs.rulesets.skirmish_alert.state import difficulty
+from envs.rulesets.skirmish_alert.reactions import difficulty
 
 from .helpers import DUEL_START, fighter, game, kinds, play, tweak
 
@@ -578,7 +578,7 @@ def test_al20_two_rearms_in_one_turn_cycle_while_ap_lasts() -> None:
 
 
 def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
-    from envs.rulesets.skirmish_alert.procedures import state_eligibility
+    from envs.rulesets.skirmish_alert.reactions import why_not_eligible
 
     # control: Blix on alert and standing is eligible and asked
     s = duel("move:+0:+1")
@@ -599,7 +599,7 @@ def test_al_pd_29_a_knocked_down_fighter_cannot_react() -> None:
 
     class Window:  # the declaration Rell made from (3, 2)
         subject, decl_x, decl_y = fighter(s, "Rell").gid, 3, 2
-    why = state_eligibility(s, blix.gid, Window)
+    why = why_not_eligible(s, blix.gid, Window)
     assert why is not None and why.rules == ("AL-PD-29",)
     # and a knocked-down fighter cannot go on alert either (AL-PD-29, AL-PD-11)
     s = duel()

@@ -15,7 +15,7 @@ from .observer import FIGHTER_FEATURES, build_layout, observation, observation_s
 from .params import (DIRECTIONS, EQUIPMENT_USES, MELEE_WEAPONS, RANGED_WEAPONS, SCENARIO_DIR,
                      VECTORS, AlertParams, MeleeWeapon, RangedWeapon, load_scenario)
 from .actions import AP_COST
-from .procedures import Match
+from .procedures.turn import Match
 from .state import AlertGameData, AlertState, Fighter
 
 

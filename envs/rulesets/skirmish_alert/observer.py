@@ -15,6 +15,7 @@ from envs.core.observer import ObservationLayout, Piece
 from .actions import DECISION_TYPES
 from .params import ACTION_KINDS
 from .procedures.context import AlertContext
+from .reactions.aptitude import reaction_difficulty
 
 if TYPE_CHECKING:
     from .state import AlertState, Fighter
@@ -83,7 +84,7 @@ def _fighter_row(game: Any, state: AlertState, f: Fighter, actor: Fighter | None
         f.mov / 6, ranged_range, ranged_dmg, melee.dmg / 3, float(melee.impact),
         items.get("draught", 0) / 2, items.get("smoke", 0) / 2, items.get("grapnel", 0) / 2,
         float("shield" in items), float(f.grapnel),
-        state.difficulty(f, actor) / 12 if actor is not None and f.team != actor.team
+        reaction_difficulty(state, f, actor) / 12 if actor is not None and f.team != actor.team
         else 0.0]
 
 

@@ -395,14 +395,6 @@ class AlertState(ProcedureState):
         e = self.elements[x]
         return e if chebyshev(f.pos, (e["x"], e["y"])) <= 1 else None
 
-    def difficulty(self, reactor: Fighter, actor: Fighter) -> int:
-        """The aptitude test's difficulty (AL-8, AL-10, AL-PD-8): absolute mode
-        ``12 - 2 * ((min(p, track_size) - 1) // 2)`` for the acting opponent's position ``p``
-        (AL-11: position 1 gives 12; AL-12: position 6 gives 8); relative mode (Q2) 10, or 12
-        when the reactor is 3+ positions behind the actor, 8 when 3+ ahead."""
-        return difficulty(self.game.difficulty_mode, self.game.track_size, actor.track_pos,
-                          reactor.track_pos)
-
     # -- costs (envs.core.reactions) -------------------------------------------------------
     def can_pay(self, side: int, cost: Cost) -> bool:
         gid = int(cost.resource.split(":")[1])
@@ -553,16 +545,4 @@ class _BoardScope:
         self.state._occupants = None
 
 
-def difficulty(mode: str, track_size: int, actor_pos: int, reactor_pos: int) -> int:
-    """The reaction test's difficulty (AL-8, AL-10, AL-11, AL-12, AL-PD-8, research Q2).
-
-    ``"absolute"``: ``12 - 2 * ((min(actor_pos, track_size) - 1) // 2)``, the reactor's own
-    position plays no part. ``"relative"``: ``10 + 2 * sign(reactor_pos - actor_pos)`` when the
-    two positions are 3 or more apart, else 10."""
-    if mode == "absolute":
-        return 12 - 2 * ((min(max(actor_pos, 1), track_size) - 1) // 2)
-    gap = reactor_pos - actor_pos
-    return 10 + 2 * ((gap > 0) - (gap < 0)) if abs(gap) >= 3 else 10
-
-
-__all__ = ["AlertState", "Fighter", "difficulty"]
+__all__ = ["AlertState", "Fighter"]

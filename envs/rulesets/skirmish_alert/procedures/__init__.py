@@ -1,6 +1,9 @@
 """The frames of the skirmish alert game (on :mod:`envs.core.procedure`), one module per
-part of the flow: :mod:`.context`, :mod:`.resolution`, :mod:`.alert`, :mod:`.redirect`,
-:mod:`.action`, :mod:`.turn`.
+part of the flow: :mod:`.context`, :mod:`.resolution`, :mod:`.facing`, :mod:`.charge`,
+:mod:`.redirect`, :mod:`.action`, :mod:`.turn`; the alert window and its reactions are in
+:mod:`..reactions`, one module each. The package imports none of them (the reactions use
+:mod:`.context` and :mod:`.resolution`, and :mod:`.action` opens the reactions' window):
+import a frame from its module.
 
 Stack, bottom to top, in the middle of a reaction::
 
@@ -19,18 +22,3 @@ Stack, bottom to top, in the middle of a reaction::
                           Charge whose attack was lost) can no longer be reached: the actor
                           may pick another (AL-25, AL-PD-20)
 """
-
-from .action import ActionFrame, Phase
-from .alert import (AlertWindow, AptitudeTest, AttemptReaction, AttemptWindow, MenuReaction,
-                    ReactWindow, Rearm, RearmWindow, react_menu, state_eligibility)
-from .charge import ChargeSquare
-from .context import AlertContext
-from .facing import Facing
-from .redirect import RedirectMove, RedirectWindow
-from .resolution import Attack, TechTest, effect
-from .turn import Activations, Initiative, Match, RoundMaintain, Turn
-
-__all__ = ["ActionFrame", "Activations", "AlertContext", "AlertWindow", "AptitudeTest",
-           "Attack", "ChargeSquare", "Facing", "AttemptReaction", "AttemptWindow", "Initiative", "Match", "MenuReaction",
-           "Phase", "ReactWindow", "Rearm", "RearmWindow", "RedirectMove", "RedirectWindow",
-           "RoundMaintain", "TechTest", "Turn", "effect", "react_menu", "state_eligibility"]

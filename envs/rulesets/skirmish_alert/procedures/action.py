@@ -13,7 +13,7 @@ from envs.core.protocol import Illegality
 from ..actions import Act, charge_label
 from ..board import chebyshev, direction_towards
 from ..legality import why_not
-from .alert import AlertWindow
+from ..reactions.window import AlertWindow
 from .charge import ChargeSquare
 from .facing import Facing
 from .redirect import DISENGAGE_LABELS, MOVE_LABELS, RedirectWindow
