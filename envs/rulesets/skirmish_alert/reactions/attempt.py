@@ -32,12 +32,10 @@ class AttemptReaction(Reaction):
 
     def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
         gid = window.side * state.game.F + self.slot
-        return why_not_eligible(state, gid, window)
+        return why_not_eligible(state, gid, _attempt_window(window))
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
-        if not isinstance(window, AttemptWindow):
-            raise InvalidStateError(f"an attempt is resolved in {window.kind!r}, not an attempt "
-                                    f"window")
+        window = _attempt_window(window)
         gid = window.side * state.game.F + self.slot
         reactor, actor = state.fighter(gid), state.fighter(window.subject)
         reactor.attempted_turn = state.turn_id  # AL-21: spent even if the test fails
@@ -49,6 +47,18 @@ class AttemptReaction(Reaction):
                   actor_pos=actor.track_pos)
         return (AptitudeTest(gid, actor.gid, difficulty, window.trigger,
                              window.trigger_target),)
+
+
+def _attempt_window(window: ReactionWindow) -> AttemptWindow:
+    """``window`` as the :class:`AttemptWindow` an attempt is offered in.
+
+    Raises:
+        InvalidStateError: for any other window.
+    """
+    if not isinstance(window, AttemptWindow):
+        raise InvalidStateError(f"an attempt is resolved in {window.kind!r}, not an attempt "
+                                f"window")
+    return window
 
 
 #: one attempt per own fighter slot (6: the most fighters a team may have)
