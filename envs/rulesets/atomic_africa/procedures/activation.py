@@ -135,7 +135,8 @@ class Activation(Frame[AAState]):
         return None
 
     def context(self, state: AAState, viewer: int) -> UnitContext:
-        subject = state.phase_in_play().unit if state.phase is not None and viewer == self.side else -1
+        subject = (state.phase_in_play().unit if state.phase is not None and viewer == self.side
+                   else -1)
         return UnitContext(self.kind, self.side, self.run_decision(), subject)
 
     def run_decision(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from envs.core.frames import DrawCard, RollDice
+from envs.core.frames import DrawCard, RollDice, ZonedState
 from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, Step, register
 
 from envs.core.protocol import Illegality
@@ -34,18 +34,25 @@ class DeckDraw(DrawCard):
 
     kind = "aa.deck_draw"
 
-    def run(self, state: AAState) -> Step:
-        stacked = state.deck_order[self.side]
+    def _stacked(self, state: ZonedState) -> list[int]:
+        """The scenario's next cards of this deck, top first (empty once drawn; the frame runs
+        on an :class:`AAState`, typed as :class:`DrawCard` takes it)."""
+        if self.side is None:
+            return []
+        return cast(AAState, state).deck_order[self.side]
+
+    def run(self, state: ZonedState) -> Step:
+        stacked = self._stacked(state)
         if self.card is None and stacked:
             return ChanceNode(((stacked[0], 1.0),))
         return DrawCard.run(self, state)
 
-    def legal_actions(self, state: AAState) -> list[int]:
-        stacked = state.deck_order[self.side]
+    def legal_actions(self, state: ZonedState) -> list[int]:
+        stacked = self._stacked(state)
         return [stacked[0]] if stacked else DrawCard.legal_actions(self, state)
 
-    def apply(self, state: AAState, action: int) -> Done:
-        stacked = state.deck_order[self.side]
+    def apply(self, state: ZonedState, action: int) -> Done:
+        stacked = self._stacked(state)
         if stacked:
             stacked.pop(0)
         return DrawCard.apply(self, state, action)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import cast
 
 from envs.core.frames import HiddenCommit
+from envs.core.errors import InvalidStateError
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
-from envs.core.protocol import Illegality
+from envs.core.protocol import Illegality, State
 
 from .. import orders
 from ..actions import Decision
@@ -33,17 +35,28 @@ class ChangeCommit(HiddenCommit):
 
     kind = "aa.change_commit"
 
-    def legal_actions(self, state: AAState) -> list[int]:
-        ids = state.game.ids
-        index = self._next()
-        side = self.sides[index]
-        if state.phase_in_play().frozen[side]:
-            return [ids.stand]
-        return [ids.play0 + card for card in orders.reserve_cards(state, side)] + [ids.stand]
+    def _asked_side(self) -> int:
+        """The side whose commitment is asked now.
 
-    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
-        side = self.sides[self._next()]
-        if state.phase_in_play().frozen[side]:
+        Raises:
+            InvalidStateError: when every side has committed.
+        """
+        index = self._next()
+        if index is None:
+            raise InvalidStateError("every side of the change loop has committed")
+        return self.sides[index]
+
+    def legal_actions(self, state: State) -> list[int]:
+        game_state = cast(AAState, state)  # the frame runs on an AAState (typed as HiddenCommit)
+        ids = game_state.game.ids
+        side = self._asked_side()
+        if game_state.phase_in_play().frozen[side]:
+            return [ids.stand]
+        return [ids.play0 + card for card in orders.reserve_cards(game_state, side)] + [ids.stand]
+
+    def why_illegal(self, state: State, action: int) -> Illegality | None:
+        side = self._asked_side()
+        if cast(AAState, state).phase_in_play().frozen[side]:
             return Illegality(("AA-D8",), "a revealed Joker has frozen this side's orders for "
                               "the rest of the Activation Phase")
         return Illegality(("AA-D4",), "only a card of the side's own Reserve may be played")
