@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from envs.core.protocol import Game
+from envs.rulesets.skirmish_alert.state import AlertGameData
 
 from .bots.acw_regimental import ACWHeuristic, Rush, StandAndFire
 from .bots.atomic_africa import AAHeuristic, AlwaysReserve, NeverReserve
@@ -131,7 +132,7 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
     if name in PANEL_BOTS:
         return PANEL_BOTS[name](game, seed)
     if name in ALERT_BOTS:
-        if game.ruleset_id != "skirmish_alert":
+        if game.ruleset_id != "skirmish_alert" or not isinstance(game, AlertGameData):
             raise UnknownAgentError(f"agent {name!r} plays ruleset 'skirmish_alert' only, not "
                                     f"{game.ruleset_id!r}")
         return ALERT_BOTS[name](game, seed)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.protocol import Game
 from envs.rulesets.skirmish_alert.params import ACTION_KINDS
+from envs.rulesets.skirmish_alert.state import AlertGameData
 
 from ..policies.base import BasePolicy, SeedLike, legal_ids
 
@@ -50,7 +50,7 @@ class SkirmishHeuristic(BasePolicy):
     #: least success chance to test otherwise (only when a blow or shot is likely)
     idle_chance = 0.4
 
-    def __init__(self, game: Game, seed: SeedLike = None):
+    def __init__(self, game: AlertGameData, seed: SeedLike = None):
         super().__init__(seed)
         self.game = game
         self.labels = game.actions.labels
