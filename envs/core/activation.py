@@ -153,7 +153,7 @@ class OrderCards(ActivationOrder):
     card_side: dict[int, int]
     rules: tuple[str, ...] = ()
 
-    def next(self, state: Any, eligible: Eligible) -> DrawCard | None:
+    def next(self, state: Any, eligible: Eligible) -> DrawCard[Any] | None:
         if state.zones.size(self.deck) == 0:
             return None
         return DrawCard(self.deck, self.discard, None, self.rules)

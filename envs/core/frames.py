@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .errors import InvalidStateError
 from .procedure import ChanceNode, DecisionContext, Done, Frame, Step, Wait, register
@@ -38,6 +38,11 @@ class ZonedState(Protocol):
     def log(self, kind: str, rules: tuple[str, ...] | list[str], text: str,
             side: int | None = None, **data: Any) -> None: ...
 
+
+#: the state of a :class:`DrawCard` (a ruleset's subclass names its own state class)
+ZonedStateT = TypeVar("ZonedStateT", bound=ZonedState)
+#: the state of a :class:`HiddenCommit`
+CommitStateT = TypeVar("CommitStateT", bound=State)
 
 _UNIFORM: dict[tuple[int, int], ChanceNode] = {}
 
@@ -117,7 +122,7 @@ def rolled(child: Frame[Any]) -> list[int]:
 
 @register
 @dataclass(slots=True)
-class DrawCard(Frame[ZonedState]):
+class DrawCard(Frame[ZonedStateT]):
     """Draw one card from zone ``deck`` of ``state.zones`` into zone ``dest``.
 
     The chance outcomes are the distinct card ids left in the deck with probability
@@ -136,15 +141,15 @@ class DrawCard(Frame[ZonedState]):
     rules: tuple[str, ...] = ()
     card: int | None = None
 
-    def run(self, state: ZonedState) -> Step:
+    def run(self, state: ZonedStateT) -> Step:
         if self.card is not None:
             return Done()
         return ChanceNode(tuple(state.zones.distribution(self.deck)))
 
-    def legal_actions(self, state: ZonedState) -> list[int]:
+    def legal_actions(self, state: ZonedStateT) -> list[int]:
         return [c for c, _ in state.zones.distribution(self.deck)]
 
-    def apply(self, state: ZonedState, action: int) -> Done:
+    def apply(self, state: ZonedStateT, action: int) -> Done:
         zones = state.zones
         zones.move(action, self.deck, self.dest)
         self.card = action
@@ -169,7 +174,7 @@ class CommitContext(DecisionContext):
 
 @register
 @dataclass(slots=True)
-class HiddenCommit(Frame[State]):
+class HiddenCommit(Frame[CommitStateT]):
     """A simultaneous hidden choice of ``sides``, asked one after the other in that order.
 
     Every side chooses among ``options`` (decision ids) with decision type ``decision``. A
@@ -195,16 +200,16 @@ class HiddenCommit(Frame[State]):
                 return i
         return None
 
-    def run(self, state: State) -> Step:
+    def run(self, state: CommitStateT) -> Step:
         i = self._next()
         if i is None:
             return Done()
         return Wait(self.sides[i], self.decision)
 
-    def legal_actions(self, state: State) -> list[int]:
+    def legal_actions(self, state: CommitStateT) -> list[int]:
         return sorted(self.options)
 
-    def apply(self, state: State, action: int) -> Done | None:
+    def apply(self, state: CommitStateT, action: int) -> Done | None:
         i = self._next()
         if i is None:
             raise InvalidStateError(f"{self.kind}: every side has already committed")
@@ -219,7 +224,7 @@ class HiddenCommit(Frame[State]):
             return Done()
         return None
 
-    def context(self, state: State, viewer: int) -> CommitContext:
+    def context(self, state: CommitStateT, viewer: int) -> CommitContext:
         i = self._next()
         own = None
         if viewer in self.sides:
