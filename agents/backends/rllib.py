@@ -315,7 +315,9 @@ def tally_training_games(result: dict[str, Any], games: dict[str, int],
     and the sum of main's scores in them (``score_sum_vs``) to ``score_sums``; values that are
     not finite numbers are skipped."""
     runners = result.get("env_runners", {})
-    for key, into in (("games_vs", games), ("score_sum_vs", score_sums)):
+    tallies: tuple[tuple[str, dict[str, Any]], ...] = (("games_vs", games),
+                                                       ("score_sum_vs", score_sums))
+    for key, into in tallies:
         for k, v in (runners.get(key) or {}).items():
             if isinstance(v, (int, float)) and math.isfinite(v):
                 into[k] = into.get(k, 0) + (int(v) if into is games else float(v))
