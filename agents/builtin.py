@@ -137,7 +137,9 @@ def make_agent(name_or_path: str, game: Game, seed: SeedLike = None,
                                     f"{game.ruleset_id!r}")
         return ALERT_BOTS[name](game, seed)
     if name in RESERVE_BOTS:
-        if game.ruleset_id != "atomic_africa":
+        from envs.rulesets.atomic_africa.state import AAGameData  # (imported when asked for)
+
+        if game.ruleset_id != "atomic_africa" or not isinstance(game, AAGameData):
             raise UnknownAgentError(f"agent {name!r} plays only ruleset 'atomic_africa', not "
                                     f"{game.ruleset_id!r}")
         return RESERVE_BOTS[name](game, seed)

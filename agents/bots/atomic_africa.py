@@ -38,12 +38,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.protocol import Game
-
 from ..policies.base import BasePolicy, SeedLike, legal_ids
+
+if TYPE_CHECKING:
+    from envs.rulesets.atomic_africa.state import AAGameData
 
 #: card preference, best first (Joker freezes, face cards announce specials)
 CARD_PREFERENCE = ("Joker", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
@@ -68,7 +70,7 @@ class AAHeuristic(BasePolicy):
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: SeedLike = None, name: str | None = None):
+    def __init__(self, game: AAGameData, seed: SeedLike = None, name: str | None = None):
         super().__init__(seed, name)
         from envs.rulesets.atomic_africa.actions import DIRECTIONS, MAX_INCREMENTS, Decision
         from envs.rulesets.atomic_africa.observer import FEATURE_INDEX

@@ -522,7 +522,8 @@ def make_server(session: PlaySession, port: int, step_ms: int = 350):
         raise
     server = _make("127.0.0.1", sock.getsockname()[1], create_app(session, step_ms),
                    threaded=True, fd=sock.fileno())
-    server._riposte_socket = sock  # keep the original open for as long as the server
+    # keep the original open for as long as the server (an attribute werkzeug does not declare)
+    server._riposte_socket = sock  # type: ignore[attr-defined]
     return server
 
 
