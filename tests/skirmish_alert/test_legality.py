@@ -11,6 +11,7 @@ import pytest
 from envs import load_game
 from envs.core.chance import sample_chance_outcome
 from envs.rulesets.skirmish_alert.legality import legal_react_ids, legal_turn_ids, why_not
+from envs.rulesets.skirmish_alert.queries import legal_scope
 
 SCENARIOS = ["default", "duel", "ffa3", "ffa4", "three_teams", "dodge", "knockdown"]
 
@@ -28,7 +29,7 @@ def test_reach_built_legal_lists_equal_why_not(scenario: str) -> None:
                 state.apply_action(sample_chance_outcome(state, rng))
                 continue
             for f in state.live():
-                with state.legal_scope():
+                with legal_scope(state):
                     fast = (legal_turn_ids(state, f), legal_react_ids(state, f))
                     slow = ([i for i in game.turn_ids if why_not(state, f, game.acts[i]) is None],
                             [i for i in game.react_ids

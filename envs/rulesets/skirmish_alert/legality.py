@@ -14,6 +14,8 @@ from envs.core.protocol import Illegality
 from .actions import AP_COST, DISENGAGE_MAX, Act
 from .board import chebyshev, in_front
 from .params import DIRECTIONS
+from .queries import (adjacent_element, board_memo, charge_square, closed_door_on_line,
+                      disengage_squares, enemies_adjacent, engaged, los, occupant, reach)
 
 if TYPE_CHECKING:
     from .state import AlertState, Fighter
@@ -40,20 +42,20 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
         return Illegality(("AL-PD-11", "AL-PD-26"), f"{f.name} is knocked down and must "
                                                      f"stand up first")
     if k == "move":
-        if state.engaged(f):
+        if engaged(state, f):
             return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged: disengage")
         if max(abs(a.dx), abs(a.dy)) > f.mov:
             return Illegality(("AL-PD-15",), f"{f.name} moves {f.mov} squares at most")
         dest = (f.x + a.dx, f.y + a.dy)
-        if dest not in state.reach(f):
+        if dest not in reach(state, f):
             return Illegality(("AL-PD-15", "AL-PD-16"), f"no free path within {f.name}'s "
                               f"MOV {f.mov} reaches {dest}")
         return None
     if k == "disengage":
-        if not state.engaged(f):
+        if not engaged(state, f):
             return Illegality(("AL-16", "AL-PD-15"), f"{f.name} is not engaged")
         dest = (f.x + a.dx, f.y + a.dy)
-        if dest not in state.disengage_squares(f):
+        if dest not in disengage_squares(state, f):
             return Illegality(("AL-PD-15", "AL-PD-16"), f"no free path of at most "
                               f"{DISENGAGE_MAX} squares reaches {dest}")
         if any(o.team != f.team and chebyshev(o.pos, dest) <= 1 for o in state.live()):
@@ -70,15 +72,15 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
                 return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is not engaged with "
                                                          f"{t.name}")
             return None
-        if state.engaged(f):
+        if engaged(state, f):
             return Illegality(("AL-16", "AL-PD-19"), f"{f.name} is engaged")
         if k == "charge":
             if not in_front(f.facing, f.pos, t.pos):
                 return Illegality(("AL-PD-15",), f"{t.name} is not in the front arc")
-            if not state.los(f.pos, t.pos):
+            if not los(state, f.pos, t.pos):
                 return Illegality(("AL-PD-15",), f"no line of sight to {t.name}")
-            dest = state.charge_square(t, a.direction)
-            if dest not in state.reach(f):
+            dest = charge_square(state, t, a.direction)
+            if dest not in reach(state, f):
                 return Illegality(("AL-PD-15", "AL-PD-20"), f"{dest}, next to {t.name}, is "
                                   f"not a free square {f.name} can reach")
             return None
@@ -86,14 +88,14 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
             return Illegality(("AL-PD-24",), f"{f.name} has no ranged weapon")
         if d > state.game.ranged_weapons[f.ranged_weapon].range:
             return Illegality(("AL-PD-24",), f"{t.name} is out of range")
-        if not state.los(f.pos, t.pos):
-            door = state.closed_door_on_line(f.pos, t.pos)
+        if not los(state, f.pos, t.pos):
+            door = closed_door_on_line(state, f.pos, t.pos)
             if door is not None:
                 return Illegality(("AL-PD-16", "AL-PD-30"), f"the closed door x{door} "
                                   f"blocks the line of sight to {t.name}")
             return Illegality(("AL-PD-16",), f"no line of sight to {t.name}")
         if not state.game.allow_shoot_into_melee and any(
-                o.team == f.team for o in state.enemies_adjacent(t)):
+                o.team == f.team for o in enemies_adjacent(state, t)):
             return Illegality(("AL-PD-25",), f"{t.name} is engaged with a friend")
         return None
     if k == "pivot":
@@ -105,7 +107,7 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
             return Illegality(("AL-PD-15",), f"{f.name} is not knocked down")
         return None
     if k in ("activate", "repair", "sabotage"):
-        e = state.adjacent_element(f, a.element)
+        e = adjacent_element(state, f, a.element)
         if e is None:
             return Illegality(("AL-PD-15", "AL-PD-30"), f"not next to element x{a.element}")
         kind = e["kind"]
@@ -115,11 +117,11 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
             if kind == "objective" and e["held_by"] == f.team:
                 return Illegality(("AL-PD-30",), "the objective is already held")
             if kind == "door" and e["state"] == "open" and \
-                    state.occupant(e["x"], e["y"]) is not None:
+                    occupant(state, e["x"], e["y"]) is not None:
                 return Illegality(("AL-PD-30",), "a fighter stands in the doorway")
             if kind == "lever" and e["controls"] is not None:
                 door = state.elements[e["controls"]]
-                if door["state"] == "open" and state.occupant(door["x"], door["y"]):
+                if door["state"] == "open" and occupant(state, door["x"], door["y"]):
                     return Illegality(("AL-PD-30",), "a fighter stands in its doorway")
             return None
         if kind != "machine":
@@ -134,7 +136,7 @@ def why_not(state: "AlertState", f: "Fighter", a: Act, paid: bool = False) -> Il
             return Illegality(("AL-PD-31",), f"{f.name} has no {a.item} left")
         # AL-16f: never in a reaction while engaged; equipment_blocked_when_engaged
         # extends the ban to the fighter's own turn (AL-PD-15) and only there
-        eng = state.engaged(f)
+        eng = engaged(state, f)
         if eng and a.react:
             return Illegality(("AL-16",), "no equipment in a reaction while engaged")
         if eng and state.game.equipment_blocked_when_engaged:
@@ -166,29 +168,29 @@ def _move_family_ids(state: "AlertState", f: "Fighter", react: bool,
     (:meth:`.AlertState.board_memo`: they depend only on the board and ``f``'s grapnel)."""
     g = state.game
     here = f.pos
-    memo = state.board_memo() if state._scope is None else state._scope
+    memo = board_memo(state) if state._scope is None else state._scope
     key = (f.gid, f.grapnel, react)
     moves = memo["move_ids"].get(key)
     if moves is None:
-        if state.engaged(f):
+        if engaged(state, f):
             ids = g.react_disengage_ids if react else g.disengage_ids
             moves = [ids[(x - here[0], y - here[1])] for x, y in
-                     _squares_out_of_contact(state, f, state.disengage_squares(f))]
+                     _squares_out_of_contact(state, f, disengage_squares(state, f))]
         else:
             ids = g.react_move_ids if react else g.move_ids
-            moves = [ids[(x - here[0], y - here[1])] for x, y in state.reach(f)
+            moves = [ids[(x - here[0], y - here[1])] for x, y in reach(state, f)
                      if (x, y) != here]
         memo["move_ids"][key] = moves
     out = list(moves)
-    if with_charges and not state.engaged(f):
-        reach = state.reach(f)
+    if with_charges and not engaged(state, f):
+        reachable = reach(state, f)
         for j in range(g.n_enemy_slots):
             t = state.fighters[state.enemy_gid(f.team, j)]
             if t is None or not t.in_play or not in_front(f.facing, here, t.pos) \
-                    or not state.los(here, t.pos):
+                    or not los(state, here, t.pos):
                 continue
             for side in range(8):
-                if state.charge_square(t, side) in reach:
+                if charge_square(state, t, side) in reachable:
                     out.append(g.charge_ids[(j, side)])
     return out
 

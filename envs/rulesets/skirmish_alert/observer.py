@@ -16,6 +16,7 @@ from .actions import DECISION_TYPES
 from .params import ACTION_KINDS
 from .procedures.context import AlertContext
 from .reactions.aptitude import reaction_difficulty
+from .queries import engaged, legal_scope
 
 if TYPE_CHECKING:
     from .state import AlertState, Fighter
@@ -77,7 +78,7 @@ def _fighter_row(game: Any, state: AlertState, f: Fighter, actor: Fighter | None
     return [
         1.0, 1.0, (f.x + 0.5) / B, (f.y + 0.5) / B, *_FACING[f.facing],
         f.wounds / 6, f.w_max / 6, f.ap / 4, float(f.on_alert), float(f.knocked_down),
-        float(state.engaged(f)), f.track_pos / max(1, len(state.fighters)),
+        float(engaged(state, f)), f.track_pos / max(1, len(state.fighters)),
         float(f.activated), float(f.attempted_turn == state.turn_id),
         float(f.gid == state.active),
         f.ref / 4, f.mel / 4, f.sho / 4, f.tec / 4, f.defence / 3, f.arm / 2, f.ini / 3,
@@ -97,7 +98,7 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     fv = parts["fighters"]
     ctx = state.decision_context(side)
     actor = state.fighters[state.active] if state.active >= 0 else None
-    with state.legal_scope():  # the engagement of every fighter from the board memo
+    with legal_scope(state):  # the engagement of every fighter from the board memo
         for f in state.fighters:
             if f is not None:
                 fv[_ego(state, side, f.gid)] = _fighter_row(game, state, f, actor)

@@ -18,6 +18,8 @@ from .charge import ChargeSquare
 from .facing import Facing
 from .redirect import DISENGAGE_LABELS, MOVE_LABELS, RedirectWindow
 from .resolution import Attack, effect
+from ..effects import move_to, move_to_square
+from ..queries import charge_square, passable, reach, reach_through_doors
 
 if TYPE_CHECKING:
     from ..state import AlertState, Fighter
@@ -65,12 +67,12 @@ class ActionFrame(Frame):
         if self.phase is Phase.PRE:
             self.phase = Phase.WINDOW
             if a.kind == "charge":  # Q1: the charger's chosen square, fixed on declaration
-                self.dest_x, self.dest_y = state.charge_square(state.fighter(self.target),
+                self.dest_x, self.dest_y = charge_square(state, state.fighter(self.target),
                                                                a.direction)
             if g.reaction_timing == "before_effect" and a.kind in ("move", "charge"):
                 self.moved = True
                 if a.kind == "move":
-                    state.move_to_square(f, (f.x + a.dx, f.y + a.dy), ("AL-PD-20",))
+                    move_to_square(state, f, (f.x + a.dx, f.y + a.dy), ("AL-PD-20",))
                     return Push(Facing(f.gid, label))
                 self._charge_move(state, f, (self.dest_x, self.dest_y), ("AL-PD-15",))
             return None
@@ -90,7 +92,7 @@ class ActionFrame(Frame):
                      rules: tuple[str, ...]) -> None:
         """Move the charger to ``dest`` next to its target, facing it (AL-PD-15, Q1)."""
         t = state.fighter(self.target)
-        state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
+        move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
         state.log("charge_move", rules, f"{f.name} charges into contact with {t.name}"
                   f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],
                   attack=True)
@@ -103,11 +105,11 @@ class ActionFrame(Frame):
         dest = (self.dest_x, self.dest_y)
         if self.dest_x < 0 or dest == f.pos:
             return Done()
-        if dest not in state.reach(f):
+        if dest not in reach(state, f):
             return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))
         start = f.pos
         ahead = t.pos if t.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
-        state.move_to(f, dest[0], dest[1], direction_towards(dest, ahead))
+        move_to(f, dest[0], dest[1], direction_towards(dest, ahead))
         state.log("charge_move", ("AL-25", "AL-PD-20"), f"{f.name} makes the charge's move "
                   f"to ({f.x}, {f.y}) without its attack", f.team, fighter=f.gid,
                   target=t.gid, to=[f.x, f.y], attack=False)
@@ -119,9 +121,9 @@ class ActionFrame(Frame):
         within the charger's reach."""
         if not t.in_play:
             return Illegality(("AL-18", "AL-PD-22"), f"{t.name} is out of play")
-        beside = {state.charge_square(t, d) for d in range(8)}
-        if any(sq in beside and state.passable(*sq)
-               for sq in state.reach_through_doors(f)):
+        beside = {charge_square(state, t, d) for d in range(8)}
+        if any(sq in beside and passable(state, *sq)
+               for sq in reach_through_doors(state, f)):
             return Illegality(("AL-18", "AL-PD-30"), f"a closed door bars the way to {t.name}")
         return Illegality(("AL-18", "AL-PD-15"), f"{t.name} is out of reach")
 
@@ -144,7 +146,7 @@ class ActionFrame(Frame):
                 return Done()
             dest = (f.x + a.dx, f.y + a.dy)
             if why_not(state, f, a, paid=True) is None:  # AL-25: a free path still reaches it
-                state.move_to_square(f, dest, ("AL-25", "AL-PD-20"))
+                move_to_square(state, f, dest, ("AL-25", "AL-PD-20"))
                 return Done(Facing(f.gid, label))
             return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))  # AL-25
         if k == "charge":
@@ -155,14 +157,14 @@ class ActionFrame(Frame):
                 self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))
                 return Done()
             if t.in_play:
-                reach = state.reach(f)
+                reachable = reach(state, f)
                 dest = (self.dest_x, self.dest_y)
-                if chebyshev(dest, t.pos) == 1 and dest in reach:
+                if chebyshev(dest, t.pos) == 1 and dest in reachable:
                     self._charge_move(state, f, dest, ("AL-PD-15",))
                     return Done(Attack(f.gid, t.gid, False, True))
                 slot = state.enemy_slot(f.team, t.gid)
                 options = tuple(charge_label(slot, d) for d in range(8)
-                                if state.charge_square(t, d) in reach)
+                                if charge_square(state, t, d) in reachable)
                 if options:  # Q1: the target moved but is still in reach: the charger picks
                     return Done(ChargeSquare(f.gid, t.gid, label, options))
             self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))

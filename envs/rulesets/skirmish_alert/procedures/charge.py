@@ -13,6 +13,8 @@ from ..actions import Decision
 from ..board import direction_towards
 from .context import AlertContext, _ctx
 from .resolution import Attack
+from ..effects import move_to
+from ..queries import charge_square
 
 if TYPE_CHECKING:
     from ..state import AlertState
@@ -50,8 +52,8 @@ class ChargeSquare(Frame):
     def apply(self, state: AlertState, action: int) -> None:
         f, t = state.fighter(self.fighter), state.fighter(self.target)
         self.chosen = state.game.actions.labels[action]
-        dest = state.charge_square(t, state.game.acts[action].direction)
-        state.move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
+        dest = charge_square(state, t, state.game.acts[action].direction)
+        move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
         state.log("charge_move", ("AL-PD-15", "AL-PD-20"), f"{f.name} charges into contact "
                   f"with {t.name} at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid,
                   to=[f.x, f.y], attack=True)

@@ -14,6 +14,7 @@ from ..actions import PASS_LABEL, Act, Decision
 from ..legality import why_not
 from .context import AlertContext, _ctx, catalogue_reactions
 from .facing import Facing
+from ..effects import move_to_square
 
 if TYPE_CHECKING:
     from ..state import AlertState
@@ -35,7 +36,7 @@ class RedirectMove(Reaction):
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         f = state.fighter(window.subject)
-        state.move_to_square(f, (f.x + self.act.dx, f.y + self.act.dy), self.rules)
+        move_to_square(state, f, (f.x + self.act.dx, f.y + self.act.dy), self.rules)
         return (Facing(f.gid, self.label),)
 
 

@@ -13,6 +13,8 @@ from ..actions import Act, move_label
 from ..board import bresenham, chebyshev, in_front
 from ..params import DIRECTIONS
 from .facing import Facing
+from ..effects import knock_down, move_to_square, wound
+from ..queries import on_board
 
 if TYPE_CHECKING:
     from ..state import AlertState, Fighter
@@ -68,9 +70,9 @@ class Attack(Frame):
             else:
                 w = g.melee_weapons[a.melee_weapon]
                 dmg, impact = w.dmg, w.impact
-            state.wound(t, max(1, dmg - t.arm), ("AL-PD-22",))
+            wound(state, t, max(1, dmg - t.arm), ("AL-PD-22",))
             if t.in_play and (total - tn >= g.knockdown_margin or impact):
-                state.knock_down(t, ("AL-PD-23",))
+                knock_down(state, t, ("AL-PD-23",))
         return Done()
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
@@ -121,7 +123,7 @@ def effect(state: AlertState, f: Fighter, a: Act, rules: tuple[str, ...]) -> tup
     a reaction alike."""
     k = a.kind
     if k in ("move", "disengage"):  # AL-PD-15: any free path, then a free facing
-        state.move_to_square(f, (f.x + a.dx, f.y + a.dy), rules)
+        move_to_square(state, f, (f.x + a.dx, f.y + a.dy), rules)
         return (Facing(f.gid, move_label(k, a.dx, a.dy, a.react)),)
     if k in ("melee", "shoot"):
         t = state.fighter(state.enemy_gid(f.team, a.target))
@@ -161,7 +163,7 @@ def effect(state: AlertState, f: Fighter, a: Act, rules: tuple[str, ...]) -> tup
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
                     p = (f.x + dx, f.y + dy)
-                    if state.on_board(*p) and p not in state.smoke:
+                    if on_board(state, *p) and p not in state.smoke:
                         state.smoke.append(p)
         elif a.item == "grapnel":
             f.grapnel = True

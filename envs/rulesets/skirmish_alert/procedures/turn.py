@@ -16,6 +16,7 @@ from ..actions import AP_COST, Decision
 from ..legality import legal_turn_ids, why_not
 from .action import ActionFrame
 from .context import AlertContext, _ctx
+from ..queries import legal_scope
 
 if TYPE_CHECKING:
     from ..state import AlertState
@@ -86,7 +87,7 @@ class Turn(Frame):
         f = state.fighter(self.fighter)
         if self.step is TurnStep.MAINTAIN:
             return [g.keep_id, g.drop_id]
-        with state.legal_scope():
+        with legal_scope(state):
             return legal_turn_ids(state, f)
 
     def why_illegal(self, state: AlertState, action: int) -> Illegality | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 from envs.core.protocol import Illegality
 
 from ..board import in_front
+from ..queries import los
 
 if TYPE_CHECKING:
     from ..state import AlertState
@@ -45,6 +46,6 @@ def why_not_eligible(state: AlertState, gid: int, window: Declaration) -> Illega
     if not in_front(reactor.facing, reactor.pos, declared_at):
         return Illegality(("AL-9", "AL-PD-18"), f"{actor.name} acts behind {reactor.name}'s "
                                                 f"back")
-    if state.game.reaction_requires_los and not state.los(reactor.pos, declared_at):
+    if state.game.reaction_requires_los and not los(state, reactor.pos, declared_at):
         return Illegality(("AL-PD-32",), f"{reactor.name} cannot see {actor.name}")
     return None

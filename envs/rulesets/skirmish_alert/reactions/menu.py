@@ -14,6 +14,7 @@ from ..actions import REACT_NONE_LABEL, Act, Decision
 from ..legality import legal_react_ids, why_not
 from ..procedures.context import AlertContext, _ctx, catalogue_reactions
 from ..procedures.resolution import effect
+from ..queries import legal_scope
 
 if TYPE_CHECKING:
     from ..state import AlertState, Fighter
@@ -49,7 +50,7 @@ def react_menu(state: AlertState, reactor: Fighter) -> tuple[str, ...]:
     only against an engaged enemy, move only when not engaged and disengage only when engaged,
     shooting and equipment only when not engaged)."""
     game = state.game
-    with state.legal_scope():
+    with legal_scope(state):
         return tuple(game.actions.labels[i] for i in legal_react_ids(state, reactor))
 
 
