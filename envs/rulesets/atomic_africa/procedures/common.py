@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from envs.core.frames import DrawCard, RollDice, ZonedState
+from envs.core.frames import DrawCard, RollDice
 from envs.core.procedure import ChanceNode, DecisionContext, Done, Frame, Push, Step, register
 
 from envs.core.protocol import Illegality
@@ -27,31 +27,30 @@ class UnitContext(DecisionContext):
 
 @register
 @dataclass(slots=True)
-class DeckDraw(DrawCard):
+class DeckDraw(DrawCard[AAState]):
     """A card drawn from side ``side``'s own deck (AA-G1): the next card of the scenario's
     ``deck_order`` while one is left (a chance node with that single outcome), else any card
     left, with probability copies / cards left (:class:`envs.core.frames.DrawCard`)."""
 
     kind = "aa.deck_draw"
 
-    def _stacked(self, state: ZonedState) -> list[int]:
-        """The scenario's next cards of this deck, top first (empty once drawn; the frame runs
-        on an :class:`AAState`, typed as :class:`DrawCard` takes it)."""
+    def _stacked(self, state: AAState) -> list[int]:
+        """The scenario's next cards of this deck, top first (empty once drawn)."""
         if self.side is None:
             return []
-        return cast(AAState, state).deck_order[self.side]
+        return state.deck_order[self.side]
 
-    def run(self, state: ZonedState) -> Step:
+    def run(self, state: AAState) -> Step:
         stacked = self._stacked(state)
         if self.card is None and stacked:
             return ChanceNode(((stacked[0], 1.0),))
         return DrawCard.run(self, state)
 
-    def legal_actions(self, state: ZonedState) -> list[int]:
+    def legal_actions(self, state: AAState) -> list[int]:
         stacked = self._stacked(state)
         return [stacked[0]] if stacked else DrawCard.legal_actions(self, state)
 
-    def apply(self, state: ZonedState, action: int) -> Done:
+    def apply(self, state: AAState, action: int) -> Done:
         stacked = self._stacked(state)
         if stacked:
             stacked.pop(0)

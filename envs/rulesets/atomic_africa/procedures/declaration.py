@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import cast
 
 from envs.core.frames import HiddenCommit
 from envs.core.errors import InvalidStateError
 from envs.core.procedure import Done, Frame, Push, Step, Wait, register
-from envs.core.protocol import Illegality, State
+from envs.core.protocol import Illegality
 
 from .. import orders
 from ..actions import Decision
@@ -28,7 +27,7 @@ def _denomination_rank(card: int) -> int:
 
 @register
 @dataclass(slots=True)
-class ChangeCommit(HiddenCommit):
+class ChangeCommit(HiddenCommit[AAState]):
     """AA-D4/AA-D5 (AA-G11): one round of the change loop as a hidden commitment: each side
     asked plays any card of its Reserve face down (``reserve:play:<card>``, a Joker included,
     AA-G13) or stands; a frozen side may only stand (AA-D8)."""
@@ -46,17 +45,16 @@ class ChangeCommit(HiddenCommit):
             raise InvalidStateError("every side of the change loop has committed")
         return self.sides[index]
 
-    def legal_actions(self, state: State) -> list[int]:
-        game_state = cast(AAState, state)  # the frame runs on an AAState (typed as HiddenCommit)
-        ids = game_state.game.ids
+    def legal_actions(self, state: AAState) -> list[int]:
+        ids = state.game.ids
         side = self._asked_side()
-        if game_state.phase_in_play().frozen[side]:
+        if state.phase_in_play().frozen[side]:
             return [ids.stand]
-        return [ids.play0 + card for card in orders.reserve_cards(game_state, side)] + [ids.stand]
+        return [ids.play0 + card for card in orders.reserve_cards(state, side)] + [ids.stand]
 
-    def why_illegal(self, state: State, action: int) -> Illegality | None:
+    def why_illegal(self, state: AAState, action: int) -> Illegality | None:
         side = self._asked_side()
-        if cast(AAState, state).phase_in_play().frozen[side]:
+        if state.phase_in_play().frozen[side]:
             return Illegality(("AA-D8",), "a revealed Joker has frozen this side's orders for "
                               "the rest of the Activation Phase")
         return Illegality(("AA-D4",), "only a card of the side's own Reserve may be played")
