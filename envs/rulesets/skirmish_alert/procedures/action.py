@@ -60,143 +60,143 @@ class ActionFrame(Frame):
     dest_y: int = -1
 
     def run(self, state: AlertState) -> Step:
-        g = state.game
-        f = state.fighter(self.fighter)
-        a = g.acts[self.action]
-        label = g.actions.labels[self.action]
+        game = state.game
+        fighter = state.fighter(self.fighter)
+        act = game.acts[self.action]
+        label = game.actions.labels[self.action]
         if self.phase is Phase.PRE:
             self.phase = Phase.WINDOW
-            if a.kind == "charge":  # Q1: the charger's chosen square, fixed on declaration
+            if act.kind == "charge":  # Q1: the charger's chosen square, fixed on declaration
                 self.dest_x, self.dest_y = charge_square(state, state.fighter(self.target),
-                                                               a.direction)
-            if g.reaction_timing == "before_effect" and a.kind in ("move", "charge"):
+                                                               act.direction)
+            if game.reaction_timing == "before_effect" and act.kind in ("move", "charge"):
                 self.moved = True
-                if a.kind == "move":
-                    move_to_square(state, f, (f.x + a.dx, f.y + a.dy), ("AL-PD-20",))
-                    return Push(Facing(f.gid, label))
-                self._charge_move(state, f, (self.dest_x, self.dest_y), ("AL-PD-15",))
+                if act.kind == "move":
+                    move_to_square(state, fighter, (fighter.x + act.dx, fighter.y + act.dy), ("AL-PD-20",))
+                    return Push(Facing(fighter.gid, label))
+                self._charge_move(state, fighter, (self.dest_x, self.dest_y), ("AL-PD-15",))
             return None
         if self.phase is Phase.WINDOW:
             self.phase = Phase.RESOLVE
-            kind = a.kind if a.kind != "drop_alert" else "pass"
-            if kind not in g.non_triggering_actions and any(
-                    o.on_alert and o.team != f.team for o in state.live()):
-                return Push(AlertWindow(f.gid, label, self.decl_x, self.decl_y, self.target))
+            kind = act.kind if act.kind != "drop_alert" else "pass"
+            if kind not in game.non_triggering_actions and any(
+                    o.on_alert and o.team != fighter.team for o in state.live()):
+                return Push(AlertWindow(fighter.gid, label, self.decl_x, self.decl_y, self.target))
             return None
         if self.phase is Phase.RESOLVE:
             self.phase = Phase.DONE
-            return self._resolve(state, f, a, label)
+            return self._resolve(state, fighter, act, label)
         return Done()
 
-    def _charge_move(self, state: AlertState, f: Fighter, dest: tuple[int, int],
+    def _charge_move(self, state: AlertState, fighter: Fighter, dest: tuple[int, int],
                      rules: tuple[str, ...]) -> None:
         """Move the charger to ``dest`` next to its target, facing it (AL-PD-15, Q1)."""
-        t = state.fighter(self.target)
-        move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
-        state.log("charge_move", rules, f"{f.name} charges into contact with {t.name}"
-                  f" at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid, to=[f.x, f.y],
+        target = state.fighter(self.target)
+        move_to(fighter, dest[0], dest[1], direction_towards(dest, target.pos))
+        state.log("charge_move", rules, f"{fighter.name} charges into contact with {target.name}"
+                  f" at ({fighter.x}, {fighter.y})", fighter.team, fighter=fighter.gid, target=target.gid, to=[fighter.x, fighter.y],
                   attack=True)
 
-    def _charge_move_without_attack(self, state: AlertState, f: Fighter, t: Fighter, label: str) -> Step:
+    def _charge_move_without_attack(self, state: AlertState, fighter: Fighter, target: Fighter, label: str) -> Step:
         """AL-25, AL-PD-20: the Charge's attack is lost but its movement part is still made,
         to the destination fixed on declaration, facing the target (or, out of play, the way
         it moved); when that square can no longer be reached, the actor may pick another
         destination within its MOV (:class:`RedirectWindow`)."""
         dest = (self.dest_x, self.dest_y)
-        if self.dest_x < 0 or dest == f.pos:
+        if self.dest_x < 0 or dest == fighter.pos:
             return Done()
-        if dest not in reach(state, f):
-            return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))
-        start = f.pos
-        ahead = t.pos if t.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
-        move_to(f, dest[0], dest[1], direction_towards(dest, ahead))
-        state.log("charge_move", ("AL-25", "AL-PD-20"), f"{f.name} makes the charge's move "
-                  f"to ({f.x}, {f.y}) without its attack", f.team, fighter=f.gid,
-                  target=t.gid, to=[f.x, f.y], attack=False)
+        if dest not in reach(state, fighter):
+            return Done(RedirectWindow(fighter.team, label, fighter.gid, MOVE_LABELS))
+        start = fighter.pos
+        ahead = target.pos if target.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
+        move_to(fighter, dest[0], dest[1], direction_towards(dest, ahead))
+        state.log("charge_move", ("AL-25", "AL-PD-20"), f"{fighter.name} makes the charge's move "
+                  f"to ({fighter.x}, {fighter.y}) without its attack", fighter.team, fighter=fighter.gid,
+                  target=target.gid, to=[fighter.x, fighter.y], attack=False)
         return Done()
 
-    def _charge_lost_reason(self, state: AlertState, f: Fighter, t: Fighter) -> Illegality:
+    def _charge_lost_reason(self, state: AlertState, fighter: Fighter, target: Fighter) -> Illegality:
         """Why a charge's attack is lost after the window (AL-18): the target is out of play,
         a closed door now bars every way to it (AL-PD-30), or no free square next to it is
         within the charger's reach."""
-        if not t.in_play:
-            return Illegality(("AL-18", "AL-PD-22"), f"{t.name} is out of play")
-        beside = {charge_square(state, t, d) for d in range(8)}
+        if not target.in_play:
+            return Illegality(("AL-18", "AL-PD-22"), f"{target.name} is out of play")
+        beside = {charge_square(state, target, d) for d in range(8)}
         if any(sq in beside and passable(state, *sq)
-               for sq in reach_through_doors(state, f)):
-            return Illegality(("AL-18", "AL-PD-30"), f"a closed door bars the way to {t.name}")
-        return Illegality(("AL-18", "AL-PD-15"), f"{t.name} is out of reach")
+               for sq in reach_through_doors(state, fighter)):
+            return Illegality(("AL-18", "AL-PD-30"), f"a closed door bars the way to {target.name}")
+        return Illegality(("AL-18", "AL-PD-15"), f"{target.name} is out of reach")
 
-    def _lose_attack(self, state: AlertState, f: Fighter, t: Fighter, label: str, why: Illegality) -> None:
+    def _lose_attack(self, state: AlertState, fighter: Fighter, target: Fighter, label: str, why: Illegality) -> None:
         state.log("attack_lost", ("AL-18", "AL-PD-20") + tuple(
             r for r in why.rules if r not in ("AL-18", "AL-PD-20")),
-            f"{f.name} loses the attack of {label}: {why.reason}", f.team, fighter=f.gid,
-            target=t.gid, action=label, reason=why.reason)
+            f"{fighter.name} loses the attack of {label}: {why.reason}", fighter.team, fighter=fighter.gid,
+            target=target.gid, action=label, reason=why.reason)
 
-    def _resolve(self, state: AlertState, f: Fighter, a: Act, label: str) -> Step:
-        if not f.in_play:
+    def _resolve(self, state: AlertState, fighter: Fighter, act: Act, label: str) -> Step:
+        if not fighter.in_play:
             return Done()
-        if f.knockdowns > self.knockdowns:
-            state.log("action_lost", ("AL-26", "AL-PD-28"), f"{f.name} was knocked down and "
-                      f"loses {label}", f.team, fighter=f.gid, action=label)
+        if fighter.knockdowns > self.knockdowns:
+            state.log("action_lost", ("AL-26", "AL-PD-28"), f"{fighter.name} was knocked down and "
+                      f"loses {label}", fighter.team, fighter=fighter.gid, action=label)
             return Done()
-        k = a.kind
-        if k == "move":
+        action_kind = act.kind
+        if action_kind == "move":
             if self.moved:
                 return Done()
-            dest = (f.x + a.dx, f.y + a.dy)
-            if why_not(state, f, a, paid=True) is None:  # AL-25: a free path still reaches it
-                move_to_square(state, f, dest, ("AL-25", "AL-PD-20"))
-                return Done(Facing(f.gid, label))
-            return Done(RedirectWindow(f.team, label, f.gid, MOVE_LABELS))  # AL-25
-        if k == "charge":
-            t = state.fighter(self.target)
+            dest = (fighter.x + act.dx, fighter.y + act.dy)
+            if why_not(state, fighter, act, paid=True) is None:  # AL-25: a free path still reaches it
+                move_to_square(state, fighter, dest, ("AL-25", "AL-PD-20"))
+                return Done(Facing(fighter.gid, label))
+            return Done(RedirectWindow(fighter.team, label, fighter.gid, MOVE_LABELS))  # AL-25
+        if action_kind == "charge":
+            target = state.fighter(self.target)
             if self.moved:
-                if t.in_play and chebyshev(f.pos, t.pos) == 1:
-                    return Done(Attack(f.gid, t.gid, False, True))
-                self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))
+                if target.in_play and chebyshev(fighter.pos, target.pos) == 1:
+                    return Done(Attack(fighter.gid, target.gid, False, True))
+                self._lose_attack(state, fighter, target, label, self._charge_lost_reason(state, fighter, target))
                 return Done()
-            if t.in_play:
-                reachable = reach(state, f)
+            if target.in_play:
+                reachable = reach(state, fighter)
                 dest = (self.dest_x, self.dest_y)
-                if chebyshev(dest, t.pos) == 1 and dest in reachable:
-                    self._charge_move(state, f, dest, ("AL-PD-15",))
-                    return Done(Attack(f.gid, t.gid, False, True))
-                slot = state.enemy_slot(f.team, t.gid)
+                if chebyshev(dest, target.pos) == 1 and dest in reachable:
+                    self._charge_move(state, fighter, dest, ("AL-PD-15",))
+                    return Done(Attack(fighter.gid, target.gid, False, True))
+                slot = state.enemy_slot(fighter.team, target.gid)
                 options = tuple(charge_label(slot, d) for d in range(8)
-                                if charge_square(state, t, d) in reachable)
+                                if charge_square(state, target, d) in reachable)
                 if options:  # Q1: the target moved but is still in reach: the charger picks
-                    return Done(ChargeSquare(f.gid, t.gid, label, options))
-            self._lose_attack(state, f, t, label, self._charge_lost_reason(state, f, t))
-            return self._charge_move_without_attack(state, f, t, label)
-        if k in ("melee", "shoot"):
-            t = state.fighter(self.target)
+                    return Done(ChargeSquare(fighter.gid, target.gid, label, options))
+            self._lose_attack(state, fighter, target, label, self._charge_lost_reason(state, fighter, target))
+            return self._charge_move_without_attack(state, fighter, target, label)
+        if action_kind in ("melee", "shoot"):
+            target = state.fighter(self.target)
             # AL-18: lost only when the target is now out of reach, range or sight; the AP
             # was paid on declaration and is not asked for again (AL-24, AL-PD-20)
-            why = (why_not(state, f, a, paid=True) if t.in_play
-                   else Illegality(("AL-PD-22",), f"{t.name} is out of play"))
+            why = (why_not(state, fighter, act, paid=True) if target.in_play
+                   else Illegality(("AL-PD-22",), f"{target.name} is out of play"))
             if why is not None:
-                self._lose_attack(state, f, t, label, why)
+                self._lose_attack(state, fighter, target, label, why)
                 return Done()
-            return Done(*effect(state, f, a, ("AL-24",)))
-        if k == "alert":
-            f.on_alert = True  # AL-1, AL-2
-            state.log("alert", ("AL-1", "AL-2"), f"{f.name} goes on alert and ends its turn "
-                      f"({f.ap} AP left)", f.team, fighter=f.gid, ap=f.ap)
+            return Done(*effect(state, fighter, act, ("AL-24",)))
+        if action_kind == "alert":
+            fighter.on_alert = True  # AL-1, AL-2
+            state.log("alert", ("AL-1", "AL-2"), f"{fighter.name} goes on alert and ends its turn "
+                      f"({fighter.ap} AP left)", fighter.team, fighter=fighter.gid, ap=fighter.ap)
             return Done()
-        if k == "keep_alert":
-            state.log("keep_alert", ("AL-7", "AL-27"), f"{f.name} pays 1 AP to keep its alert",
-                      f.team, fighter=f.gid, ap=f.ap)
+        if action_kind == "keep_alert":
+            state.log("keep_alert", ("AL-7", "AL-27"), f"{fighter.name} pays 1 AP to keep its alert",
+                      fighter.team, fighter=fighter.gid, ap=fighter.ap)
             return Done()
-        if k == "pass":
-            state.log("pass", ("AL-PD-12",), f"{f.name} ends its turn", f.team, fighter=f.gid)
+        if action_kind == "pass":
+            state.log("pass", ("AL-PD-12",), f"{fighter.name} ends its turn", fighter.team, fighter=fighter.gid)
             return Done()
-        if k == "disengage" and why_not(state, f, a, paid=True) is not None:
-            return Done(RedirectWindow(f.team, label, f.gid, DISENGAGE_LABELS))  # AL-25
-        if k in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
-            if k != "disengage" and why_not(state, f, a, paid=True) is not None:
+        if action_kind == "disengage" and why_not(state, fighter, act, paid=True) is not None:
+            return Done(RedirectWindow(fighter.team, label, fighter.gid, DISENGAGE_LABELS))  # AL-25
+        if action_kind in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
+            if action_kind != "disengage" and why_not(state, fighter, act, paid=True) is not None:
                 state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
-                          f.team, fighter=f.gid, action=label)
+                          fighter.team, fighter=fighter.gid, action=label)
                 return Done()
-            return Done(*effect(state, f, a, ("AL-24",)))
+            return Done(*effect(state, fighter, act, ("AL-24",)))
         return Done()

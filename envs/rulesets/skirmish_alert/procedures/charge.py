@@ -50,13 +50,13 @@ class ChargeSquare(Frame):
                           f"free square next to its target that the charger can reach now")
 
     def apply(self, state: AlertState, action: int) -> None:
-        f, t = state.fighter(self.fighter), state.fighter(self.target)
+        fighter, target = state.fighter(self.fighter), state.fighter(self.target)
         self.chosen = state.game.actions.labels[action]
-        dest = charge_square(state, t, state.game.acts[action].direction)
-        move_to(f, dest[0], dest[1], direction_towards(dest, t.pos))
-        state.log("charge_move", ("AL-PD-15", "AL-PD-20"), f"{f.name} charges into contact "
-                  f"with {t.name} at ({f.x}, {f.y})", f.team, fighter=f.gid, target=t.gid,
-                  to=[f.x, f.y], attack=True)
+        dest = charge_square(state, target, state.game.acts[action].direction)
+        move_to(fighter, dest[0], dest[1], direction_towards(dest, target.pos))
+        state.log("charge_move", ("AL-PD-15", "AL-PD-20"), f"{fighter.name} charges into contact "
+                  f"with {target.name} at ({fighter.x}, {fighter.y})", fighter.team, fighter=fighter.gid, target=target.gid,
+                  to=[fighter.x, fighter.y], attack=True)
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:

@@ -42,11 +42,11 @@ class Facing(Frame):
                                          "(face:D)")
 
     def apply(self, state: AlertState, action: int) -> None:
-        f = state.fighter(self.fighter)
-        f.facing = state.game.acts[action].direction
+        fighter = state.fighter(self.fighter)
+        fighter.facing = state.game.acts[action].direction
         self.chosen = True
-        state.log("facing", ("AL-PD-15",), f"{f.name} faces {DIRECTIONS[f.facing]}", f.team,
-                  fighter=f.gid, facing=f.facing)
+        state.log("facing", ("AL-PD-15",), f"{fighter.name} faces {DIRECTIONS[fighter.facing]}", fighter.team,
+                  fighter=fighter.gid, facing=fighter.facing)
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:

@@ -35,9 +35,9 @@ class RedirectMove(Reaction):
         return why_not(state, state.fighter(window.subject), self.act, paid=True)
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
-        f = state.fighter(window.subject)
-        move_to_square(state, f, (f.x + self.act.dx, f.y + self.act.dy), self.rules)
-        return (Facing(f.gid, self.label),)
+        fighter = state.fighter(window.subject)
+        move_to_square(state, fighter, (fighter.x + self.act.dx, fighter.y + self.act.dy), self.rules)
+        return (Facing(fighter.gid, self.label),)
 
 
 @register
@@ -60,15 +60,15 @@ class RedirectWindow(ReactionWindow):
     skip_when_only_decline = True
 
     def on_open(self, state: AlertState) -> None:
-        f = state.fighter(self.subject)
-        state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{f.name} cannot reach the "
+        fighter = state.fighter(self.subject)
+        state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{fighter.name} cannot reach the "
                   f"destination of {self.trigger}: it may pick another within its MOV",
-                  f.team, fighter=f.gid, action=self.trigger, options=list(self.allowed))
+                  fighter.team, fighter=fighter.gid, action=self.trigger, options=list(self.allowed))
 
     def _stays(self, state: AlertState, asked: bool) -> None:
-        f = state.fighter(self.subject)
-        state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{f.name} stays at ({f.x}, {f.y})",
-                  f.team, fighter=f.gid, action=self.trigger, at=[f.x, f.y], asked=asked)
+        fighter = state.fighter(self.subject)
+        state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{fighter.name} stays at ({fighter.x}, {fighter.y})",
+                  fighter.team, fighter=fighter.gid, action=self.trigger, at=[fighter.x, fighter.y], asked=asked)
 
     def on_skip(self, state: AlertState) -> None:
         self._stays(state, False)

@@ -35,53 +35,53 @@ class Attack(Frame):
     values: list[int] = field(default_factory=list)
 
     def run(self, state: AlertState) -> Step:
-        a, t = state.fighter(self.attacker), state.fighter(self.target)
+        attacker, target = state.fighter(self.attacker), state.fighter(self.target)
         if not self.values:
-            return Push(RollDice(2, f"{a.name} {'shoots at' if self.ranged else 'strikes'} "
-                                    f"{t.name}", ("AL-PD-1",), a.team))
-        g = state.game
-        bonus, tn = 0, g.attack_base + t.defence + (1 if "shield" in t.items else 0)
+            return Push(RollDice(2, f"{attacker.name} {'shoots at' if self.ranged else 'strikes'} "
+                                    f"{target.name}", ("AL-PD-1",), attacker.team))
+        game = state.game
+        bonus, needed = 0, game.attack_base + target.defence + (1 if "shield" in target.items else 0)
         rules = ["AL-PD-24" if self.ranged else "AL-PD-21"]
-        if not in_front(t.facing, t.pos, a.pos):
+        if not in_front(target.facing, target.pos, attacker.pos):
             bonus += 1
         if self.ranged:
-            if any(p in g.blocking for p in _cover_squares(state, a, t)):
-                tn += 1
-            if chebyshev(a.pos, t.pos) * 2 > g.ranged_weapons[filled(a.ranged_weapon, "the shooter's ranged weapon")].range:
-                tn += 1
+            if any(p in game.blocking for p in _cover_squares(state, attacker, target)):
+                needed += 1
+            if chebyshev(attacker.pos, target.pos) * 2 > game.ranged_weapons[filled(attacker.ranged_weapon, "the shooter's ranged weapon")].range:
+                needed += 1
         else:
             if self.charge:
                 bonus += 1
-            if t.knocked_down:
+            if target.knocked_down:
                 bonus += 2
                 rules.append("AL-PD-27")
-        bonus = min(bonus, g.modifier_cap)
+        bonus = min(bonus, game.modifier_cap)
         roll = sum(self.values)
-        total = roll + (a.sho if self.ranged else a.mel) + bonus
-        hit = total >= tn
-        state.log("attack", tuple(rules), f"{a.name} {'shot' if self.ranged else 'blow'} at "
-                  f"{t.name}: {roll} + {total - roll} = {total} vs {tn}: "
-                  f"{'hit' if hit else 'miss'}", a.team, attacker=a.gid, target=t.gid,
-                  roll=roll, total=total, needed=tn, hit=hit, ranged=self.ranged,
+        total = roll + (attacker.sho if self.ranged else attacker.mel) + bonus
+        hit = total >= needed
+        state.log("attack", tuple(rules), f"{attacker.name} {'shot' if self.ranged else 'blow'} at "
+                  f"{target.name}: {roll} + {total - roll} = {total} vs {needed}: "
+                  f"{'hit' if hit else 'miss'}", attacker.team, attacker=attacker.gid, target=target.gid,
+                  roll=roll, total=total, needed=needed, hit=hit, ranged=self.ranged,
                   charge=self.charge)
         if hit:
             if self.ranged:
-                dmg, impact = g.ranged_weapons[filled(a.ranged_weapon, "the shooter's ranged weapon")].dmg, False
+                dmg, impact = game.ranged_weapons[filled(attacker.ranged_weapon, "the shooter's ranged weapon")].dmg, False
             else:
-                w = g.melee_weapons[a.melee_weapon]
-                dmg, impact = w.dmg, w.impact
-            wound(state, t, max(1, dmg - t.arm), ("AL-PD-22",))
-            if t.in_play and (total - tn >= g.knockdown_margin or impact):
-                knock_down(state, t, ("AL-PD-23",))
+                weapon = game.melee_weapons[attacker.melee_weapon]
+                dmg, impact = weapon.dmg, weapon.impact
+            wound(state, target, max(1, dmg - target.arm), ("AL-PD-22",))
+            if target.in_play and (total - needed >= game.knockdown_margin or impact):
+                knock_down(state, target, ("AL-PD-23",))
         return Done()
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
         self.values = list(rolled(child))
 
 
-def _cover_squares(state: AlertState, a: Fighter, t: Fighter) -> list[tuple[int, int]]:
+def _cover_squares(state: AlertState, attacker: Fighter, target: Fighter) -> list[tuple[int, int]]:
     """AL-PD-24: squares on the line of sight that are adjacent to the target."""
-    return [p for p in bresenham(a.pos, t.pos) if chebyshev(p, t.pos) == 1]
+    return [p for p in bresenham(attacker.pos, target.pos) if chebyshev(p, target.pos) == 1]
 
 
 @register
@@ -97,19 +97,19 @@ class TechTest(Frame):
     values: list[int] = field(default_factory=list)
 
     def run(self, state: AlertState) -> Step:
-        f = state.fighter(self.fighter)
+        fighter = state.fighter(self.fighter)
         what = "repairs" if self.repair else "sabotages"
         if not self.values:
-            return Push(RollDice(2, f"{f.name} {what} x{self.element}", ("AL-PD-30",), f.team))
-        e = state.elements[self.element]
+            return Push(RollDice(2, f"{fighter.name} {what} x{self.element}", ("AL-PD-30",), fighter.team))
+        element = state.elements[self.element]
         roll = sum(self.values)
-        ok = roll + f.tec >= e["difficulty"]
+        ok = roll + fighter.tec >= element["difficulty"]
         if ok:
-            e["state"] = "working" if self.repair else "broken"
-            e["broken_by"] = None if self.repair else f.team
-        state.log("tech_test", ("AL-PD-30",), f"{f.name} {what} x{self.element}: {roll} + "
-                  f"{f.tec} vs {e['difficulty']}: {'success' if ok else 'failure'}", f.team,
-                  fighter=f.gid, element=self.element, roll=roll, needed=e["difficulty"],
+            element["state"] = "working" if self.repair else "broken"
+            element["broken_by"] = None if self.repair else fighter.team
+        state.log("tech_test", ("AL-PD-30",), f"{fighter.name} {what} x{self.element}: {roll} + "
+                  f"{fighter.tec} vs {element['difficulty']}: {'success' if ok else 'failure'}", fighter.team,
+                  fighter=fighter.gid, element=self.element, roll=roll, needed=element["difficulty"],
                   success=ok)
         return Done()
 
@@ -117,57 +117,57 @@ class TechTest(Frame):
         self.values = list(rolled(child))
 
 
-def effect(state: AlertState, f: Fighter, a: Act, rules: tuple[str, ...]) -> tuple[Frame, ...]:
-    """Carry out action ``a`` of fighter ``f`` now (movement, pivot, elements, equipment,
+def effect(state: AlertState, fighter: Fighter, act: Act, rules: tuple[str, ...]) -> tuple[Frame, ...]:
+    """Carry out action ``act`` of ``fighter`` now (movement, pivot, elements, equipment,
     attacks); returns the frames that roll its dice. Used by a resumed own-turn action and by
     a reaction alike."""
-    k = a.kind
-    if k in ("move", "disengage"):  # AL-PD-15: any free path, then a free facing
-        move_to_square(state, f, (f.x + a.dx, f.y + a.dy), rules)
-        return (Facing(f.gid, move_label(k, a.dx, a.dy, a.react)),)
-    if k in ("melee", "shoot"):
-        t = state.fighter(state.enemy_gid(f.team, a.target))
-        return (Attack(f.gid, t.gid, k == "shoot"),)
-    if k == "pivot":
-        f.facing = a.direction
-        state.log("pivot", rules, f"{f.name} turns to face {DIRECTIONS[a.direction]}", f.team,
-                  fighter=f.gid, facing=a.direction)
+    action_kind = act.kind
+    if action_kind in ("move", "disengage"):  # AL-PD-15: any free path, then a free facing
+        move_to_square(state, fighter, (fighter.x + act.dx, fighter.y + act.dy), rules)
+        return (Facing(fighter.gid, move_label(action_kind, act.dx, act.dy, act.react)),)
+    if action_kind in ("melee", "shoot"):
+        target = state.fighter(state.enemy_gid(fighter.team, act.target))
+        return (Attack(fighter.gid, target.gid, action_kind == "shoot"),)
+    if action_kind == "pivot":
+        fighter.facing = act.direction
+        state.log("pivot", rules, f"{fighter.name} turns to face {DIRECTIONS[act.direction]}", fighter.team,
+                  fighter=fighter.gid, facing=act.direction)
         return ()
-    if k == "stand_up":
-        f.knocked_down = False
-        state.log("stand_up", rules, f"{f.name} stands up", f.team, fighter=f.gid)
+    if action_kind == "stand_up":
+        fighter.knocked_down = False
+        state.log("stand_up", rules, f"{fighter.name} stands up", fighter.team, fighter=fighter.gid)
         return ()
-    if k == "activate":
-        e = state.elements[a.element]
-        if e["kind"] == "objective":
-            e["held_by"] = f.team
+    if action_kind == "activate":
+        element = state.elements[act.element]
+        if element["kind"] == "objective":
+            element["held_by"] = fighter.team
             what = "claims the objective"
         else:
-            e["state"] = {"open": "closed", "closed": "open", "on": "off",
-                          "off": "on"}[e["state"]]
-            what = f"sets the {e['kind']} {e['state']}"
-            if e["kind"] == "lever" and e["controls"] is not None:
-                door = state.elements[e["controls"]]
+            element["state"] = {"open": "closed", "closed": "open", "on": "off",
+                          "off": "on"}[element["state"]]
+            what = f"sets the {element['kind']} {element['state']}"
+            if element["kind"] == "lever" and element["controls"] is not None:
+                door = state.elements[element["controls"]]
                 door["state"] = "open" if door["state"] == "closed" else "closed"
-                what += f" (door x{e['controls']} {door['state']})"
-        state.log("activate", rules + ("AL-PD-30",), f"{f.name} {what} x{a.element}", f.team,
-                  fighter=f.gid, element=a.element)
+                what += f" (door x{element['controls']} {door['state']})"
+        state.log("activate", rules + ("AL-PD-30",), f"{fighter.name} {what} x{act.element}", fighter.team,
+                  fighter=fighter.gid, element=act.element)
         return ()
-    if k in ("repair", "sabotage"):
-        return (TechTest(f.gid, a.element, k == "repair"),)
-    if k == "use":
-        f.items[a.item] -= 1
-        if a.item == "draught":
-            f.wounds = min(f.w_max, f.wounds + 2)
-        elif a.item == "smoke":
+    if action_kind in ("repair", "sabotage"):
+        return (TechTest(fighter.gid, act.element, action_kind == "repair"),)
+    if action_kind == "use":
+        fighter.items[act.item] -= 1
+        if act.item == "draught":
+            fighter.wounds = min(fighter.w_max, fighter.wounds + 2)
+        elif act.item == "smoke":
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    p = (f.x + dx, f.y + dy)
+                    p = (fighter.x + dx, fighter.y + dy)
                     if on_board(state, *p) and p not in state.smoke:
                         state.smoke.append(p)
-        elif a.item == "grapnel":
-            f.grapnel = True
-        state.log("use", rules + ("AL-PD-31",), f"{f.name} uses a {a.item}", f.team,
-                  fighter=f.gid, item=a.item)
+        elif act.item == "grapnel":
+            fighter.grapnel = True
+        state.log("use", rules + ("AL-PD-31",), f"{fighter.name} uses a {act.item}", fighter.team,
+                  fighter=fighter.gid, item=act.item)
         return ()
     return ()

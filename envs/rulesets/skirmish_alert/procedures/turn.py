@@ -52,78 +52,78 @@ class Turn(Frame):
     step: TurnStep = TurnStep.START
 
     def run(self, state: AlertState) -> Step:
-        f = state.fighter(self.fighter)
+        fighter = state.fighter(self.fighter)
         if self.step is TurnStep.START:
             state.turn_id += 1
-            state.active = f.gid
-            kept, f.kept = f.kept, False
-            f.ap = f.ap_max - (1 if kept else 0)  # round_start: the keep was paid from these
-            f.grapnel = False
-            f.activated = True
-            state.log("turn", ("AL-PD-11",), f"{f.name} (team {f.team}, position "
-                      f"{f.track_pos}) starts its turn with {f.ap} AP", f.team, fighter=f.gid,
-                      position=f.track_pos, turn=state.turn_id)
+            state.active = fighter.gid
+            kept, fighter.kept = fighter.kept, False
+            fighter.ap = fighter.ap_max - (1 if kept else 0)  # round_start: the keep was paid from these
+            fighter.grapnel = False
+            fighter.activated = True
+            state.log("turn", ("AL-PD-11",), f"{fighter.name} (team {fighter.team}, position "
+                      f"{fighter.track_pos}) starts its turn with {fighter.ap} AP", fighter.team, fighter=fighter.gid,
+                      position=fighter.track_pos, turn=state.turn_id)
             if state.game.maintain_timing == "round_start":
                 self.step = TurnStep.ACT
-                if kept and f.on_alert and state.game.maintain_ends_turn:
+                if kept and fighter.on_alert and state.game.maintain_ends_turn:
                     self.step = TurnStep.END  # Q6: the kept alert is the whole turn
-                    state.log("alert_kept", ("AL-27",), f"{f.name} stays on alert: its turn "
-                              f"ends", f.team, fighter=f.gid)
+                    state.log("alert_kept", ("AL-27",), f"{fighter.name} stays on alert: its turn "
+                              f"ends", fighter.team, fighter=fighter.gid)
             else:
-                self.step = TurnStep.MAINTAIN if f.on_alert else TurnStep.ACT
+                self.step = TurnStep.MAINTAIN if fighter.on_alert else TurnStep.ACT
             return None
-        if self.step is TurnStep.END or not f.in_play or state.decided():
+        if self.step is TurnStep.END or not fighter.in_play or state.decided():
             state.active = -1
             return Done()
         if self.step is TurnStep.MAINTAIN:
-            return Wait(f.team, Decision.MAINTAIN)
-        if f.ap <= 0:
+            return Wait(fighter.team, Decision.MAINTAIN)
+        if fighter.ap <= 0:
             state.active = -1
             return Done()
-        return Wait(f.team, Decision.ACTION)
+        return Wait(fighter.team, Decision.ACTION)
 
     def legal_actions(self, state: AlertState) -> list[int]:
-        g = state.game
-        f = state.fighter(self.fighter)
+        game = state.game
+        fighter = state.fighter(self.fighter)
         if self.step is TurnStep.MAINTAIN:
-            return [g.keep_id, g.drop_id]
+            return [game.keep_id, game.drop_id]
         with legal_scope(state):
-            return legal_turn_ids(state, f)
+            return legal_turn_ids(state, fighter)
 
     def why_illegal(self, state: AlertState, action: int) -> Illegality | None:
-        g = state.game
-        f = state.fighter(self.fighter)
+        game = state.game
+        fighter = state.fighter(self.fighter)
         if self.step is TurnStep.MAINTAIN:
             return Illegality(("AL-27",), "at the start of its turn an alert fighter keeps "
                                           "(keep_alert) or drops (drop_alert) its alert")
-        if action in g.turn_ids:
-            return why_not(state, f, g.acts[action])
-        return Illegality(("AL-PD-12",), f"{g.actions.labels[action]} is not an action of "
-                                         f"{f.name}'s turn")
+        if action in game.turn_ids:
+            return why_not(state, fighter, game.acts[action])
+        return Illegality(("AL-PD-12",), f"{game.actions.labels[action]} is not an action of "
+                                         f"{fighter.name}'s turn")
 
     def apply(self, state: AlertState, action: int) -> Push | None:
-        g = state.game
-        f = state.fighter(self.fighter)
-        a = g.acts[action]
-        label = g.actions.labels[action]
-        if a.kind == "drop_alert":
-            f.on_alert = False
-            state.log("drop_alert", ("AL-27", "AL-PD-11"), f"{f.name} drops its alert", f.team,
-                      fighter=f.gid)
+        game = state.game
+        fighter = state.fighter(self.fighter)
+        act = game.acts[action]
+        label = game.actions.labels[action]
+        if act.kind == "drop_alert":
+            fighter.on_alert = False
+            state.log("drop_alert", ("AL-27", "AL-PD-11"), f"{fighter.name} drops its alert", fighter.team,
+                      fighter=fighter.gid)
             self.step = TurnStep.ACT
             return None
-        cost = AP_COST[a.kind]
-        f.ap -= cost
-        target = state.enemy_gid(f.team, a.target) if a.target >= 0 else -1
-        state.log("declare", ("AL-4", "AL-PD-15", "AL-PD-20"), f"{f.name} declares {label} "
-                  f"({cost} AP, {f.ap} left)", f.team, fighter=f.gid, action=label, ap=cost,
+        cost = AP_COST[act.kind]
+        fighter.ap -= cost
+        target = state.enemy_gid(fighter.team, act.target) if act.target >= 0 else -1
+        state.log("declare", ("AL-4", "AL-PD-15", "AL-PD-20"), f"{fighter.name} declares {label} "
+                  f"({cost} AP, {fighter.ap} left)", fighter.team, fighter=fighter.gid, action=label, ap=cost,
                   target=target)
-        if a.kind == "alert" or a.kind == "pass" or (a.kind == "keep_alert"
-                                                     and g.maintain_ends_turn):
+        if act.kind == "alert" or act.kind == "pass" or (act.kind == "keep_alert"
+                                                     and game.maintain_ends_turn):
             self.step = TurnStep.END
         elif self.step is TurnStep.MAINTAIN:
             self.step = TurnStep.ACT
-        return Push(ActionFrame(f.gid, action, f.x, f.y, f.knockdowns, target))
+        return Push(ActionFrame(fighter.gid, action, fighter.x, fighter.y, fighter.knockdowns, target))
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, state.fighter(self.fighter).team,
@@ -139,8 +139,8 @@ class Activations(ActivationLoop):
     kind = "alert.activations"
 
     def eligible(self, state: AlertState, who: Activator) -> bool:
-        f = state.fighters[filled(who.unit, "the activated fighter")]
-        return f is not None and f.in_play and not state.decided()
+        fighter = state.fighters[filled(who.unit, "the activated fighter")]
+        return fighter is not None and fighter.in_play and not state.decided()
 
     def activation(self, state: AlertState, who: Activator) -> Frame:
         return Turn(filled(who.unit, "the activated fighter"))
@@ -160,38 +160,38 @@ class Initiative(Frame):
     pending: list[int] = field(default_factory=list)
 
     def run(self, state: AlertState) -> Step:
-        live = [f.gid for f in state.live()]
+        live = [fighter.gid for fighter in state.live()]
         if not self.order:
             self.order = live
         if len(self.totals) < len(self.order):
-            f = state.fighter(self.order[len(self.totals)])
-            return Push(RollDice(2, f"{f.name}'s initiative", ("AL-PD-6",), f.team))
+            fighter = state.fighter(self.order[len(self.totals)])
+            return Push(RollDice(2, f"{fighter.name}'s initiative", ("AL-PD-6",), fighter.team))
         groups = self._ties(state)
         if groups:
             self.pending = groups[0]
             return Push(RollDice(len(self.pending), "initiative roll-off", ("AL-PD-6",)))
-        ranked = sorted(self.order, key=lambda g: self._key(state, g))
+        ranked = sorted(self.order, key=lambda game: self._key(state, game))
         for pos, gid in enumerate(ranked, 1):
             state.fighter(gid).track_pos = pos
         state.log("initiative", ("AL-PD-5", "AL-PD-6"), "initiative track: " + ", ".join(
-            f"{p}. {state.fighter(g).name}" for p, g in enumerate(ranked, 1)), None,
+            f"{p}. {state.fighter(game).name}" for p, game in enumerate(ranked, 1)), None,
             track=ranked, round=state.round)
         return Done()
 
     def _key(self, state: AlertState, gid: int) -> tuple:
-        f = state.fighter(gid)
-        on_track = sum(1 for g in self.order if state.fighter(g).team == f.team)
+        fighter = state.fighter(gid)
+        on_track = sum(1 for game in self.order if state.fighter(game).team == fighter.team)
         total = self.totals[self.order.index(gid)]
         offs = self.rolloff.get(gid, [])
         # after three tied roll-offs (dice forced to one face) the lower fighter id goes first
         last = gid if len(offs) >= 3 else 0
-        return (-total, -f.ini, on_track, tuple(-v for v in offs), last)
+        return (-total, -fighter.ini, on_track, tuple(-v for v in offs), last)
 
     def _ties(self, state: AlertState) -> list[list[int]]:
         seen: dict[tuple, list[int]] = {}
         for gid in self.order:
             seen.setdefault(self._key(state, gid), []).append(gid)
-        return [g for g in seen.values() if len(g) > 1]
+        return [game for game in seen.values() if len(game) > 1]
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
         if self.pending:
@@ -199,8 +199,8 @@ class Initiative(Frame):
                 self.rolloff.setdefault(gid, []).append(v)
             self.pending = []
         else:
-            f = state.fighter(self.order[len(self.totals)])
-            self.totals.append(sum(rolled(child)) + f.ini)
+            fighter = state.fighter(self.order[len(self.totals)])
+            self.totals.append(sum(rolled(child)) + fighter.ini)
 
 
 @register
@@ -218,8 +218,8 @@ class RoundMaintain(Frame):
     def run(self, state: AlertState) -> Step:
         if not self.started:
             self.started = True
-            self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
-                            if f.on_alert]
+            self.pending = [fighter.gid for fighter in sorted(state.live(), key=lambda fighter: fighter.track_pos)
+                            if fighter.on_alert]
         while self.pending and not (state.fighter(self.pending[0]).in_play
                                     and state.fighter(self.pending[0]).on_alert):
             self.pending.pop(0)
@@ -235,21 +235,21 @@ class RoundMaintain(Frame):
                                       "(keep_alert) or drops (drop_alert) its alert")
 
     def apply(self, state: AlertState, action: int) -> None:
-        f = state.fighter(self.pending.pop(0))
+        fighter = state.fighter(self.pending.pop(0))
         if action == state.game.drop_id:
-            f.on_alert = False
-            state.log("drop_alert", ("AL-27", "AL-7"), f"{f.name} drops its alert at the "
-                      f"start of the round", f.team, fighter=f.gid)
+            fighter.on_alert = False
+            state.log("drop_alert", ("AL-27", "AL-7"), f"{fighter.name} drops its alert at the "
+                      f"start of the round", fighter.team, fighter=fighter.gid)
         else:
-            f.kept = True
-            state.log("declare", ("AL-27",), f"{f.name} declares keep_alert at the start of "
-                      f"the round (1 AP of its coming turn)", f.team, fighter=f.gid,
+            fighter.kept = True
+            state.log("declare", ("AL-27",), f"{fighter.name} declares keep_alert at the start of "
+                      f"the round (1 AP of its coming turn)", fighter.team, fighter=fighter.gid,
                       action="keep_alert", ap=1, target=-1)
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
-        f = state.fighter(self.pending[0])
-        return _ctx(self.kind, f.team, Decision.MAINTAIN, fighter=f.gid, actor=-1)
+        fighter = state.fighter(self.pending[0])
+        return _ctx(self.kind, fighter.team, Decision.MAINTAIN, fighter=fighter.gid, actor=-1)
 
 
 @register
@@ -264,17 +264,17 @@ class Match(Frame):
     def run(self, state: AlertState) -> Step:
         if self.step is MatchStep.INITIATIVE:
             self.step = MatchStep.ACTIVATE
-            for f in state.fighters:
-                if f is not None:
-                    f.track_pos = 0
-                    f.activated = False
+            for fighter in state.fighters:
+                if fighter is not None:
+                    fighter.track_pos = 0
+                    fighter.activated = False
             return Push(Initiative())
         if self.step is MatchStep.ACTIVATE and state.game.maintain_timing == "round_start":
             self.step = MatchStep.ACTIVATIONS
             return Push(RoundMaintain())
         if self.step in (MatchStep.ACTIVATE, MatchStep.ACTIVATIONS):
             self.step = MatchStep.END
-            entries = [[f.team, f.gid, 1000 - f.track_pos] for f in state.live()]
+            entries = [[fighter.team, fighter.gid, 1000 - fighter.track_pos] for fighter in state.live()]
             return Push(Activations(InitiativeTrack(entries, state.game.num_players)))
         state.smoke = []
         state.log("round_end", ("AL-PD-10",), f"round {state.round} ends; VP "
