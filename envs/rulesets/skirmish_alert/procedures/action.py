@@ -72,7 +72,8 @@ class ActionFrame(Frame):
             if game.reaction_timing == "before_effect" and act.kind in ("move", "charge"):
                 self.moved = True
                 if act.kind == "move":
-                    move_to_square(state, fighter, (fighter.x + act.dx, fighter.y + act.dy), ("AL-PD-20",))
+                    move_to_square(state, fighter, (fighter.x + act.dx, fighter.y + act.dy),
+                                   ("AL-PD-20",))
                     return Push(Facing(fighter.gid, label))
                 self._charge_move(state, fighter, (self.dest_x, self.dest_y), ("AL-PD-15",))
             return None
@@ -94,10 +95,11 @@ class ActionFrame(Frame):
         target = state.fighter(self.target)
         move_to(fighter, dest[0], dest[1], direction_towards(dest, target.pos))
         state.log("charge_move", rules, f"{fighter.name} charges into contact with {target.name}"
-                  f" at ({fighter.x}, {fighter.y})", fighter.team, fighter=fighter.gid, target=target.gid, to=[fighter.x, fighter.y],
-                  attack=True)
+                  f" at ({fighter.x}, {fighter.y})", fighter.team, fighter=fighter.gid,
+                  target=target.gid, to=[fighter.x, fighter.y], attack=True)
 
-    def _charge_move_without_attack(self, state: AlertState, fighter: Fighter, target: Fighter, label: str) -> Step:
+    def _charge_move_without_attack(self, state: AlertState, fighter: Fighter, target: Fighter,
+                                    label: str) -> Step:
         """AL-25, AL-PD-20: the Charge's attack is lost but its movement part is still made,
         to the destination fixed on declaration, facing the target (or, out of play, the way
         it moved); when that square can no longer be reached, the actor may pick another
@@ -111,11 +113,12 @@ class ActionFrame(Frame):
         ahead = target.pos if target.in_play else (2 * dest[0] - start[0], 2 * dest[1] - start[1])
         move_to(fighter, dest[0], dest[1], direction_towards(dest, ahead))
         state.log("charge_move", ("AL-25", "AL-PD-20"), f"{fighter.name} makes the charge's move "
-                  f"to ({fighter.x}, {fighter.y}) without its attack", fighter.team, fighter=fighter.gid,
-                  target=target.gid, to=[fighter.x, fighter.y], attack=False)
+                  f"to ({fighter.x}, {fighter.y}) without its attack", fighter.team,
+                  fighter=fighter.gid, target=target.gid, to=[fighter.x, fighter.y], attack=False)
         return Done()
 
-    def _charge_lost_reason(self, state: AlertState, fighter: Fighter, target: Fighter) -> Illegality:
+    def _charge_lost_reason(self, state: AlertState, fighter: Fighter,
+                            target: Fighter) -> Illegality:
         """Why a charge's attack is lost after the window (AL-18): the target is out of play,
         a closed door now bars every way to it (AL-PD-30), or no free square next to it is
         within the charger's reach."""
@@ -124,14 +127,16 @@ class ActionFrame(Frame):
         beside = {charge_square(state, target, d) for d in range(8)}
         if any(sq in beside and passable(state, *sq)
                for sq in reach_through_doors(state, fighter)):
-            return Illegality(("AL-18", "AL-PD-30"), f"a closed door bars the way to {target.name}")
+            return Illegality(("AL-18", "AL-PD-30"),
+                              f"a closed door bars the way to {target.name}")
         return Illegality(("AL-18", "AL-PD-15"), f"{target.name} is out of reach")
 
-    def _lose_attack(self, state: AlertState, fighter: Fighter, target: Fighter, label: str, why: Illegality) -> None:
+    def _lose_attack(self, state: AlertState, fighter: Fighter, target: Fighter, label: str,
+                     why: Illegality) -> None:
         state.log("attack_lost", ("AL-18", "AL-PD-20") + tuple(
             r for r in why.rules if r not in ("AL-18", "AL-PD-20")),
-            f"{fighter.name} loses the attack of {label}: {why.reason}", fighter.team, fighter=fighter.gid,
-            target=target.gid, action=label, reason=why.reason)
+            f"{fighter.name} loses the attack of {label}: {why.reason}", fighter.team,
+            fighter=fighter.gid, target=target.gid, action=label, reason=why.reason)
 
     def _resolve(self, state: AlertState, fighter: Fighter, act: Act, label: str) -> Step:
         if not fighter.in_play:
@@ -145,7 +150,8 @@ class ActionFrame(Frame):
             if self.moved:
                 return Done()
             dest = (fighter.x + act.dx, fighter.y + act.dy)
-            if why_not(state, fighter, act, paid=True) is None:  # AL-25: a free path still reaches it
+            # AL-25: a free path still reaches it
+            if why_not(state, fighter, act, paid=True) is None:
                 move_to_square(state, fighter, dest, ("AL-25", "AL-PD-20"))
                 return Done(Facing(fighter.gid, label))
             return Done(RedirectWindow(fighter.team, label, fighter.gid, MOVE_LABELS))  # AL-25
@@ -154,7 +160,8 @@ class ActionFrame(Frame):
             if self.moved:
                 if target.in_play and chebyshev(fighter.pos, target.pos) == 1:
                     return Done(Attack(fighter.gid, target.gid, False, True))
-                self._lose_attack(state, fighter, target, label, self._charge_lost_reason(state, fighter, target))
+                self._lose_attack(state, fighter, target, label,
+                                  self._charge_lost_reason(state, fighter, target))
                 return Done()
             if target.in_play:
                 reachable = reach(state, fighter)
@@ -167,7 +174,8 @@ class ActionFrame(Frame):
                                 if charge_square(state, target, d) in reachable)
                 if options:  # Q1: the target moved but is still in reach: the charger picks
                     return Done(ChargeSquare(fighter.gid, target.gid, label, options))
-            self._lose_attack(state, fighter, target, label, self._charge_lost_reason(state, fighter, target))
+            self._lose_attack(state, fighter, target, label,
+                              self._charge_lost_reason(state, fighter, target))
             return self._charge_move_without_attack(state, fighter, target, label)
         if action_kind in ("melee", "shoot"):
             target = state.fighter(self.target)
@@ -185,15 +193,18 @@ class ActionFrame(Frame):
                       f"({fighter.ap} AP left)", fighter.team, fighter=fighter.gid, ap=fighter.ap)
             return Done()
         if action_kind == "keep_alert":
-            state.log("keep_alert", ("AL-7", "AL-27"), f"{fighter.name} pays 1 AP to keep its alert",
-                      fighter.team, fighter=fighter.gid, ap=fighter.ap)
+            state.log("keep_alert", ("AL-7", "AL-27"), f"{fighter.name} pays 1 AP to keep its "
+                      f"alert", fighter.team, fighter=fighter.gid, ap=fighter.ap)
             return Done()
         if action_kind == "pass":
-            state.log("pass", ("AL-PD-12",), f"{fighter.name} ends its turn", fighter.team, fighter=fighter.gid)
+            state.log("pass", ("AL-PD-12",), f"{fighter.name} ends its turn", fighter.team,
+                      fighter=fighter.gid)
             return Done()
         if action_kind == "disengage" and why_not(state, fighter, act, paid=True) is not None:
-            return Done(RedirectWindow(fighter.team, label, fighter.gid, DISENGAGE_LABELS))  # AL-25
-        if action_kind in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage", "use"):
+            # AL-25: another destination
+            return Done(RedirectWindow(fighter.team, label, fighter.gid, DISENGAGE_LABELS))
+        if action_kind in ("disengage", "pivot", "stand_up", "activate", "repair", "sabotage",
+                           "use"):
             if action_kind != "disengage" and why_not(state, fighter, act, paid=True) is not None:
                 state.log("action_lost", ("AL-PD-20",), f"{label} is no longer possible",
                           fighter.team, fighter=fighter.gid, action=label)

@@ -55,8 +55,8 @@ class ChargeSquare(Frame):
         dest = charge_square(state, target, state.game.acts[action].direction)
         move_to(fighter, dest[0], dest[1], direction_towards(dest, target.pos))
         state.log("charge_move", ("AL-PD-15", "AL-PD-20"), f"{fighter.name} charges into contact "
-                  f"with {target.name} at ({fighter.x}, {fighter.y})", fighter.team, fighter=fighter.gid, target=target.gid,
-                  to=[fighter.x, fighter.y], attack=True)
+                  f"with {target.name} at ({fighter.x}, {fighter.y})", fighter.team,
+                  fighter=fighter.gid, target=target.gid, to=[fighter.x, fighter.y], attack=True)
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:

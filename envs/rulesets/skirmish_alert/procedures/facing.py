@@ -45,8 +45,8 @@ class Facing(Frame):
         fighter = state.fighter(self.fighter)
         fighter.facing = state.game.acts[action].direction
         self.chosen = True
-        state.log("facing", ("AL-PD-15",), f"{fighter.name} faces {DIRECTIONS[fighter.facing]}", fighter.team,
-                  fighter=fighter.gid, facing=fighter.facing)
+        state.log("facing", ("AL-PD-15",), f"{fighter.name} faces {DIRECTIONS[fighter.facing]}",
+                  fighter.team, fighter=fighter.gid, facing=fighter.facing)
         return None
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:

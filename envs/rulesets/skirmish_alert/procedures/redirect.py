@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 
 
 class RedirectMove(Reaction):
-    """``move:+dx:+dy`` (or ``disengage:+dx:+dy``) offered again after a window, when the declared destination of the
-    actor's Move (or of its Charge whose attack was lost) can no longer be reached: any legal
-    destination within its MOV (AL-25, AL-PD-20). Free: the AP was paid on declaration."""
+    """``move:+dx:+dy`` (or ``disengage:+dx:+dy``) offered again after a window, when the
+    declared destination of the actor's Move (or of its Charge whose attack was lost) can no
+    longer be reached: any legal destination within its MOV (AL-25, AL-PD-20). Free: the AP
+    was paid on declaration."""
 
     rules = ("AL-25", "AL-PD-20", "AL-PD-35")
 
@@ -36,7 +37,8 @@ class RedirectMove(Reaction):
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         fighter = state.fighter(window.subject)
-        move_to_square(state, fighter, (fighter.x + self.act.dx, fighter.y + self.act.dy), self.rules)
+        move_to_square(state, fighter, (fighter.x + self.act.dx, fighter.y + self.act.dy),
+                       self.rules)
         return (Facing(fighter.gid, self.label),)
 
 
@@ -63,12 +65,14 @@ class RedirectWindow(ReactionWindow):
         fighter = state.fighter(self.subject)
         state.log("move_blocked", ("AL-25", "AL-PD-20"), f"{fighter.name} cannot reach the "
                   f"destination of {self.trigger}: it may pick another within its MOV",
-                  fighter.team, fighter=fighter.gid, action=self.trigger, options=list(self.allowed))
+                  fighter.team, fighter=fighter.gid, action=self.trigger,
+                  options=list(self.allowed))
 
     def _stays(self, state: AlertState, asked: bool) -> None:
         fighter = state.fighter(self.subject)
-        state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{fighter.name} stays at ({fighter.x}, {fighter.y})",
-                  fighter.team, fighter=fighter.gid, action=self.trigger, at=[fighter.x, fighter.y], asked=asked)
+        state.log("move_stopped", ("AL-25", "AL-PD-20"), f"{fighter.name} stays at "
+                  f"({fighter.x}, {fighter.y})", fighter.team, fighter=fighter.gid,
+                  action=self.trigger, at=[fighter.x, fighter.y], asked=asked)
 
     def on_skip(self, state: AlertState) -> None:
         self._stays(state, False)

@@ -40,14 +40,17 @@ class Attack(Frame):
             return Push(RollDice(2, f"{attacker.name} {'shoots at' if self.ranged else 'strikes'} "
                                     f"{target.name}", ("AL-PD-1",), attacker.team))
         game = state.game
-        bonus, needed = 0, game.attack_base + target.defence + (1 if "shield" in target.items else 0)
+        bonus = 0
+        needed = game.attack_base + target.defence + (1 if "shield" in target.items else 0)
         rules = ["AL-PD-24" if self.ranged else "AL-PD-21"]
         if not in_front(target.facing, target.pos, attacker.pos):
             bonus += 1
         if self.ranged:
             if any(p in game.blocking for p in _cover_squares(state, attacker, target)):
                 needed += 1
-            if chebyshev(attacker.pos, target.pos) * 2 > game.ranged_weapons[filled(attacker.ranged_weapon, "the shooter's ranged weapon")].range:
+            weapon_range = game.ranged_weapons[filled(attacker.ranged_weapon,
+                                                      "the shooter's ranged weapon")].range
+            if chebyshev(attacker.pos, target.pos) * 2 > weapon_range:
                 needed += 1
         else:
             if self.charge:
@@ -61,12 +64,14 @@ class Attack(Frame):
         hit = total >= needed
         state.log("attack", tuple(rules), f"{attacker.name} {'shot' if self.ranged else 'blow'} at "
                   f"{target.name}: {roll} + {total - roll} = {total} vs {needed}: "
-                  f"{'hit' if hit else 'miss'}", attacker.team, attacker=attacker.gid, target=target.gid,
-                  roll=roll, total=total, needed=needed, hit=hit, ranged=self.ranged,
-                  charge=self.charge)
+                  f"{'hit' if hit else 'miss'}", attacker.team, attacker=attacker.gid,
+                  target=target.gid, roll=roll, total=total, needed=needed, hit=hit,
+                  ranged=self.ranged, charge=self.charge)
         if hit:
             if self.ranged:
-                dmg, impact = game.ranged_weapons[filled(attacker.ranged_weapon, "the shooter's ranged weapon")].dmg, False
+                ranged = game.ranged_weapons[filled(attacker.ranged_weapon,
+                                                    "the shooter's ranged weapon")]
+                dmg, impact = ranged.dmg, False
             else:
                 weapon = game.melee_weapons[attacker.melee_weapon]
                 dmg, impact = weapon.dmg, weapon.impact
@@ -100,7 +105,8 @@ class TechTest(Frame):
         fighter = state.fighter(self.fighter)
         what = "repairs" if self.repair else "sabotages"
         if not self.values:
-            return Push(RollDice(2, f"{fighter.name} {what} x{self.element}", ("AL-PD-30",), fighter.team))
+            return Push(RollDice(2, f"{fighter.name} {what} x{self.element}", ("AL-PD-30",),
+                                 fighter.team))
         element = state.elements[self.element]
         roll = sum(self.values)
         ok = roll + fighter.tec >= element["difficulty"]
@@ -108,16 +114,17 @@ class TechTest(Frame):
             element["state"] = "working" if self.repair else "broken"
             element["broken_by"] = None if self.repair else fighter.team
         state.log("tech_test", ("AL-PD-30",), f"{fighter.name} {what} x{self.element}: {roll} + "
-                  f"{fighter.tec} vs {element['difficulty']}: {'success' if ok else 'failure'}", fighter.team,
-                  fighter=fighter.gid, element=self.element, roll=roll, needed=element["difficulty"],
-                  success=ok)
+                  f"{fighter.tec} vs {element['difficulty']}: {'success' if ok else 'failure'}",
+                  fighter.team, fighter=fighter.gid, element=self.element, roll=roll,
+                  needed=element["difficulty"], success=ok)
         return Done()
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
         self.values = list(rolled(child))
 
 
-def effect(state: AlertState, fighter: Fighter, act: Act, rules: tuple[str, ...]) -> tuple[Frame, ...]:
+def effect(state: AlertState, fighter: Fighter, act: Act,
+           rules: tuple[str, ...]) -> tuple[Frame, ...]:
     """Carry out action ``act`` of ``fighter`` now (movement, pivot, elements, equipment,
     attacks); returns the frames that roll its dice. Used by a resumed own-turn action and by
     a reaction alike."""
@@ -130,12 +137,13 @@ def effect(state: AlertState, fighter: Fighter, act: Act, rules: tuple[str, ...]
         return (Attack(fighter.gid, target.gid, action_kind == "shoot"),)
     if action_kind == "pivot":
         fighter.facing = act.direction
-        state.log("pivot", rules, f"{fighter.name} turns to face {DIRECTIONS[act.direction]}", fighter.team,
-                  fighter=fighter.gid, facing=act.direction)
+        state.log("pivot", rules, f"{fighter.name} turns to face {DIRECTIONS[act.direction]}",
+                  fighter.team, fighter=fighter.gid, facing=act.direction)
         return ()
     if action_kind == "stand_up":
         fighter.knocked_down = False
-        state.log("stand_up", rules, f"{fighter.name} stands up", fighter.team, fighter=fighter.gid)
+        state.log("stand_up", rules, f"{fighter.name} stands up", fighter.team,
+                  fighter=fighter.gid)
         return ()
     if action_kind == "activate":
         element = state.elements[act.element]
@@ -144,14 +152,14 @@ def effect(state: AlertState, fighter: Fighter, act: Act, rules: tuple[str, ...]
             what = "claims the objective"
         else:
             element["state"] = {"open": "closed", "closed": "open", "on": "off",
-                          "off": "on"}[element["state"]]
+                                "off": "on"}[element["state"]]
             what = f"sets the {element['kind']} {element['state']}"
             if element["kind"] == "lever" and element["controls"] is not None:
                 door = state.elements[element["controls"]]
                 door["state"] = "open" if door["state"] == "closed" else "closed"
                 what += f" (door x{element['controls']} {door['state']})"
-        state.log("activate", rules + ("AL-PD-30",), f"{fighter.name} {what} x{act.element}", fighter.team,
-                  fighter=fighter.gid, element=act.element)
+        state.log("activate", rules + ("AL-PD-30",), f"{fighter.name} {what} x{act.element}",
+                  fighter.team, fighter=fighter.gid, element=act.element)
         return ()
     if action_kind in ("repair", "sabotage"):
         return (TechTest(fighter.gid, act.element, action_kind == "repair"),)

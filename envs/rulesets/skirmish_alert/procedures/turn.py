@@ -57,12 +57,13 @@ class Turn(Frame):
             state.turn_id += 1
             state.active = fighter.gid
             kept, fighter.kept = fighter.kept, False
-            fighter.ap = fighter.ap_max - (1 if kept else 0)  # round_start: the keep was paid from these
+            # round_start: the keep was paid from these AP
+            fighter.ap = fighter.ap_max - (1 if kept else 0)
             fighter.grapnel = False
             fighter.activated = True
             state.log("turn", ("AL-PD-11",), f"{fighter.name} (team {fighter.team}, position "
-                      f"{fighter.track_pos}) starts its turn with {fighter.ap} AP", fighter.team, fighter=fighter.gid,
-                      position=fighter.track_pos, turn=state.turn_id)
+                      f"{fighter.track_pos}) starts its turn with {fighter.ap} AP", fighter.team,
+                      fighter=fighter.gid, position=fighter.track_pos, turn=state.turn_id)
             if state.game.maintain_timing == "round_start":
                 self.step = TurnStep.ACT
                 if kept and fighter.on_alert and state.game.maintain_ends_turn:
@@ -108,22 +109,23 @@ class Turn(Frame):
         label = game.actions.labels[action]
         if act.kind == "drop_alert":
             fighter.on_alert = False
-            state.log("drop_alert", ("AL-27", "AL-PD-11"), f"{fighter.name} drops its alert", fighter.team,
-                      fighter=fighter.gid)
+            state.log("drop_alert", ("AL-27", "AL-PD-11"), f"{fighter.name} drops its alert",
+                      fighter.team, fighter=fighter.gid)
             self.step = TurnStep.ACT
             return None
         cost = AP_COST[act.kind]
         fighter.ap -= cost
         target = state.enemy_gid(fighter.team, act.target) if act.target >= 0 else -1
         state.log("declare", ("AL-4", "AL-PD-15", "AL-PD-20"), f"{fighter.name} declares {label} "
-                  f"({cost} AP, {fighter.ap} left)", fighter.team, fighter=fighter.gid, action=label, ap=cost,
-                  target=target)
+                  f"({cost} AP, {fighter.ap} left)", fighter.team, fighter=fighter.gid,
+                  action=label, ap=cost, target=target)
         if act.kind == "alert" or act.kind == "pass" or (act.kind == "keep_alert"
-                                                     and game.maintain_ends_turn):
+                                                         and game.maintain_ends_turn):
             self.step = TurnStep.END
         elif self.step is TurnStep.MAINTAIN:
             self.step = TurnStep.ACT
-        return Push(ActionFrame(fighter.gid, action, fighter.x, fighter.y, fighter.knockdowns, target))
+        return Push(ActionFrame(fighter.gid, action, fighter.x, fighter.y, fighter.knockdowns,
+                                target))
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
         return _ctx(self.kind, state.fighter(self.fighter).team,
@@ -218,8 +220,8 @@ class RoundMaintain(Frame):
     def run(self, state: AlertState) -> Step:
         if not self.started:
             self.started = True
-            self.pending = [fighter.gid for fighter in sorted(state.live(), key=lambda fighter: fighter.track_pos)
-                            if fighter.on_alert]
+            self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
+                            if f.on_alert]
         while self.pending and not (state.fighter(self.pending[0]).in_play
                                     and state.fighter(self.pending[0]).on_alert):
             self.pending.pop(0)
@@ -274,7 +276,7 @@ class Match(Frame):
             return Push(RoundMaintain())
         if self.step in (MatchStep.ACTIVATE, MatchStep.ACTIVATIONS):
             self.step = MatchStep.END
-            entries = [[fighter.team, fighter.gid, 1000 - fighter.track_pos] for fighter in state.live()]
+            entries = [[f.team, f.gid, 1000 - f.track_pos] for f in state.live()]
             return Push(Activations(InitiativeTrack(entries, state.game.num_players)))
         state.smoke = []
         state.log("round_end", ("AL-PD-10",), f"round {state.round} ends; VP "
