@@ -158,6 +158,8 @@ def apply_result(model: Any, result: dict[str, Any]) -> None:
     model.policy.load_state_dict(result["policy"], strict=True)
     model.policy.optimizer.load_state_dict(result["optimizer"])
     model._n_updates = result["n_updates"]
+    if "_logger" not in vars(model):  # (a resumed run that only finishes never set one up)
+        return
     for key, value in result["log"].items():
         model.logger.record(key, value,
                             exclude="tensorboard" if key == "train/n_updates" else None)

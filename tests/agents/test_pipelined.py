@@ -206,3 +206,17 @@ def test_checkpoint_keeps_the_update_in_flight_and_a_sync_resume_finishes_it(tmp
     assert (run_dir / "final_model.zip").is_file()
     assert np.isfinite(__import__("json").loads(
         (run_dir / "metrics.json").read_text())["timesteps"])
+
+
+def test_a_result_is_applied_to_a_model_without_a_logger():
+    """A resumed run that only finishes (``train.py --resume`` at its last timesteps) waits for
+    the update its checkpoint kept before ``learn`` ever set up a logger: the weights and the
+    update counter are put in, the ``train/*`` values are dropped."""
+    from agents.training.pipelined import apply_result
+
+    source, model = _learner(seed=1), _learner(seed=2)
+    assert "_logger" not in vars(model)
+    apply_result(model, {"policy": source.policy.state_dict(),
+                         "optimizer": source.policy.optimizer.state_dict(),
+                         "n_updates": 7, "log": {"train/loss": 0.5}})
+    assert _same(_state(model), _state(source)) and model._n_updates == 7
