@@ -49,7 +49,7 @@ def main(games: int) -> None:
                 obs = g.layout.split(g.observation(state, s))
                 tk, tt = obs["trigger_kind"], obs["trigger_target"]
                 kind = ACTION_KINDS[int(np.argmax(tk))] if tk.any() else ""
-                threat = kind in THREATS and tt.any() and int(np.argmax(tt)) < g.F
+                threat = kind in THREATS and tt.any() and int(np.argmax(tt)) < g.fighters_per_team
                 took = g.actions.labels[a].startswith("alert:attempt")
                 count["threat" if threat else "other", "attempt" if took else "decline"] += 1
 
@@ -58,7 +58,7 @@ def main(games: int) -> None:
                             np.random.default_rng(i), on_decision=on)
             score += (rec.returns[side] + 1) / 2
             for e in rec.final_state.events:
-                if e.kind == "aptitude_test" and e.data["fighter"] // g.F == side:
+                if e.kind == "aptitude_test" and e.data["fighter"] // g.fighters_per_team == side:
                     count["test", "success" if e.data["success"] else "failure"] += 1
         print(f"{name}: " + ", ".join(f"{a} {b} {n}" for (a, b), n in sorted(count.items()))
               + f"; score vs never-alert {score / games:.3f}")

@@ -56,7 +56,7 @@ class SkirmishHeuristic(BasePolicy):
         self.labels = game.actions.labels
         self.layout = game.layout
         self.fi = dict(game.feature_index)
-        self.F = game.F
+        self.fighters_per_team = game.fighters_per_team
         self.decisions = tuple(game.decision_types)
         self.ids = {lab: i for i, lab in enumerate(self.labels)}
 
@@ -70,8 +70,9 @@ class SkirmishHeuristic(BasePolicy):
 
     def _enemy_rows(self, p: dict[str, np.ndarray]) -> list[tuple[int, np.ndarray]]:
         fv = p["fighters"]
-        return [(j, fv[self.F + j]) for j in range(fv.shape[0] - self.F)
-                if fv[self.F + j, self.fi["in_play"]] > 0]
+        per_team = self.fighters_per_team
+        return [(j, fv[per_team + j]) for j in range(fv.shape[0] - per_team)
+                if fv[per_team + j, self.fi["in_play"]] > 0]
 
     def _pick(self, legal: np.ndarray, prefix: str) -> list[int]:
         return [int(a) for a in legal if self.labels[a].startswith(prefix)]
@@ -81,7 +82,7 @@ class SkirmishHeuristic(BasePolicy):
 
         def wounds(a: int) -> float:
             j = self._enemy(a)
-            return float(fv[self.F + j, self.fi["wounds"]])
+            return float(fv[self.fighters_per_team + j, self.fi["wounds"]])
         return min(ids, key=lambda a: (wounds(a), a))
 
     def _enemy(self, a: int) -> int:
@@ -143,11 +144,11 @@ class SkirmishHeuristic(BasePolicy):
                 return False
             apos = self._pos(fv[actor])
             if any(fv[j, fi["in_play"]] > 0 and np.abs(self._pos(fv[j]) - apos).max() < 1.5
-                   for j in range(self.F)):
+                   for j in range(self.fighters_per_team)):
                 return False  # the actor is in melee with one of ours: no shooting (AL-PD-25)
             return bool(np.abs(self._pos(row) - apos).max() <= row[fi["range"]] * 10 + 0.5)
 
-        threatened = 0 <= target < self.F and kind in THREATS
+        threatened = 0 <= target < self.fighters_per_team and kind in THREATS
         if threatened:  # the trigger aims at us: the target itself dodges or hits first
             pick = max(attempts, key=lambda a: (slot(a) == target, useful(a), chance(a), -a))
             if chance(pick) >= self.threat_chance:
@@ -170,7 +171,7 @@ class SkirmishHeuristic(BasePolicy):
         shoot = self._pick(legal, "react:shoot:")
         actor = int(np.argmax(p["actor"])) if p["actor"].any() else -1
         if shoot:
-            own = [a for a in shoot if self.F + self._enemy(a) == actor]
+            own = [a for a in shoot if self.fighters_per_team + self._enemy(a) == actor]
             return own[0] if own else self._weakest(shoot, p)
         asked = int(np.argmax(p["asked"])) if p["asked"].any() else -1
         if asked >= 0 and p["trigger_target"].any() and int(np.argmax(p["trigger_target"])) \

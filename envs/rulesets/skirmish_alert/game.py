@@ -57,8 +57,8 @@ class AlertGame(AlertGameData):
         n = len(spec.teams)
         self.num_players = n
         self.side_names = tuple(spec.teams)
-        self.F = p.max_fighters_per_team
-        self.X = p.max_elements
+        self.fighters_per_team = p.max_fighters_per_team
+        self.max_elements = p.max_elements
         self.max_board = p.max_board
         self.width, self.height = spec.board.width, spec.board.height
         self.blocking = frozenset((x, y) for x, y in spec.blocking)
@@ -72,7 +72,8 @@ class AlertGame(AlertGameData):
                   "knockdown_margin", "attack_base", "allow_shoot_into_melee",
                   "equipment_blocked_when_engaged"):
             setattr(self, k, getattr(p, k))
-        self.actions, self.acts = build_catalogue(n, self.F, self.X)
+        self.actions, self.acts = build_catalogue(n, self.fighters_per_team,
+                                                  self.max_elements)
         self.chance = CHANCE_CATALOGUE
         self.decision_types = DECISION_TYPES
         acts = self.acts
@@ -83,7 +84,7 @@ class AlertGame(AlertGameData):
         self.face_ids = tuple(i for i, a in enumerate(acts) if a.kind == "face")
         # the ids of the moves, disengages and charges by destination, for the legal lists
         # built from the squares a fighter can reach (.legality)
-        self.n_enemy_slots = (n - 1) * self.F
+        self.n_enemy_slots = (n - 1) * self.fighters_per_team
         self.move_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
                          if a.kind == "move" and not a.react}
         self.react_move_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
@@ -117,8 +118,8 @@ class AlertGame(AlertGameData):
             if ranged is not None:
                 self.ranged_weapons[ranged[0]] = ranged[1]
             fighters.append(Fighter(
-                fs.team * self.F + slot, fs.team, slot, fs.name, fs.ap, fs.mov, fs.ini, fs.ref,
-                fs.mel, fs.sho, fs.tec, fs.defence, fs.arm, fs.w, melee_name,
+                fs.team * self.fighters_per_team + slot, fs.team, slot, fs.name, fs.ap, fs.mov,
+                fs.ini, fs.ref, fs.mel, fs.sho, fs.tec, fs.defence, fs.arm, fs.w, melee_name,
                 None if ranged is None else ranged[0], fs.x, fs.y,
                 DIRECTIONS.index(fs.facing), fs.w - fs.wounds_taken, items,
                 ap=fs.ap_left, on_alert=fs.on_alert, knocked_down=fs.knocked_down))
@@ -146,7 +147,7 @@ class AlertGame(AlertGameData):
         #: the decision cap of params (None: none; AlertState._apply_action)
         self.max_decisions = p.max_decisions
         self.max_game_length = p.max_decisions or self.rounds * N * per_turn
-        self.layout = build_layout(n, self.F, self.X, self.max_board)
+        self.layout = build_layout(n, self.fighters_per_team, self.max_elements, self.max_board)
         self.feature_index = {k: i for i, k in enumerate(FIGHTER_FEATURES)}
         self.feature_index["defence"] = self.feature_index["def"]
         B = self.max_board

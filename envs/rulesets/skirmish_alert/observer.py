@@ -55,7 +55,7 @@ def build_layout(n: int, F: int, X: int, B: int) -> ObservationLayout:
 
 
 def _ego(state: AlertState, side: int, gid: int) -> int:
-    F, n = state.game.F, state.game.num_players
+    F, n = state.game.fighters_per_team, state.game.num_players
     t, i = divmod(gid, F)
     return ((t - side) % n) * F + i
 
@@ -135,12 +135,12 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
             if kind in ACTION_KINDS:
                 parts["trigger_kind"][ACTION_KINDS.index(kind)] = 1.0
         parts["window"][0] = ctx.difficulty / 12
-        parts["window"][1] = len(ctx.candidates) / game.F
-        parts["window"][2] = ctx.slot / (n * game.F)
-        parts["window"][3] = ctx.slots_left / game.F
+        parts["window"][1] = len(ctx.candidates) / game.fighters_per_team
+        parts["window"][2] = ctx.slot / (n * game.fighters_per_team)
+        parts["window"][3] = ctx.slots_left / game.fighters_per_team
         for gid in ctx.candidates:
-            if gid // game.F == side:
-                parts["candidates"][gid % game.F] = 1.0
+            if gid // game.fighters_per_team == side:
+                parts["candidates"][gid % game.fighters_per_team] = 1.0
     return v
 
 

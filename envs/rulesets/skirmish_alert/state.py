@@ -81,8 +81,8 @@ class AlertGameData(Game["AlertState"]):
 
     params: dict[str, Any]
     spec: ScenarioSpec
-    F: int
-    X: int
+    fighters_per_team: int
+    max_elements: int
     max_board: int
     width: int
     height: int
@@ -156,7 +156,8 @@ class AlertState(ProcedureState):
         super().__init__(game)
         if not init:
             return
-        self.fighters: list[Fighter | None] = [None] * (game.num_players * game.F)
+        self.fighters: list[Fighter | None] = [None] * (game.num_players
+                                                        * game.fighters_per_team)
         for f in game.initial_fighters:
             self.fighters[f.gid] = f.copy()
         self.elements: list[dict[str, Any]] = [dict(e) for e in game.initial_elements]
@@ -183,12 +184,12 @@ class AlertState(ProcedureState):
     def enemy_gid(self, team: int, j: int) -> int:
         """Global id of enemy slot ``j`` as team ``team`` sees it (egocentric: the teams after
         ``team`` in seat order, ``F`` slots each)."""
-        F, n = self.game.F, self.game.num_players
+        F, n = self.game.fighters_per_team, self.game.num_players
         k, i = divmod(j, F)
         return ((team + 1 + k) % n) * F + i
 
     def enemy_slot(self, team: int, gid: int) -> int:
-        F, n = self.game.F, self.game.num_players
+        F, n = self.game.fighters_per_team, self.game.num_players
         t, i = divmod(gid, F)
         return ((t - team - 1) % n) * F + i
 

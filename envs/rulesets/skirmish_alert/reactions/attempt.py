@@ -31,12 +31,12 @@ class AttemptReaction(Reaction):
         self.label = attempt_label(slot)
 
     def why_not(self, state: AlertState, window: ReactionWindow) -> Illegality | None:
-        gid = window.side * state.game.F + self.slot
+        gid = window.side * state.game.fighters_per_team + self.slot
         return why_not_eligible(state, gid, _attempt_window(window))
 
     def resolve(self, state: AlertState, window: ReactionWindow) -> tuple[Frame, ...]:
         window = _attempt_window(window)
-        gid = window.side * state.game.F + self.slot
+        gid = window.side * state.game.fighters_per_team + self.slot
         reactor, actor = state.fighter(gid), state.fighter(window.subject)
         reactor.attempted_turn = state.turn_id  # AL-21: spent even if the test fails
         difficulty = reaction_difficulty(state, reactor, actor)
@@ -89,7 +89,7 @@ class AttemptWindow(ReactionWindow):
                   f"{self.trigger}", self.side, actor=self.subject)
 
     def context(self, state: AlertState, viewer: int) -> AlertContext:
-        per_team = state.game.F
+        per_team = state.game.fighters_per_team
         candidates = tuple(self.side * per_team + int(label.rsplit("f", 1)[1])
                            for label in self.allowed)
         actor = state.fighter(self.subject)

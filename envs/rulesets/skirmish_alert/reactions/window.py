@@ -66,7 +66,7 @@ class AlertWindow(Frame):
         if not self.opened:
             self.opened = True
             self._open(state)
-        per_team = state.game.F
+        per_team = state.game.fighters_per_team
         while self.index < len(self.slots):
             if not state.fighter(self.subject).in_play:
                 return Done()
