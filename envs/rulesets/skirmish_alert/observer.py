@@ -63,97 +63,103 @@ def _ego(state: AlertState, side: int, gid: int) -> int:
 _FACING = tuple(tuple(float(d == facing) for d in range(8)) for facing in range(8))
 
 
-def _fighter_row(game: Any, state: AlertState, f: Fighter, actor: Fighter | None) -> list[float]:
+def _fighter_row(game: Any, state: AlertState, fighter: Fighter,
+                 actor: Fighter | None) -> list[float]:
     """The features of one fighter slot in the order of :data:`FIGHTER_FEATURES`."""
-    if not f.in_play:
+    if not fighter.in_play:
         return [1.0] + [0.0] * (len(FIGHTER_FEATURES) - 1)
     B = game.max_board
-    if f.ranged_weapon is not None:
-        ranged = game.ranged_weapons[f.ranged_weapon]
+    if fighter.ranged_weapon is not None:
+        ranged = game.ranged_weapons[fighter.ranged_weapon]
         ranged_range, ranged_dmg = ranged.range / 10, ranged.dmg / 3
     else:
         ranged_range = ranged_dmg = 0.0
-    melee = game.melee_weapons[f.melee_weapon]
-    items = f.items
+    melee = game.melee_weapons[fighter.melee_weapon]
+    items = fighter.items
     return [
-        1.0, 1.0, (f.x + 0.5) / B, (f.y + 0.5) / B, *_FACING[f.facing],
-        f.wounds / 6, f.w_max / 6, f.ap / 4, float(f.on_alert), float(f.knocked_down),
-        float(engaged(state, f)), f.track_pos / max(1, len(state.fighters)),
-        float(f.activated), float(f.attempted_turn == state.turn_id),
-        float(f.gid == state.active),
-        f.ref / 4, f.mel / 4, f.sho / 4, f.tec / 4, f.defence / 3, f.arm / 2, f.ini / 3,
-        f.mov / 6, ranged_range, ranged_dmg, melee.dmg / 3, float(melee.impact),
+        1.0, 1.0, (fighter.x + 0.5) / B, (fighter.y + 0.5) / B, *_FACING[fighter.facing],
+        fighter.wounds / 6, fighter.w_max / 6, fighter.ap / 4, float(fighter.on_alert),
+        float(fighter.knocked_down),
+        float(engaged(state, fighter)), fighter.track_pos / max(1, len(state.fighters)),
+        float(fighter.activated), float(fighter.attempted_turn == state.turn_id),
+        float(fighter.gid == state.active),
+        fighter.ref / 4, fighter.mel / 4, fighter.sho / 4, fighter.tec / 4, fighter.defence / 3,
+        fighter.arm / 2, fighter.ini / 3,
+        fighter.mov / 6, ranged_range, ranged_dmg, melee.dmg / 3, float(melee.impact),
         items.get("draught", 0) / 2, items.get("smoke", 0) / 2, items.get("grapnel", 0) / 2,
-        float("shield" in items), float(f.grapnel),
-        reaction_difficulty(state, f, actor) / 12 if actor is not None and f.team != actor.team
-        else 0.0]
+        float("shield" in items), float(fighter.grapnel),
+        reaction_difficulty(state, fighter, actor) / 12
+        if actor is not None and fighter.team != actor.team else 0.0]
 
 
 def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``."""
-    lay = game.layout
-    v = lay.zeros()
-    parts = lay.split(v)
+    layout = game.layout
+    vector = layout.zeros()
+    parts = layout.split(vector)
     B = game.max_board
-    fv = parts["fighters"]
-    ctx = state.decision_context(side)
+    fighter_rows = parts["fighters"]
+    context = state.decision_context(side)
     actor = state.fighters[state.active] if state.active >= 0 else None
     with legal_scope(state):  # the engagement of every fighter from the board memo
-        for f in state.fighters:
-            if f is not None:
-                fv[_ego(state, side, f.gid)] = _fighter_row(game, state, f, actor)
-    ev = parts["elements"]
-    for x, e in enumerate(state.elements):
-        row = ev[x]
+        for fighter in state.fighters:
+            if fighter is not None:
+                fighter_rows[_ego(state, side, fighter.gid)] = _fighter_row(game, state, fighter,
+                                                                            actor)
+    element_rows = parts["elements"]
+    for index, element in enumerate(state.elements):
+        row = element_rows[index]
         row[0] = 1.0
-        row[1] = (e["x"] + 0.5) / B
-        row[2] = (e["y"] + 0.5) / B
-        row[3 + ("door", "lever", "objective", "machine").index(e["kind"])] = 1.0
-        row[7] = float(e["state"] in ("open", "on", "working"))
-        if e["held_by"] is not None:
-            row[8 if e["held_by"] == side else 9] = 1.0
-        row[10] = float(e["owner"] == side)
-        row[11] = float(e["broken_by"] == side)
+        row[1] = (element["x"] + 0.5) / B
+        row[2] = (element["y"] + 0.5) / B
+        row[3 + ("door", "lever", "objective", "machine").index(element["kind"])] = 1.0
+        row[7] = float(element["state"] in ("open", "on", "working"))
+        if element["held_by"] is not None:
+            row[8 if element["held_by"] == side else 9] = 1.0
+        row[10] = float(element["owner"] == side)
+        row[11] = float(element["broken_by"] == side)
     parts["terrain"][:] = game.static_terrain
     for x, y in state.smoke:
         parts["terrain"][3, y, x] = 1.0
     parts["round"][0] = state.round / game.rounds
-    sc = state.scores()
+    scores = state.scores()
     n = game.num_players
-    parts["scores"][:] = [sc[(side + k) % n] / 10 for k in range(n)]
-    dt = state.decision_type()
-    parts["decision"][DECISION_TYPES.index(str(getattr(dt, "value", dt)))] = 1.0
-    if isinstance(ctx, AlertContext):  # (None, or a core frame's context: nothing to show)
-        if ctx.fighter >= 0:
-            parts["asked"][_ego(state, side, ctx.fighter)] = 1.0
-        if ctx.actor >= 0:
-            parts["actor"][_ego(state, side, ctx.actor)] = 1.0
-        if ctx.trigger_target >= 0:
-            parts["trigger_target"][_ego(state, side, ctx.trigger_target)] = 1.0
-        if ctx.trigger:
-            kind = game.acts[game.actions.id(ctx.trigger)].kind
+    parts["scores"][:] = [scores[(side + k) % n] / 10 for k in range(n)]
+    decision = state.decision_type()
+    parts["decision"][DECISION_TYPES.index(str(getattr(decision, "value", decision)))] = 1.0
+    if isinstance(context, AlertContext):  # (None, or a core frame's context: nothing to show)
+        if context.fighter >= 0:
+            parts["asked"][_ego(state, side, context.fighter)] = 1.0
+        if context.actor >= 0:
+            parts["actor"][_ego(state, side, context.actor)] = 1.0
+        if context.trigger_target >= 0:
+            parts["trigger_target"][_ego(state, side, context.trigger_target)] = 1.0
+        if context.trigger:
+            kind = game.acts[game.actions.id(context.trigger)].kind
             if kind in ACTION_KINDS:
                 parts["trigger_kind"][ACTION_KINDS.index(kind)] = 1.0
-        parts["window"][0] = ctx.difficulty / 12
-        parts["window"][1] = len(ctx.candidates) / game.fighters_per_team
-        parts["window"][2] = ctx.slot / (n * game.fighters_per_team)
-        parts["window"][3] = ctx.slots_left / game.fighters_per_team
-        for gid in ctx.candidates:
+        parts["window"][0] = context.difficulty / 12
+        parts["window"][1] = len(context.candidates) / game.fighters_per_team
+        parts["window"][2] = context.slot / (n * game.fighters_per_team)
+        parts["window"][3] = context.slots_left / game.fighters_per_team
+        for gid in context.candidates:
             if gid // game.fighters_per_team == side:
                 parts["candidates"][gid % game.fighters_per_team] = 1.0
-    return v
+    return vector
 
 
 def observation_string(game: Any, state: AlertState, side: int) -> str:
     """A text twin of :func:`observation` (one line per fighter in play)."""
     lines = [f"round {state.round}/{game.rounds}; team {game.side_names[side]}; VP "
              f"{state.scores()}; decision {state.decision_name()}"]
-    for f in state.fighters:
-        if f is None or not f.in_play:
+    for fighter in state.fighters:
+        if fighter is None or not fighter.in_play:
             continue
-        flags = "".join(c for c, on in (("A", f.on_alert), ("K", f.knocked_down),
-                                        ("*", f.gid == state.active)) if on)
-        lines.append(f"  {game.side_names[f.team]}/{f.name} @({f.x},{f.y}) faces "
-                     f"{'N NE E SE S SW W NW'.split()[f.facing]} W{f.wounds}/{f.w_max} "
-                     f"AP{f.ap} pos{f.track_pos} {flags}".rstrip())
+        flags = "".join(c for c, on in (("A", fighter.on_alert), ("K", fighter.knocked_down),
+                                        ("*", fighter.gid == state.active)) if on)
+        lines.append(f"  {game.side_names[fighter.team]}/{fighter.name} "
+                     f"@({fighter.x},{fighter.y}) faces "
+                     f"{'N NE E SE S SW W NW'.split()[fighter.facing]} "
+                     f"W{fighter.wounds}/{fighter.w_max} "
+                     f"AP{fighter.ap} pos{fighter.track_pos} {flags}".rstrip())
     return "\n".join(lines)
