@@ -103,15 +103,15 @@ class AlertParams(pydantic.BaseModel):
 
     @pydantic.field_validator("non_triggering_actions", mode="before")
     @classmethod
-    def _kinds(cls, v):
-        if isinstance(v, list):
-            v = tuple(v)
-        if not isinstance(v, tuple) or not all(isinstance(k, str) for k in v):
+    def _kinds(cls, value):
+        if isinstance(value, list):
+            value = tuple(value)
+        if not isinstance(value, tuple) or not all(isinstance(k, str) for k in value):
             raise ValueError("must be a list of action kinds")
-        bad = [k for k in v if k not in ACTION_KINDS]
+        bad = [k for k in value if k not in ACTION_KINDS]
         if bad:
             raise ValueError(f"unknown action kind(s) {bad} (known: {list(ACTION_KINDS)})")
-        return v
+        return value
 
 
 # -- weapons and equipment (AL-PD-4, AL-PD-31) -----------------------------------------------
@@ -206,41 +206,45 @@ class FighterSpec(_Strict):
 
     @pydantic.field_validator("melee_weapon")
     @classmethod
-    def _melee(cls, v: str | MeleeWeapon) -> str | MeleeWeapon:
-        if isinstance(v, str) and v not in MELEE_WEAPONS:
-            raise ValueError(f"unknown melee weapon {v!r} (known: {sorted(MELEE_WEAPONS)}, or "
+    def _melee(cls, value: str | MeleeWeapon) -> str | MeleeWeapon:
+        if isinstance(value, str) and value not in MELEE_WEAPONS:
+            raise ValueError(f"unknown melee weapon {value!r} (known: {sorted(MELEE_WEAPONS)}, or "
                              f"a table {{ dmg = 1..4, impact = true/false }})")
-        return v
+        return value
 
     @pydantic.field_validator("ranged_weapon")
     @classmethod
-    def _ranged(cls, v: str | RangedWeapon | None) -> str | RangedWeapon | None:
-        if isinstance(v, str) and v not in RANGED_WEAPONS:
-            raise ValueError(f"unknown ranged weapon {v!r} (known: {sorted(RANGED_WEAPONS)}, "
+    def _ranged(cls, value: str | RangedWeapon | None) -> str | RangedWeapon | None:
+        if isinstance(value, str) and value not in RANGED_WEAPONS:
+            raise ValueError(f"unknown ranged weapon {value!r} (known: {sorted(RANGED_WEAPONS)}, "
                              f"or a table {{ range = 1..16, dmg = 1..4 }})")
-        return v
+        return value
 
     def melee(self) -> tuple[str, MeleeWeapon]:
         """``(name in the game's table, weapon)`` of the melee weapon."""
-        w = self.melee_weapon
-        return (w, MELEE_WEAPONS[w]) if isinstance(w, str) else (w.key(), w)
+        weapon = self.melee_weapon
+        if isinstance(weapon, str):
+            return weapon, MELEE_WEAPONS[weapon]
+        return weapon.key(), weapon
 
     def ranged(self) -> tuple[str, RangedWeapon] | None:
         """``(name in the game's table, weapon)`` of the ranged weapon, or ``None``."""
-        w = self.ranged_weapon
-        if w is None:
+        weapon = self.ranged_weapon
+        if weapon is None:
             return None
-        return (w, RANGED_WEAPONS[w]) if isinstance(w, str) else (w.key(), w)
+        if isinstance(weapon, str):
+            return weapon, RANGED_WEAPONS[weapon]
+        return weapon.key(), weapon
 
     @pydantic.field_validator("equipment")
     @classmethod
-    def _items(cls, v: list[str]) -> list[str]:
-        bad = [i for i in v if i not in EQUIPMENT_USES]
+    def _items(cls, value: list[str]) -> list[str]:
+        bad = [i for i in value if i not in EQUIPMENT_USES]
         if bad:
             raise ValueError(f"unknown equipment {bad} (known: {sorted(EQUIPMENT_USES)})")
-        if len(set(v)) != len(v):
+        if len(set(value)) != len(value):
             raise ValueError("an item is listed twice")
-        return v
+        return value
 
 
 class ElementSpec(_Strict):
@@ -296,86 +300,91 @@ def _check(spec: ScenarioSpec, source: str, params: AlertParams) -> ScenarioSpec
     def fail(key: str, msg: str) -> ScenarioError:
         return ScenarioError(f"{source}: {key}: {msg}")
 
-    W, H = spec.board.width, spec.board.height
-    if max(W, H) > params.max_board:
-        raise fail("board", f"{W}x{H} is larger than max_board={params.max_board}")
-    n = len(spec.teams)
+    width, height = spec.board.width, spec.board.height
+    if max(width, height) > params.max_board:
+        raise fail("board", f"{width}x{height} is larger than max_board={params.max_board}")
+    team_count = len(spec.teams)
 
     def on_board(key: str, x: int, y: int) -> None:
-        if not (0 <= x < W and 0 <= y < H):
-            raise fail(key, f"square ({x}, {y}) is off the {W}x{H} board")
+        if not (0 <= x < width and 0 <= y < height):
+            raise fail(key, f"square ({x}, {y}) is off the {width}x{height} board")
 
     blocking = set()
-    for i, (x, y) in enumerate(spec.blocking):
-        on_board(f"blocking[{i}]", x, y)
+    for index, (x, y) in enumerate(spec.blocking):
+        on_board(f"blocking[{index}]", x, y)
         blocking.add((x, y))
-    for i, (x, y) in enumerate(spec.difficult):
-        on_board(f"difficult[{i}]", x, y)
+    for index, (x, y) in enumerate(spec.difficult):
+        on_board(f"difficult[{index}]", x, y)
     if len(spec.elements) > params.max_elements:
         raise fail("elements", f"{len(spec.elements)} elements for max_elements="
                                f"{params.max_elements} slots")
     occupied: dict[tuple[int, int], str] = {}
-    for i, e in enumerate(spec.elements):
-        key = f"elements[{i}]"
-        on_board(key, e.x, e.y)
-        if (e.x, e.y) in blocking:
-            raise fail(key, f"element on the blocking square ({e.x}, {e.y})")
-        if (e.x, e.y) in occupied:
-            raise fail(key, f"square ({e.x}, {e.y}) already holds {occupied[(e.x, e.y)]}")
-        occupied[(e.x, e.y)] = key
-        if e.state is None:
-            e.state = _DEFAULT_STATE[e.kind]
-        if e.state not in _STATES[e.kind]:
-            raise fail(f"{key}.state", f"{e.state!r} is not a state of a {e.kind} "
-                                       f"({[s for s in _STATES[e.kind] if s]})")
-        if e.kind == "lever" and e.controls is not None:
-            if not 0 <= e.controls < len(spec.elements) or \
-                    spec.elements[e.controls].kind != "door":
-                raise fail(f"{key}.controls", f"{e.controls} is not the index of a door")
-        elif e.controls is not None:
-            raise fail(f"{key}.controls", f"only a lever controls a door, not a {e.kind}")
-        if e.kind == "machine":
-            if e.owner is None:
+    for index, element in enumerate(spec.elements):
+        key = f"elements[{index}]"
+        on_board(key, element.x, element.y)
+        if (element.x, element.y) in blocking:
+            raise fail(key, f"element on the blocking square ({element.x}, {element.y})")
+        if (element.x, element.y) in occupied:
+            raise fail(key, f"square ({element.x}, {element.y}) already holds "
+                            f"{occupied[(element.x, element.y)]}")
+        occupied[(element.x, element.y)] = key
+        if element.state is None:
+            element.state = _DEFAULT_STATE[element.kind]
+        if element.state not in _STATES[element.kind]:
+            raise fail(f"{key}.state", f"{element.state!r} is not a state of a {element.kind} "
+                                       f"({[s for s in _STATES[element.kind] if s]})")
+        if element.kind == "lever" and element.controls is not None:
+            if not 0 <= element.controls < len(spec.elements) or \
+                    spec.elements[element.controls].kind != "door":
+                raise fail(f"{key}.controls", f"{element.controls} is not the index of a door")
+        elif element.controls is not None:
+            raise fail(f"{key}.controls", f"only a lever controls a door, not a {element.kind}")
+        if element.kind == "machine":
+            if element.owner is None:
                 raise fail(f"{key}.owner", "a machine needs an owner team")
-            if e.owner >= n:
-                raise fail(f"{key}.owner", f"team {e.owner} does not exist ({n} teams)")
-            if e.difficulty is None:
-                e.difficulty = params.machine_difficulty
-    per_team = [0] * n
+            if element.owner >= team_count:
+                raise fail(f"{key}.owner", f"team {element.owner} does not exist "
+                                           f"({team_count} teams)")
+            if element.difficulty is None:
+                element.difficulty = params.machine_difficulty
+    per_team = [0] * team_count
     squares: dict[tuple[int, int], str] = {}
-    for i, f in enumerate(spec.fighters):
-        key = f"fighters[{i}]"
-        if f.team >= n:
-            raise fail(f"{key}.team", f"team {f.team} does not exist ({n} teams: "
+    for index, fighter in enumerate(spec.fighters):
+        key = f"fighters[{index}]"
+        if fighter.team >= team_count:
+            raise fail(f"{key}.team", f"team {fighter.team} does not exist ({team_count} teams: "
                                       f"{spec.teams})")
-        per_team[f.team] += 1
-        on_board(key, f.x, f.y)
-        if (f.x, f.y) in blocking:
-            raise fail(key, f"{f.name} stands on the blocking square ({f.x}, {f.y})")
-        if (f.x, f.y) in squares:
-            raise fail(key, f"{f.name} and {squares[(f.x, f.y)]} stand on the same square "
-                            f"({f.x}, {f.y})")
-        if f.ap_left > f.ap:
-            raise fail(f"{key}.ap_left", f"{f.name} cannot hold {f.ap_left} AP: its profile "
-                                         f"has ap = {f.ap}")
-        if f.wounds_taken >= f.w:
-            raise fail(f"{key}.wounds_taken", f"{f.name} would start out of action: "
-                                              f"{f.wounds_taken} wounds taken of w = {f.w}")
-        if f.knocked_down and f.on_alert:
-            raise fail(f"{key}.knocked_down", f"{f.name} cannot start both knocked down and on "
-                                              f"alert (AL-PD-29: a knocked-down fighter loses "
-                                              f"its alert)")
-        el = occupied.get((f.x, f.y))
-        if el is not None:
-            e = spec.elements[int(el[9:-1])]
-            if e.kind in ("lever", "machine") or (e.kind == "door" and e.state == "closed"):
-                raise fail(key, f"{f.name} stands on the {e.kind} of {el}")
-        squares[(f.x, f.y)] = f.name
-    for t, c in enumerate(per_team):
-        if c == 0:
-            raise fail("fighters", f"team {t} ({spec.teams[t]}) has no fighter")
-        if c > params.max_fighters_per_team:
-            raise fail("fighters", f"team {t} ({spec.teams[t]}) has {c} fighters for "
+        per_team[fighter.team] += 1
+        on_board(key, fighter.x, fighter.y)
+        if (fighter.x, fighter.y) in blocking:
+            raise fail(key, f"{fighter.name} stands on the blocking square "
+                            f"({fighter.x}, {fighter.y})")
+        if (fighter.x, fighter.y) in squares:
+            raise fail(key, f"{fighter.name} and {squares[(fighter.x, fighter.y)]} stand on the "
+                            f"same square ({fighter.x}, {fighter.y})")
+        if fighter.ap_left > fighter.ap:
+            raise fail(f"{key}.ap_left", f"{fighter.name} cannot hold {fighter.ap_left} AP: its "
+                                         f"profile has ap = {fighter.ap}")
+        if fighter.wounds_taken >= fighter.w:
+            raise fail(f"{key}.wounds_taken", f"{fighter.name} would start out of action: "
+                                              f"{fighter.wounds_taken} wounds taken of "
+                                              f"w = {fighter.w}")
+        if fighter.knocked_down and fighter.on_alert:
+            raise fail(f"{key}.knocked_down", f"{fighter.name} cannot start both knocked down "
+                                              f"and on alert (AL-PD-29: a knocked-down fighter "
+                                              f"loses its alert)")
+        element_key = occupied.get((fighter.x, fighter.y))
+        if element_key is not None:
+            element = spec.elements[int(element_key[9:-1])]
+            if element.kind in ("lever", "machine") or \
+                    (element.kind == "door" and element.state == "closed"):
+                raise fail(key, f"{fighter.name} stands on the {element.kind} of {element_key}")
+        squares[(fighter.x, fighter.y)] = fighter.name
+    for team, count in enumerate(per_team):
+        if count == 0:
+            raise fail("fighters", f"team {team} ({spec.teams[team]}) has no fighter")
+        if count > params.max_fighters_per_team:
+            raise fail("fighters", f"team {team} ({spec.teams[team]}) has {count} fighters for "
                                    f"max_fighters_per_team={params.max_fighters_per_team}")
     return spec
 

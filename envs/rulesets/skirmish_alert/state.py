@@ -66,9 +66,9 @@ class Fighter:
         return asdict(self)
 
     def copy(self) -> "Fighter":
-        f = Fighter(**{k: getattr(self, k) for k in self.__slots__})
-        f.items = dict(self.items)
-        return f
+        fighter = Fighter(**{name: getattr(self, name) for name in self.__slots__})
+        fighter.items = dict(self.items)
+        return fighter
 
 
 Square = tuple[int, int]
@@ -158,9 +158,9 @@ class AlertState(ProcedureState):
             return
         self.fighters: list[Fighter | None] = [None] * (game.num_players
                                                         * game.fighters_per_team)
-        for f in game.initial_fighters:
-            self.fighters[f.gid] = f.copy()
-        self.elements: list[dict[str, Any]] = [dict(e) for e in game.initial_elements]
+        for fighter in game.initial_fighters:
+            self.fighters[fighter.gid] = fighter.copy()
+        self.elements: list[dict[str, Any]] = [dict(element) for element in game.initial_elements]
         self.smoke: list[tuple[int, int]] = []
         self.round = 1
         self.turn_id = 0
@@ -181,17 +181,17 @@ class AlertState(ProcedureState):
     def live(self) -> list[Fighter]:
         return [f for f in self.fighters if f is not None and f.in_play]
 
-    def enemy_gid(self, team: int, j: int) -> int:
+    def enemy_gid(self, team: int, slot: int) -> int:
         """Global id of enemy slot ``j`` as team ``team`` sees it (egocentric: the teams after
         ``team`` in seat order, ``F`` slots each)."""
-        F, n = self.game.fighters_per_team, self.game.num_players
-        k, i = divmod(j, F)
-        return ((team + 1 + k) % n) * F + i
+        per_team, team_count = self.game.fighters_per_team, self.game.num_players
+        team_offset, index = divmod(slot, per_team)
+        return ((team + 1 + team_offset) % team_count) * per_team + index
 
     def enemy_slot(self, team: int, gid: int) -> int:
-        F, n = self.game.fighters_per_team, self.game.num_players
-        t, i = divmod(gid, F)
-        return ((t - team - 1) % n) * F + i
+        per_team, team_count = self.game.fighters_per_team, self.game.num_players
+        team_of_gid, index = divmod(gid, per_team)
+        return ((team_of_gid - team - 1) % team_count) * per_team + index
 
     def teams_alive(self) -> list[int]:
         return sorted({f.team for f in self.live()})
@@ -202,8 +202,8 @@ class AlertState(ProcedureState):
     # -- costs (envs.core.reactions) -------------------------------------------------------
     def can_pay(self, side: int, cost: Cost) -> bool:
         gid = int(cost.resource.split(":")[1])
-        f = self.fighters[gid]
-        return f is not None and f.team == side and f.ap >= cost.amount
+        fighter = self.fighters[gid]
+        return fighter is not None and fighter.team == side and fighter.ap >= cost.amount
 
     def pay(self, side: int, cost: Cost) -> None:
         self.fighter(int(cost.resource.split(":")[1])).ap -= cost.amount
@@ -232,67 +232,70 @@ class AlertState(ProcedureState):
     def scores(self) -> list[int]:
         """Victory points per team (scenario ``[scoring]``): fighters still in play, objectives
         held, machines owned and working or broken by the team."""
-        sc = self.game.scoring
+        scoring = self.game.scoring
         out = [0] * self.game.num_players
-        for f in self.live():
-            out[f.team] += sc.fighter_vp
-        for e in self.elements:
-            if e["kind"] == "objective" and e["held_by"] is not None:
-                out[e["held_by"]] += sc.objective_vp
-            elif e["kind"] == "machine":
-                if e["state"] == "working":
-                    out[e["owner"]] += sc.machine_vp
-                elif e["broken_by"] is not None and e["broken_by"] != e["owner"]:
-                    out[e["broken_by"]] += sc.machine_vp
+        for fighter in self.live():
+            out[fighter.team] += scoring.fighter_vp
+        for element in self.elements:
+            if element["kind"] == "objective" and element["held_by"] is not None:
+                out[element["held_by"]] += scoring.objective_vp
+            elif element["kind"] == "machine":
+                if element["state"] == "working":
+                    out[element["owner"]] += scoring.machine_vp
+                elif element["broken_by"] is not None and element["broken_by"] != element["owner"]:
+                    out[element["broken_by"]] += scoring.machine_vp
         return out
 
     def placements(self) -> list[int]:
         """Per team: 1 + the number of teams with more victory points (ties share a place).
         A team with no fighter left places after every team that still has one."""
         alive = set(self.teams_alive())
-        key = [(t in alive, s) for t, s in enumerate(self.scores())]
-        return [1 + sum(1 for o in key if o > k) for k in key]
+        key = [(team in alive, score) for team, score in enumerate(self.scores())]
+        return [1 + sum(1 for other in key if other > own) for own in key]
 
     def returns(self) -> list[float]:
         """Zero-sum in [-1, 1] for any number of teams: (teams placed below - teams placed
         above) / (teams - 1); two teams give +1 / -1 / 0."""
-        n = self.game.num_players
+        team_count = self.game.num_players
         if not self.is_terminal():
-            return [0.0] * n
-        pl = self.placements()
-        return [(sum(1 for o in pl if o > p) - sum(1 for o in pl if o < p)) / (n - 1)
-                for p in pl]
+            return [0.0] * team_count
+        places = self.placements()
+        return [(sum(1 for other in places if other > place)
+                 - sum(1 for other in places if other < place)) / (team_count - 1)
+                for place in places]
 
     # -- serialisation --------------------------------------------------------------------------
     def _to_dict(self) -> dict[str, Any]:
-        return {"fighters": [None if f is None else f.to_dict() for f in self.fighters],
-                "elements": [dict(e) for e in self.elements],
-                "smoke": [list(s) for s in self.smoke], "round": self.round,
+        return {"fighters": [None if fighter is None else fighter.to_dict()
+                             for fighter in self.fighters],
+                "elements": [dict(element) for element in self.elements],
+                "smoke": [list(square) for square in self.smoke], "round": self.round,
                 "turn_id": self.turn_id, "active": self.active, "stack": self.stack.to_dict()}
 
     @classmethod
     def from_dict(cls, game: Any, data: dict[str, Any]) -> "AlertState":
-        s = cls(game, init=False)
-        s.fighters = [None if d is None else Fighter(**d) for d in data["fighters"]]
-        s.elements = [dict(e) for e in data["elements"]]
-        s.smoke = [tuple(p) for p in data["smoke"]]
-        s.round = int(data["round"])
-        s.turn_id = int(data["turn_id"])
-        s.active = int(data["active"])
-        s.stack = FrameStack.from_dict(data["stack"], Decision)
-        return s
+        state = cls(game, init=False)
+        state.fighters = [None if fields is None else Fighter(**fields)
+                          for fields in data["fighters"]]
+        state.elements = [dict(element) for element in data["elements"]]
+        state.smoke = [tuple(square) for square in data["smoke"]]
+        state.round = int(data["round"])
+        state.turn_id = int(data["turn_id"])
+        state.active = int(data["active"])
+        state.stack = FrameStack.from_dict(data["stack"], Decision)
+        return state
 
     def clone(self) -> "AlertState":
-        s = AlertState(self.game, init=False)
-        self._copy_base_into(s)
-        s.fighters = [None if f is None else f.copy() for f in self.fighters]
-        s.elements = [dict(e) for e in self.elements]
-        s.smoke = list(self.smoke)
-        s.round, s.turn_id, s.active = self.round, self.turn_id, self.active
-        s.stack = self.stack.copy()
-        s._decision_count = self._decision_count
-        s._board_key, s._board_memo = self._board_key, self._board_memo
-        return s
+        state = AlertState(self.game, init=False)
+        self._copy_base_into(state)
+        state.fighters = [None if fighter is None else fighter.copy() for fighter in self.fighters]
+        state.elements = [dict(element) for element in self.elements]
+        state.smoke = list(self.smoke)
+        state.round, state.turn_id, state.active = self.round, self.turn_id, self.active
+        state.stack = self.stack.copy()
+        state._decision_count = self._decision_count
+        state._board_key, state._board_memo = self._board_key, self._board_memo
+        return state
 
 
 __all__ = ["AlertState", "Fighter"]
