@@ -9,28 +9,29 @@ from __future__ import annotations
 from .params import VECTORS
 
 
-def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+def chebyshev(first: tuple[int, int], second: tuple[int, int]) -> int:
+    return max(abs(first[0] - second[0]), abs(first[1] - second[1]))
 
 
-def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
-    """The squares strictly between ``a`` and ``b`` on Bresenham's line (endpoints excluded)."""
-    x0, y0 = a
-    x1, y1 = b
+def bresenham(start: tuple[int, int], end: tuple[int, int]) -> list[tuple[int, int]]:
+    """The squares strictly between ``start`` and ``end`` on Bresenham's line (endpoints
+    excluded)."""
+    x0, y0 = start
+    x1, y1 = end
     dx, dy = abs(x1 - x0), -abs(y1 - y0)
-    sx = 1 if x0 < x1 else -1
-    sy = 1 if y0 < y1 else -1
+    step_x = 1 if x0 < x1 else -1
+    step_y = 1 if y0 < y1 else -1
     err = dx + dy
     out = []
     x, y = x0, y0
     while (x, y) != (x1, y1):
-        e2 = 2 * err
-        if e2 >= dy:
+        doubled_error = 2 * err
+        if doubled_error >= dy:
             err += dy
-            x += sx
-        if e2 <= dx:
+            x += step_x
+        if doubled_error <= dx:
             err += dx
-            y += sy
+            y += step_y
         if (x, y) != (x1, y1):
             out.append((x, y))
     return out
@@ -39,19 +40,19 @@ def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
 def in_front(facing: int, own: tuple[int, int], other: tuple[int, int]) -> bool:
     """AL-PD-18: ``other`` is in the 180-degree front arc of a fighter at ``own`` facing
     ``facing`` (sides included); otherwise it is behind the fighter's back (AL-9)."""
-    fx, fy = VECTORS[facing]
-    return fx * (other[0] - own[0]) + fy * (other[1] - own[1]) >= 0
+    face_x, face_y = VECTORS[facing]
+    return face_x * (other[0] - own[0]) + face_y * (other[1] - own[1]) >= 0
 
 
 def direction_towards(own: tuple[int, int], other: tuple[int, int]) -> int:
     """The facing (0..7) that points most nearly from ``own`` towards ``other``."""
     dx, dy = other[0] - own[0], other[1] - own[1]
-    sx = (dx > 0) - (dx < 0)
-    sy = (dy > 0) - (dy < 0)
+    step_x = (dx > 0) - (dx < 0)
+    step_y = (dy > 0) - (dy < 0)
     if abs(dx) > 2 * abs(dy):
-        sy = 0
+        step_y = 0
     elif abs(dy) > 2 * abs(dx):
-        sx = 0
-    if (sx, sy) == (0, 0):
+        step_x = 0
+    if (step_x, step_y) == (0, 0):
         return 0
-    return VECTORS.index((sx, sy))
+    return VECTORS.index((step_x, step_y))

@@ -24,9 +24,9 @@ def _by_kind(acts: tuple[Act, ...], ids: tuple[int, ...],
     """``ids`` (but those of the kinds in ``skip``) as ``(kind, ids)`` pairs, kinds in order of
     first appearance."""
     groups: dict[str, list[int]] = {}
-    for i in ids:
-        if acts[i].kind not in skip:
-            groups.setdefault(acts[i].kind, []).append(i)
+    for action_id in ids:
+        if acts[action_id].kind not in skip:
+            groups.setdefault(acts[action_id].kind, []).append(action_id)
     return tuple((kind, tuple(group)) for kind, group in groups.items())
 
 
@@ -49,30 +49,30 @@ class AlertGame(AlertGameData):
 
     def __init__(self, scenario: str | Path | None = None,
                  params: Mapping[str, Any] | None = None):
-        p = validate_params(AlertParams, params)
-        self.params = p.model_dump(mode="json")
-        name, spec = load_scenario(scenario, p)
+        alert_params = validate_params(AlertParams, params)
+        self.params = alert_params.model_dump(mode="json")
+        name, spec = load_scenario(scenario, alert_params)
         self.scenario_name = name
         self.spec = spec
-        n = len(spec.teams)
-        self.num_players = n
+        team_count = len(spec.teams)
+        self.num_players = team_count
         self.side_names = tuple(spec.teams)
-        self.fighters_per_team = p.max_fighters_per_team
-        self.max_elements = p.max_elements
-        self.max_board = p.max_board
+        self.fighters_per_team = alert_params.max_fighters_per_team
+        self.max_elements = alert_params.max_elements
+        self.max_board = alert_params.max_board
         self.width, self.height = spec.board.width, spec.board.height
         self.blocking = frozenset((x, y) for x, y in spec.blocking)
         self.difficult = frozenset((x, y) for x, y in spec.difficult)
         self.scoring = spec.scoring
-        self.rounds = p.rounds if p.rounds is not None else spec.rounds
-        for k in ("track_size", "difficulty_mode", "reaction_timing", "non_triggering_actions",
-                  "reaction_action_costs_ap", "rearm_after_failure", "maintain_ends_turn",
-                  "maintain_timing",
-                  "reaction_requires_los", "natural_extremes", "modifier_cap",
-                  "knockdown_margin", "attack_base", "allow_shoot_into_melee",
-                  "equipment_blocked_when_engaged"):
-            setattr(self, k, getattr(p, k))
-        self.actions, self.acts = build_catalogue(n, self.fighters_per_team,
+        self.rounds = alert_params.rounds if alert_params.rounds is not None else spec.rounds
+        for option in ("track_size", "difficulty_mode", "reaction_timing",
+                       "non_triggering_actions", "reaction_action_costs_ap",
+                       "rearm_after_failure", "maintain_ends_turn", "maintain_timing",
+                       "reaction_requires_los", "natural_extremes", "modifier_cap",
+                       "knockdown_margin", "attack_base", "allow_shoot_into_melee",
+                       "equipment_blocked_when_engaged"):
+            setattr(self, option, getattr(alert_params, option))
+        self.actions, self.acts = build_catalogue(team_count, self.fighters_per_team,
                                                   self.max_elements)
         self.chance = CHANCE_CATALOGUE
         self.decision_types = DECISION_TYPES
@@ -84,7 +84,7 @@ class AlertGame(AlertGameData):
         self.face_ids = tuple(i for i, a in enumerate(acts) if a.kind == "face")
         # the ids of the moves, disengages and charges by destination, for the legal lists
         # built from the squares a fighter can reach (.legality)
-        self.n_enemy_slots = (n - 1) * self.fighters_per_team
+        self.n_enemy_slots = (team_count - 1) * self.fighters_per_team
         self.move_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
                          if a.kind == "move" and not a.react}
         self.react_move_ids = {(a.dx, a.dy): i for i, a in enumerate(acts)
@@ -101,28 +101,32 @@ class AlertGame(AlertGameData):
         #: order), so that a legal list can skip a kind the fighter cannot take at all
         self.turn_ids_by_kind = _by_kind(acts, self.turn_ids, reach_kinds)
         self.react_ids_by_kind = _by_kind(acts, self.react_ids, reach_kinds)
-        slots = [0] * n
+        slots = [0] * team_count
         fighters = []
         #: the weapons this game's fighters carry, by name: the built-in ones and any a
         #: scenario gives by its numbers (AL-PD-22 .. AL-PD-24)
         self.melee_weapons: dict[str, MeleeWeapon] = dict(MELEE_WEAPONS)
         self.ranged_weapons: dict[str, RangedWeapon] = dict(RANGED_WEAPONS)
-        for fs in spec.fighters:
-            slot = slots[fs.team]
-            slots[fs.team] += 1
-            items = {i: (-1 if (uses := EQUIPMENT_USES[i]) is None else uses)
-                     for i in fs.equipment}
-            melee_name, melee = fs.melee()
+        for fighter_spec in spec.fighters:
+            slot = slots[fighter_spec.team]
+            slots[fighter_spec.team] += 1
+            items = {item: (-1 if (uses := EQUIPMENT_USES[item]) is None else uses)
+                     for item in fighter_spec.equipment}
+            melee_name, melee = fighter_spec.melee()
             self.melee_weapons[melee_name] = melee
-            ranged = fs.ranged()
+            ranged = fighter_spec.ranged()
             if ranged is not None:
                 self.ranged_weapons[ranged[0]] = ranged[1]
             fighters.append(Fighter(
-                fs.team * self.fighters_per_team + slot, fs.team, slot, fs.name, fs.ap, fs.mov,
-                fs.ini, fs.ref, fs.mel, fs.sho, fs.tec, fs.defence, fs.arm, fs.w, melee_name,
-                None if ranged is None else ranged[0], fs.x, fs.y,
-                DIRECTIONS.index(fs.facing), fs.w - fs.wounds_taken, items,
-                ap=fs.ap_left, on_alert=fs.on_alert, knocked_down=fs.knocked_down))
+                fighter_spec.team * self.fighters_per_team + slot, fighter_spec.team, slot,
+                fighter_spec.name, fighter_spec.ap, fighter_spec.mov, fighter_spec.ini,
+                fighter_spec.ref, fighter_spec.mel, fighter_spec.sho, fighter_spec.tec,
+                fighter_spec.defence, fighter_spec.arm, fighter_spec.w, melee_name,
+                None if ranged is None else ranged[0], fighter_spec.x, fighter_spec.y,
+                DIRECTIONS.index(fighter_spec.facing),
+                fighter_spec.w - fighter_spec.wounds_taken, items,
+                ap=fighter_spec.ap_left, on_alert=fighter_spec.on_alert,
+                knocked_down=fighter_spec.knocked_down))
         self.initial_fighters = tuple(fighters)
         self.initial_elements = tuple(
             {"kind": e.kind, "x": e.x, "y": e.y, "state": e.state, "controls": e.controls,
@@ -139,32 +143,33 @@ class AlertGame(AlertGameData):
                               if 0 <= x + dx < self.width and 0 <= y + dy < self.height
                               and (x + dx, y + dy) not in self.static_blocked)
             for x in range(self.width) for y in range(self.height)}
-        N = len(fighters)
+        fighter_count = len(fighters)
         ap = max(f.ap_max for f in fighters)
         # per action: its declaration and its facing, 4 per reactor (attempt, react, facing,
         # re-arm), a new destination when its way is blocked (AL-PD-20) or its charge's square
-        per_turn = 1 + (ap + 1) * (4 + 4 * N)
+        per_turn = 1 + (ap + 1) * (4 + 4 * fighter_count)
         #: the decision cap of params (None: none; AlertState._apply_action)
-        self.max_decisions = p.max_decisions
-        self.max_game_length = p.max_decisions or self.rounds * N * per_turn
-        self.layout = build_layout(n, self.fighters_per_team, self.max_elements, self.max_board)
+        self.max_decisions = alert_params.max_decisions
+        self.max_game_length = alert_params.max_decisions or self.rounds * fighter_count * per_turn
+        self.layout = build_layout(team_count, self.fighters_per_team, self.max_elements,
+                                   self.max_board)
         self.feature_index = {k: i for i, k in enumerate(FIGHTER_FEATURES)}
         self.feature_index["defence"] = self.feature_index["def"]
-        B = self.max_board
-        t = np.zeros((4, B, B), dtype=np.float32)
-        t[0, :, :] = 1.0
-        t[0, :self.height, :self.width] = 0.0
+        board_size = self.max_board
+        terrain = np.zeros((4, board_size, board_size), dtype=np.float32)
+        terrain[0, :, :] = 1.0
+        terrain[0, :self.height, :self.width] = 0.0
         for x, y in self.blocking:
-            t[1, y, x] = 1.0
+            terrain[1, y, x] = 1.0
         for x, y in self.difficult:
-            t[2, y, x] = 1.0
-        self.static_terrain = t
+            terrain[2, y, x] = 1.0
+        self.static_terrain = terrain
 
     def new_initial_state(self) -> AlertState:
-        s = AlertState(self)
-        s.stack.push(Match())
-        s.start()
-        return s
+        state = AlertState(self)
+        state.stack.push(Match())
+        state.start()
+        return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> AlertState:
         return AlertState.from_dict(self, dict(data))

@@ -32,32 +32,36 @@ ELEMENT_FEATURES: tuple[str, ...] = ("present", "x", "y", "door", "lever", "obje
                                      "owned_own", "broken_by_own")
 
 
-def build_layout(n: int, F: int, X: int, B: int) -> ObservationLayout:
-    N = n * F
+def build_layout(team_count: int, fighters_per_team: int, max_elements: int,
+                 max_board: int) -> ObservationLayout:
+    fighter_slots = team_count * fighters_per_team
     return ObservationLayout([
-        Piece("fighters", (N, len(FIGHTER_FEATURES)),
+        Piece("fighters", (fighter_slots, len(FIGHTER_FEATURES)),
               "fighter slots, own team first (features: " + ", ".join(FIGHTER_FEATURES) + ")"),
-        Piece("elements", (max(X, 1), len(ELEMENT_FEATURES)),
+        Piece("elements", (max(max_elements, 1), len(ELEMENT_FEATURES)),
               "element slots (features: " + ", ".join(ELEMENT_FEATURES) + ")"),
-        Piece("terrain", (4, B, B), "planes: off-board, blocking, difficult, smoke"),
+        Piece("terrain", (4, max_board, max_board),
+              "planes: off-board, blocking, difficult, smoke"),
         Piece("round", (1,), "round / rounds"),
-        Piece("scores", (n,), "victory points / 10, own team first"),
+        Piece("scores", (team_count,), "victory points / 10, own team first"),
         Piece("decision", (len(DECISION_TYPES),), "one-hot decision type"),
-        Piece("asked", (N,), "one-hot fighter that decides (reaction action, re-arm, own turn)"),
-        Piece("actor", (N,), "one-hot fighter whose turn it is"),
-        Piece("trigger_target", (N,), "one-hot target of the declared action"),
+        Piece("asked", (fighter_slots,),
+              "one-hot fighter that decides (reaction action, re-arm, own turn)"),
+        Piece("actor", (fighter_slots,), "one-hot fighter whose turn it is"),
+        Piece("trigger_target", (fighter_slots,), "one-hot target of the declared action"),
         Piece("trigger_kind", (len(ACTION_KINDS),), "one-hot kind of the declared action"),
         Piece("window", (4,), "difficulty / 12 of the team's test, candidates count / F, "
               "this slot's place in the window / (n F), the team's slots left in the window "
               "(this one included) / F"),
-        Piece("candidates", (F,), "own fighter slots that may attempt in this slot"),
+        Piece("candidates", (fighters_per_team,),
+              "own fighter slots that may attempt in this slot"),
     ])
 
 
 def _ego(state: AlertState, side: int, gid: int) -> int:
-    F, n = state.game.fighters_per_team, state.game.num_players
-    t, i = divmod(gid, F)
-    return ((t - side) % n) * F + i
+    per_team, team_count = state.game.fighters_per_team, state.game.num_players
+    team, index = divmod(gid, per_team)
+    return ((team - side) % team_count) * per_team + index
 
 
 _FACING = tuple(tuple(float(d == facing) for d in range(8)) for facing in range(8))
@@ -68,7 +72,7 @@ def _fighter_row(game: Any, state: AlertState, fighter: Fighter,
     """The features of one fighter slot in the order of :data:`FIGHTER_FEATURES`."""
     if not fighter.in_play:
         return [1.0] + [0.0] * (len(FIGHTER_FEATURES) - 1)
-    B = game.max_board
+    board_size = game.max_board
     if fighter.ranged_weapon is not None:
         ranged = game.ranged_weapons[fighter.ranged_weapon]
         ranged_range, ranged_dmg = ranged.range / 10, ranged.dmg / 3
@@ -77,7 +81,8 @@ def _fighter_row(game: Any, state: AlertState, fighter: Fighter,
     melee = game.melee_weapons[fighter.melee_weapon]
     items = fighter.items
     return [
-        1.0, 1.0, (fighter.x + 0.5) / B, (fighter.y + 0.5) / B, *_FACING[fighter.facing],
+        1.0, 1.0, (fighter.x + 0.5) / board_size, (fighter.y + 0.5) / board_size,
+        *_FACING[fighter.facing],
         fighter.wounds / 6, fighter.w_max / 6, fighter.ap / 4, float(fighter.on_alert),
         float(fighter.knocked_down),
         float(engaged(state, fighter)), fighter.track_pos / max(1, len(state.fighters)),
@@ -97,7 +102,7 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     layout = game.layout
     vector = layout.zeros()
     parts = layout.split(vector)
-    B = game.max_board
+    board_size = game.max_board
     fighter_rows = parts["fighters"]
     context = state.decision_context(side)
     actor = state.fighters[state.active] if state.active >= 0 else None
@@ -110,8 +115,8 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
     for index, element in enumerate(state.elements):
         row = element_rows[index]
         row[0] = 1.0
-        row[1] = (element["x"] + 0.5) / B
-        row[2] = (element["y"] + 0.5) / B
+        row[1] = (element["x"] + 0.5) / board_size
+        row[2] = (element["y"] + 0.5) / board_size
         row[3 + ("door", "lever", "objective", "machine").index(element["kind"])] = 1.0
         row[7] = float(element["state"] in ("open", "on", "working"))
         if element["held_by"] is not None:
@@ -123,8 +128,8 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
         parts["terrain"][3, y, x] = 1.0
     parts["round"][0] = state.round / game.rounds
     scores = state.scores()
-    n = game.num_players
-    parts["scores"][:] = [scores[(side + k) % n] / 10 for k in range(n)]
+    team_count = game.num_players
+    parts["scores"][:] = [scores[(side + offset) % team_count] / 10 for offset in range(team_count)]
     decision = state.decision_type()
     parts["decision"][DECISION_TYPES.index(str(getattr(decision, "value", decision)))] = 1.0
     if isinstance(context, AlertContext):  # (None, or a core frame's context: nothing to show)
@@ -140,7 +145,7 @@ def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
                 parts["trigger_kind"][ACTION_KINDS.index(kind)] = 1.0
         parts["window"][0] = context.difficulty / 12
         parts["window"][1] = len(context.candidates) / game.fighters_per_team
-        parts["window"][2] = context.slot / (n * game.fighters_per_team)
+        parts["window"][2] = context.slot / (team_count * game.fighters_per_team)
         parts["window"][3] = context.slots_left / game.fighters_per_team
         for gid in context.candidates:
             if gid // game.fighters_per_team == side:
@@ -155,8 +160,10 @@ def observation_string(game: Any, state: AlertState, side: int) -> str:
     for fighter in state.fighters:
         if fighter is None or not fighter.in_play:
             continue
-        flags = "".join(c for c, on in (("A", fighter.on_alert), ("K", fighter.knocked_down),
-                                        ("*", fighter.gid == state.active)) if on)
+        flags = "".join(letter for letter, shown in (("A", fighter.on_alert),
+                                                     ("K", fighter.knocked_down),
+                                                     ("*", fighter.gid == state.active))
+                        if shown)
         lines.append(f"  {game.side_names[fighter.team]}/{fighter.name} "
                      f"@({fighter.x},{fighter.y}) faces "
                      f"{'N NE E SE S SW W NW'.split()[fighter.facing]} "
