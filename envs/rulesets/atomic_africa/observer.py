@@ -198,7 +198,7 @@ class AAObserver:
         """float32 vector of shape ``(observation_size,)`` for ``side`` (0 or 1), egocentric;
         nothing hidden from ``side`` enters it (module docstring). Pieces are written through
         their slices of the flat vector (:attr:`layout`)."""
-        at = self.slices
+        slices = self.slices
         vector = self.layout.zeros()
         zones = state.zones
         enemy = 1 - side
@@ -206,28 +206,28 @@ class AAObserver:
         slots = game.max_units_per_side
         self._unit_rows(state, side, vector[:self._units_end].reshape(2 * slots, -1))
         points = self.unit_points(state)
-        vector[at["los"]] = self.los_matrix(state, side, points).ravel()
+        vector[slices["los"]] = self.los_matrix(state, side, points).ravel()
         own_reserve = zones[f"reserve:{side}"].cards
         if own_reserve:
-            vector[at["own_reserve"]] = np.bincount(own_reserve, minlength=N_CARDS) * 0.25
+            vector[slices["own_reserve"]] = np.bincount(own_reserve, minlength=N_CARDS) * 0.25
         own_discard = zones[f"discard:{side}"].cards
         enemy_discard = zones[f"discard:{enemy}"].cards
-        vector[at["counts"]] = (len(zones[f"reserve:{enemy}"].cards) / 10.0,
+        vector[slices["counts"]] = (len(zones[f"reserve:{enemy}"].cards) / 10.0,
                                 len(zones[f"deck:{side}"].cards) / 54.0,
                                 len(zones[f"deck:{enemy}"].cards) / 54.0,
                                 len(own_discard) / 54.0, len(enemy_discard) / 54.0)
         if own_discard:
-            vector[at["own_discard"]] = np.bincount(own_discard, minlength=N_CARDS) * 0.25
+            vector[slices["own_discard"]] = np.bincount(own_discard, minlength=N_CARDS) * 0.25
         if enemy_discard:
-            vector[at["enemy_discard"]] = np.bincount(enemy_discard, minlength=N_CARDS) * 0.25
-        vector[at["turn"]] = (state.turn / game.turns, float(state.first == side))
+            vector[slices["enemy_discard"]] = np.bincount(enemy_discard, minlength=N_CARDS) * 0.25
+        vector[slices["turn"]] = (state.turn / game.turns, float(state.first == side))
         decision = state.decision_type()
         vector[self.offsets["decision"]
                + _DECISION_INDEX[str(getattr(decision, "value", decision))]] = 1.0
         self._context(state, side, vector)
         phase = state.phase
         if phase is not None:
-            vector[at["frozen"]] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
+            vector[slices["frozen"]] = (float(phase.frozen[side]), float(phase.frozen[enemy]))
         holders = game.holders_cache.get(points)
         if holders is None:
             holders = scoring.objective_holders(state)
@@ -240,7 +240,7 @@ class AAObserver:
             vector[start + 4 * index:start + 4 * index + 4] = (
                 *self.table_xy(side, x, y), float(holder == side), float(holder == enemy))
         scores = scoring.scores(state, holders)
-        vector[at["score"]] = (scores[side] / 10.0, scores[enemy] / 10.0)
+        vector[slices["score"]] = (scores[side] / 10.0, scores[enemy] / 10.0)
         return vector
 
     def _context(self, state: AAState, side: int, vector: np.ndarray) -> None:

@@ -88,7 +88,7 @@ class Act:
 
 
 def _menu(n_enemy: int, n_elements: int, react: bool) -> list[tuple[str, Act]]:
-    p = "react:" if react else ""
+    prefix = "react:" if react else ""
     out: list[tuple[str, Act]] = []
     for kind, reach in (("move", MAX_MOVE), ("disengage", DISENGAGE_MAX)):
         for dy in range(reach, -reach - 1, -1):
@@ -97,22 +97,23 @@ def _menu(n_enemy: int, n_elements: int, react: bool) -> list[tuple[str, Act]]:
                     out.append((move_label(kind, dx, dy, react),
                                 Act(kind, react, dx=dx, dy=dy)))
     if not react:
-        for j in range(n_enemy):
-            for d, name in enumerate(DIRECTIONS):
-                out.append((charge_label(j, d), Act("charge", False, d, target=j)))
-    for j in range(n_enemy):
-        out.append((f"{p}melee:e{j}", Act("melee", react, target=j)))
-    for j in range(n_enemy):
-        out.append((f"{p}shoot:e{j}", Act("shoot", react, target=j)))
+        for slot in range(n_enemy):
+            for direction, name in enumerate(DIRECTIONS):
+                out.append((charge_label(slot, direction),
+                            Act("charge", False, direction, target=slot)))
+    for slot in range(n_enemy):
+        out.append((f"{prefix}melee:e{slot}", Act("melee", react, target=slot)))
+    for slot in range(n_enemy):
+        out.append((f"{prefix}shoot:e{slot}", Act("shoot", react, target=slot)))
     if not react:
-        for d, name in enumerate(DIRECTIONS):
-            out.append((f"pivot:{name}", Act("pivot", False, d)))
+        for direction, name in enumerate(DIRECTIONS):
+            out.append((f"pivot:{name}", Act("pivot", False, direction)))
         out.append(("stand_up", Act("stand_up")))
     for kind in ("activate", "repair", "sabotage"):
-        for x in range(n_elements):
-            out.append((f"{p}{kind}:x{x}", Act(kind, react, element=x)))
+        for element in range(n_elements):
+            out.append((f"{prefix}{kind}:x{element}", Act(kind, react, element=element)))
     for item in USABLE_ITEMS:
-        out.append((f"{p}use:{item}", Act("use", react, item=item)))
+        out.append((f"{prefix}use:{item}", Act("use", react, item=item)))
     return out
 
 

@@ -187,15 +187,15 @@ def _move_family_ids(state: "AlertState", fighter: "Fighter", react: bool,
     out = list(moves)
     if with_charges and not engaged(state, fighter):
         reachable = reach(state, fighter)
-        for j in range(game.n_enemy_slots):
-            target = state.fighters[state.enemy_gid(fighter.team, j)]
+        for slot in range(game.n_enemy_slots):
+            target = state.fighters[state.enemy_gid(fighter.team, slot)]
             if target is None or not target.in_play \
                     or not in_front(fighter.facing, here, target.pos) \
                     or not los(state, here, target.pos):
                 continue
             for side in range(8):
                 if charge_square(state, target, side) in reachable:
-                    out.append(game.charge_ids[(j, side)])
+                    out.append(game.charge_ids[(slot, side)])
     return out
 
 

@@ -125,13 +125,13 @@ def disengage_squares(state: AlertState, fighter: Fighter) -> set[tuple[int, int
         next_frontier = []
         for (x, y), cost in frontier:
             for dx, dy in VECTORS:
-                sq = (x + dx, y + dy)
-                if not (0 <= sq[0] < width and 0 <= sq[1] < height) or sq in blocked:
+                square = (x + dx, y + dy)
+                if not (0 <= square[0] < width and 0 <= square[1] < height) or square in blocked:
                     continue
-                total = cost + (2 if sq in difficult else 1)
+                total = cost + (2 if square in difficult else 1)
                 if total <= fighter.mov:
-                    found.add(sq)
-                    next_frontier.append((sq, total))
+                    found.add(square)
+                    next_frontier.append((square, total))
         frontier = next_frontier
     found.discard(fighter.pos)
     memo["disengage"][key] = found
@@ -177,7 +177,7 @@ def search_reach(state: AlertState, fighter: Fighter, budget: int,
     frontier: list[tuple[int, int]] = [start]
     later: list[tuple[int, int]] = []  # difficult squares entered at the next cost
     for cost in range(1, budget + 1):
-        entered: set[tuple[int, int]] = set().union(*[neighbours[sq] for sq in frontier])
+        entered: set[tuple[int, int]] = set().union(*[neighbours[square] for square in frontier])
         entered -= seen
         seen |= entered
         hard = entered & difficult if difficult else set()

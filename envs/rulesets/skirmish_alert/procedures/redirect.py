@@ -86,7 +86,7 @@ class RedirectWindow(ReactionWindow):
 
 
 RedirectWindow.reactions = catalogue_reactions(
-    RedirectMove, lambda a: not a.react and a.kind in ("move", "disengage"))
+    RedirectMove, lambda act: not act.react and act.kind in ("move", "disengage"))
 #: the own-turn move labels a RedirectWindow offers after a blocked Move (AL-25, AL-PD-20)
 MOVE_LABELS = tuple(lab for lab in RedirectWindow.reactions if lab.startswith("move:"))
 #: ... and after a blocked Disengage

@@ -46,7 +46,7 @@ class Attack(Frame):
         if not in_front(target.facing, target.pos, attacker.pos):
             bonus += 1
         if self.ranged:
-            if any(p in game.blocking for p in _cover_squares(state, attacker, target)):
+            if any(square in game.blocking for square in _cover_squares(state, attacker, target)):
                 needed += 1
             weapon_range = game.ranged_weapons[filled(attacker.ranged_weapon,
                                                       "the shooter's ranged weapon")].range
@@ -86,7 +86,8 @@ class Attack(Frame):
 
 def _cover_squares(state: AlertState, attacker: Fighter, target: Fighter) -> list[tuple[int, int]]:
     """AL-PD-24: squares on the line of sight that are adjacent to the target."""
-    return [p for p in bresenham(attacker.pos, target.pos) if chebyshev(p, target.pos) == 1]
+    return [square for square in bresenham(attacker.pos, target.pos)
+            if chebyshev(square, target.pos) == 1]
 
 
 @register
@@ -109,14 +110,15 @@ class TechTest(Frame):
                                  fighter.team))
         element = state.elements[self.element]
         roll = sum(self.values)
-        ok = roll + fighter.tec >= element["difficulty"]
-        if ok:
+        success = roll + fighter.tec >= element["difficulty"]
+        if success:
             element["state"] = "working" if self.repair else "broken"
             element["broken_by"] = None if self.repair else fighter.team
         state.log("tech_test", ("AL-PD-30",), f"{fighter.name} {what} x{self.element}: {roll} + "
-                  f"{fighter.tec} vs {element['difficulty']}: {'success' if ok else 'failure'}",
+                  f"{fighter.tec} vs {element['difficulty']}: "
+                  f"{'success' if success else 'failure'}",
                   fighter.team, fighter=fighter.gid, element=self.element, roll=roll,
-                  needed=element["difficulty"], success=ok)
+                  needed=element["difficulty"], success=success)
         return Done()
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
@@ -170,9 +172,9 @@ def effect(state: AlertState, fighter: Fighter, act: Act,
         elif act.item == "smoke":
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    p = (fighter.x + dx, fighter.y + dy)
-                    if on_board(state, *p) and p not in state.smoke:
-                        state.smoke.append(p)
+                    square = (fighter.x + dx, fighter.y + dy)
+                    if on_board(state, *square) and square not in state.smoke:
+                        state.smoke.append(square)
         elif act.item == "grapnel":
             fighter.grapnel = True
         state.log("use", rules + ("AL-PD-31",), f"{fighter.name} uses a {act.item}", fighter.team,

@@ -172,33 +172,34 @@ class Initiative(Frame):
         if groups:
             self.pending = groups[0]
             return Push(RollDice(len(self.pending), "initiative roll-off", ("AL-PD-6",)))
-        ranked = sorted(self.order, key=lambda game: self._key(state, game))
+        ranked = sorted(self.order, key=lambda fighter_id: self._key(state, fighter_id))
         for pos, gid in enumerate(ranked, 1):
             state.fighter(gid).track_pos = pos
         state.log("initiative", ("AL-PD-5", "AL-PD-6"), "initiative track: " + ", ".join(
-            f"{p}. {state.fighter(game).name}" for p, game in enumerate(ranked, 1)), None,
+            f"{place}. {state.fighter(ranked_gid).name}"
+            for place, ranked_gid in enumerate(ranked, 1)), None,
             track=ranked, round=state.round)
         return Done()
 
     def _key(self, state: AlertState, gid: int) -> tuple:
         fighter = state.fighter(gid)
-        on_track = sum(1 for game in self.order if state.fighter(game).team == fighter.team)
+        on_track = sum(1 for other in self.order if state.fighter(other).team == fighter.team)
         total = self.totals[self.order.index(gid)]
         offs = self.rolloff.get(gid, [])
         # after three tied roll-offs (dice forced to one face) the lower fighter id goes first
         last = gid if len(offs) >= 3 else 0
-        return (-total, -fighter.ini, on_track, tuple(-v for v in offs), last)
+        return (-total, -fighter.ini, on_track, tuple(-roll for roll in offs), last)
 
     def _ties(self, state: AlertState) -> list[list[int]]:
         seen: dict[tuple, list[int]] = {}
         for gid in self.order:
             seen.setdefault(self._key(state, gid), []).append(gid)
-        return [game for game in seen.values() if len(game) > 1]
+        return [group for group in seen.values() if len(group) > 1]
 
     def on_child_done(self, state: AlertState, child: Frame) -> None:
         if self.pending:
-            for gid, v in zip(self.pending, rolled(child)):
-                self.rolloff.setdefault(gid, []).append(v)
+            for gid, roll in zip(self.pending, rolled(child)):
+                self.rolloff.setdefault(gid, []).append(roll)
             self.pending = []
         else:
             fighter = state.fighter(self.order[len(self.totals)])
@@ -220,8 +221,8 @@ class RoundMaintain(Frame):
     def run(self, state: AlertState) -> Step:
         if not self.started:
             self.started = True
-            self.pending = [f.gid for f in sorted(state.live(), key=lambda f: f.track_pos)
-                            if f.on_alert]
+            track = sorted(state.live(), key=lambda fighter: fighter.track_pos)
+            self.pending = [fighter.gid for fighter in track if fighter.on_alert]
         while self.pending and not (state.fighter(self.pending[0]).in_play
                                     and state.fighter(self.pending[0]).on_alert):
             self.pending.pop(0)
@@ -276,7 +277,8 @@ class Match(Frame):
             return Push(RoundMaintain())
         if self.step in (MatchStep.ACTIVATE, MatchStep.ACTIVATIONS):
             self.step = MatchStep.END
-            entries = [[f.team, f.gid, 1000 - f.track_pos] for f in state.live()]
+            entries = [[fighter.team, fighter.gid, 1000 - fighter.track_pos]
+                       for fighter in state.live()]
             return Push(Activations(InitiativeTrack(entries, state.game.num_players)))
         state.smoke = []
         state.log("round_end", ("AL-PD-10",), f"round {state.round} ends; VP "
