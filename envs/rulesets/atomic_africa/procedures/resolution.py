@@ -55,7 +55,7 @@ class Resolution(Frame[AAState]):
     step: ResolutionStep = ResolutionStep.MOVE
     rolls: list[int] = field(default_factory=list)
     lines: list[list[int]] = field(default_factory=list)  # fire rows that fire, with die
-    i: int = 0
+    next_line: int = 0  # the index in lines of the next attack roll
 
     def run(self, state: AAState) -> Step:
         phase = state.phase_in_play()
@@ -74,9 +74,9 @@ class Resolution(Frame[AAState]):
                     self.lines.append(row + [die])
             self.step = ResolutionStep.ROLL
         if self.step is ResolutionStep.ROLL:
-            if self.i < len(self.lines):
-                row = self.lines[self.i]
-                self.i += 1
+            if self.next_line < len(self.lines):
+                row = self.lines[self.next_line]
+                self.next_line += 1
                 return Push(RollDice(1, f"side {row[0]} unit{row[1]} attack", ("AA-G14",),
                                      row[0], row[5], DIE_OFFSET[row[5]]))
             self._apply(state)
