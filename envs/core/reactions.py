@@ -16,7 +16,9 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol
+
+from typing_extensions import TypeVar  # a TypeVar with a default (PEP 696)
 
 from .procedure import DecisionContext, Done, Frame, Step, Wait
 from .protocol import Game, Illegality
@@ -59,9 +61,13 @@ class ReactingState(Protocol):
 #: the state class of a ruleset's reactions and windows
 ReactingStateT = TypeVar("ReactingStateT", bound=ReactingState)
 
+#: the window class a reaction is offered in (default: any :class:`ReactionWindow`)
+WindowT = TypeVar("WindowT", default="ReactionWindow[Any]")
 
-class Reaction(abc.ABC, Generic[ReactingStateT]):
-    """One reaction of a ruleset, written once.
+
+class Reaction(abc.ABC, Generic[ReactingStateT, WindowT]):
+    """One reaction of a ruleset, written once; ``Reaction[S, W]`` is offered in windows of class
+    ``W`` (default: any :class:`ReactionWindow`) over states of class ``S``.
 
     Attributes:
         label: the decision label that chooses it (``"react:closing_volley"``).
@@ -72,16 +78,16 @@ class Reaction(abc.ABC, Generic[ReactingStateT]):
     rules: ClassVar[tuple[str, ...]] = ()
 
     @abc.abstractmethod
-    def why_not(self, state: ReactingStateT, window: ReactionWindow[ReactingStateT]) -> Illegality | None:
+    def why_not(self, state: ReactingStateT, window: WindowT) -> Illegality | None:
         """Why the asked side may not take this reaction now (``None``: allowed). The cost is
         checked separately (:meth:`cost`)."""
 
-    def cost(self, state: ReactingStateT, window: ReactionWindow[ReactingStateT]) -> Cost:
+    def cost(self, state: ReactingStateT, window: WindowT) -> Cost:
         """What taking it would spend (default: free)."""
         return FREE
 
     @abc.abstractmethod
-    def resolve(self, state: ReactingStateT, window: ReactionWindow[ReactingStateT]) -> tuple[Frame[Any], ...]:
+    def resolve(self, state: ReactingStateT, window: WindowT) -> tuple[Frame[Any], ...]:
         """Apply the reaction (its cost is already paid); return the frames to run in the
         window's place (dice, a move), or ``()``."""
 
@@ -111,7 +117,7 @@ class ReactionWindow(Frame[ReactingStateT]):
     list is computed once); ``chosen`` — the label chosen (``None`` while open).
     """
 
-    reactions: ClassVar[Mapping[str, Reaction[Any]]] = {}
+    reactions: ClassVar[Mapping[str, Reaction[Any, Any]]] = {}
     decline_label: ClassVar[str] = "react:decline"
     decision: ClassVar[str] = "reaction"
     skip_when_only_decline: ClassVar[bool] = False
@@ -139,7 +145,7 @@ class ReactionWindow(Frame[ReactingStateT]):
                   self.side, trigger=self.trigger, subject=self.subject)
 
     # -- the frame ------------------------------------------------------------------------
-    def why_not(self, state: ReactingStateT, reaction: Reaction[ReactingStateT]) -> Illegality | None:
+    def why_not(self, state: ReactingStateT, reaction: Reaction[ReactingStateT, Any]) -> Illegality | None:
         """The reaction's own refusal, else a refusal for a cost the side cannot pay."""
         why = reaction.why_not(state, self)
         if why is not None:

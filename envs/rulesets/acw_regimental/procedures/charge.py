@@ -417,7 +417,7 @@ class _ChargeWindow(ReactionWindow["ACWState"]):
         """``(defender, charger)``."""
         return state.units[self.side][self.subject], state.units[1 - self.side][self.charger]
 
-    def took(self, reaction: Reaction) -> bool:
+    def took(self, reaction: Reaction[Any, Any]) -> bool:
         """Whether the defender chose ``reaction`` in this window (``False`` while it is open or
         after a decline)."""
         return self.chosen == reaction.label

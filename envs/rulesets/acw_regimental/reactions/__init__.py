@@ -16,8 +16,9 @@ from math import inf as _INF
 from math import sin as _sin
 from math import sqrt as _sqrt
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from envs.core.errors import InvalidStateError
 from envs.core.geometry import EPS, Footprint, footprint_distance
 
 from ..arcs import zone_of
@@ -25,6 +26,44 @@ from ..movement import circ, partly_in_arc
 from ..tables import (EVADE_TRIGGER, OPP_FIRE_RANGE, REFUSE_RANGE, SHORT_RANGE, Experience,
                      Health)
 from ..units import Unit
+
+if TYPE_CHECKING:
+    from ..state import ACWState
+
+
+class OfferingWindow(Protocol):
+    """What a reaction reads of the window that offers it (Window A in
+    :mod:`..procedures.window_a`, Windows B1 and B2 in :mod:`..procedures.charge`, which import
+    this package): the side asked, the trigger, and the two units concerned."""
+
+    side: int
+    trigger: str
+
+    def units(self, state: ACWState) -> tuple[Any, Any]:
+        """``(defender, mover or charger)``; ``(None, None)`` when the window no longer applies."""
+        ...
+
+
+@runtime_checkable
+class ChargeWindowView(OfferingWindow, Protocol):
+    """A charge's window (B1, B2): also the charge it is about."""
+
+    def charge(self, state: ACWState) -> Any:
+        """The :class:`..procedures.charge.Charge` frame below the window."""
+        ...
+
+
+def charge_of(state: ACWState, window: OfferingWindow) -> Any:
+    """The charge that ``window`` (a Window B1 or B2) is about, for the B1 variants of the
+    reactions Window A also offers (Evade, Refuse the Flank).
+
+    Raises:
+        InvalidStateError: when ``window`` is not a charge's window.
+    """
+    if not isinstance(window, ChargeWindowView):
+        raise InvalidStateError(f"{type(window).__name__} is not a charge's reaction window")
+    return window.charge(state)
+
 
 #: Window A trigger kinds (ACW-PD-24).
 TRIGGERS = ("opp_medium", "opp_short", "evade", "refuse")

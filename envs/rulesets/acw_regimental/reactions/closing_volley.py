@@ -24,7 +24,7 @@ from envs.core.reactions import Reaction
 
 from ..actions import reaction_label
 from ..movement import partly_in_arc
-from . import B1Reaction, can_fire_reaction
+from . import B1Reaction, can_fire_reaction, ChargeWindowView
 from .. import queries
 
 if TYPE_CHECKING:
@@ -50,13 +50,13 @@ def volley_possible(state: ACWState, charge: Any, charger: Unit, defender: Unit)
     return queries.firing_stands(state, defender, charger.fp, 1) > 0
 
 
-class ClosingVolley(Reaction["ACWState"]):
+class ClosingVolley(Reaction["ACWState", "ChargeWindowView"]):
     """Fire one volley at the charger halted at the mark (RULE-04-2.3)."""
 
     label = reaction_label("closing_volley")
     rules = ("RULE-04-2.1", "RULE-04-2.2", "RULE-04-1.3")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: ChargeWindowView) -> Illegality | None:
         # the window opens only when the volley is possible (volley_possible); these checks
         # do not depend on where the charger halted
         defender, _ = window.units(state)
@@ -66,7 +66,7 @@ class ClosingVolley(Reaction["ACWState"]):
         why = can_fire_reaction(defender)
         return Illegality(*why) if why is not None else None
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: ChargeWindowView) -> tuple:
         defender, charger = window.units(state)
         state.reacted.append(defender.slot)
         state.log("react", self.rules, f"{defender.label()} fires a Closing Volley at "

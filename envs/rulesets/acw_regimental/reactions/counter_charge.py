@@ -30,7 +30,7 @@ from envs.core.reactions import Cost, Reaction
 from .. import tables
 from ..arcs import zone_of
 from ..actions import reaction_label
-from . import B1Reaction, counter_charge_eligible
+from . import B1Reaction, counter_charge_eligible, ChargeWindowView
 
 if TYPE_CHECKING:
     from ..state import ACWState
@@ -84,7 +84,7 @@ def why_no_counter_charge(state: ACWState, charger: Unit, defender: Unit
     return None
 
 
-class CounterCharge(Reaction["ACWState"]):
+class CounterCharge(Reaction["ACWState", "ChargeWindowView"]):
     """Surge ``inches`` (2 or 3) into the charger (RULE-04-6.4)."""
 
     rules = ("RULE-04-6.1", "RULE-04-6.3", "RULE-04-6.4", "I-2")
@@ -93,15 +93,15 @@ class CounterCharge(Reaction["ACWState"]):
         self.inches = float(inches)
         self.label = reaction_label(f"counter_charge_{inches}")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: ChargeWindowView) -> Illegality | None:
         defender, charger = window.units(state)
         why = why_no_counter_charge(state, charger, defender)
         return Illegality(*why) if why is not None else None
 
-    def cost(self, state: ACWState, window: Any) -> Cost:
+    def cost(self, state: ACWState, window: ChargeWindowView) -> Cost:
         return counter_charge_cost(state.game)
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: ChargeWindowView) -> tuple:
         defender, charger = window.units(state)
         side = defender.side
         state.reacted.append(defender.slot)

@@ -15,7 +15,7 @@ from envs.core.protocol import Illegality
 from envs.core.reactions import Reaction
 
 from ..actions import reaction_label
-from . import B1Reaction, can_evade
+from . import B1Reaction, can_evade, OfferingWindow, charge_of
 from .. import effects, queries
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["CHARGE_EVADES", "ChargeEvade", "EVADES", "Evade"]
 
 
-class Evade(Reaction["ACWState"]):
+class Evade(Reaction["ACWState", "OfferingWindow"]):
     """Withdraw ``inches`` straight back (RULE-04-4.3)."""
 
     rules = ("RULE-04-4.1", "RULE-04-4.3", "RULE-04-1.3")
@@ -33,14 +33,14 @@ class Evade(Reaction["ACWState"]):
         self.inches = float(inches)
         self.label = reaction_label(f"evade_{inches}")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: OfferingWindow) -> Illegality | None:
         defender, _ = window.units(state)
         if defender is None:
             return Illegality(("RULE-04-1.2",), "no defending unit is asked")
         why = can_evade(defender)
         return Illegality(*why) if why is not None else None
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: OfferingWindow) -> tuple:
         defender, _ = window.units(state)
         state.reacted.append(defender.slot)
         effects.evade(state, defender, self.inches)
@@ -54,10 +54,10 @@ class ChargeEvade(Evade):
     """Evade a charge declared against the screen (Window B1, RULE-04-4.4, I-21): the charge
     is redirected to the screen's parent, or finds no target and halts."""
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: OfferingWindow) -> tuple:
         screen, charger = window.units(state)
         side = screen.side
-        charge = window.charge(state)
+        charge = charge_of(state, window)
         state.reacted.append(screen.slot)
         charge.b1_reaction = B1Reaction.EVADE
         parent_slot = screen.parent

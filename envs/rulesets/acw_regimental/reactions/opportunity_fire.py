@@ -19,7 +19,7 @@ from envs.core.reactions import Reaction
 from .. import tables
 from ..actions import reaction_label
 from ..units import WEAPON_BY_VALUE
-from . import can_fire_reaction
+from . import can_fire_reaction, OfferingWindow
 from .. import queries
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["OpportunityFire", "WaitShort"]
 
 
-def _why_no_opportunity_fire(state: ACWState, window: Any) -> Illegality | None:
+def _why_no_opportunity_fire(state: ACWState, window: OfferingWindow) -> Illegality | None:
     defender, mover = window.units(state)
     if defender is None:
         return Illegality(("RULE-04-1.2",), "no defending unit is asked")
@@ -44,17 +44,17 @@ def _why_no_opportunity_fire(state: ACWState, window: Any) -> Illegality | None:
     return None
 
 
-class OpportunityFire(Reaction["ACWState"]):
+class OpportunityFire(Reaction["ACWState", "OfferingWindow"]):
     """Fire one volley at the mover now (RULE-04-3.3: the seed's bracket numbers, no
     Enfilade); the mover then carries on along its path."""
 
     label = reaction_label("opportunity_fire")
     rules = ("RULE-04-3.1", "RULE-04-3.3", "RULE-04-1.3", "I-3")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: OfferingWindow) -> Illegality | None:
         return _why_no_opportunity_fire(state, window)
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: OfferingWindow) -> tuple:
         defender, mover = window.units(state)
         state.reacted.append(defender.slot)
         state.log("react", self.rules, f"{defender.label()} declares Opportunity Fire at "
@@ -64,14 +64,14 @@ class OpportunityFire(Reaction["ACWState"]):
         return (Volley(defender.side, defender.slot, mover.slot, FireMode.OPPORTUNITY),)
 
 
-class WaitShort(Reaction["ACWState"]):
+class WaitShort(Reaction["ACWState", "OfferingWindow"]):
     """Hold the fire for the Short-range trigger point (I-18): only at the Medium point, with
     the mover still beyond Short range; the Medium trigger is spent, the Short one is not."""
 
     label = reaction_label("wait_short")
     rules = ("I-18", "ACW-PD-24")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: OfferingWindow) -> Illegality | None:
         why = _why_no_opportunity_fire(state, window)
         if why is not None:
             return why
@@ -81,7 +81,7 @@ class WaitShort(Reaction["ACWState"]):
             return Illegality(("I-18",), "only at the Medium trigger point and beyond 6\"")
         return None
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: OfferingWindow) -> tuple:
         defender, _ = window.units(state)
         state.spent_triggers.append((defender.slot, "opp_medium"))
         state.log("react_wait", self.rules, f"{defender.label()} holds its fire for the "

@@ -23,7 +23,7 @@ from envs.core.reactions import Reaction
 from .. import tables
 from ..arcs import zone_of
 from ..actions import reaction_label
-from . import B1Reaction, can_refuse
+from . import B1Reaction, can_refuse, OfferingWindow, charge_of
 from .. import effects, queries
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ __all__ = ["CHARGE_REFUSALS", "ChargeRefusal", "EmergencyDrill", "REFUSALS", "Re
 DRILL_RULES = ("RULE-04-5.2", "I-19")
 
 
-class RefuseFlank(Reaction["ACWState"]):
+class RefuseFlank(Reaction["ACWState", "OfferingWindow"]):
     """Refuse ``stands`` outer stands of the flank facing the mover."""
 
     rules: ClassVar[tuple[str, ...]] = ("RULE-04-5.1", "RULE-04-1.3")
@@ -43,14 +43,14 @@ class RefuseFlank(Reaction["ACWState"]):
         self.stands = stands
         self.label = reaction_label(f"refuse_{stands}")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: OfferingWindow) -> Illegality | None:
         defender, _ = window.units(state)
         if defender is None:
             return Illegality(("RULE-04-1.2",), "no defending unit is asked")
         why = can_refuse(defender)
         return Illegality(*why) if why is not None else None
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: OfferingWindow) -> tuple:
         defender, mover = window.units(state)
         side = defender.side
         state.reacted.append(defender.slot)
@@ -100,7 +100,7 @@ class ChargeRefusal(RefuseFlank):
 
     rules = ("RULE-04-5.1", "RULE-04-1.3", "I-10")
 
-    def why_not(self, state: ACWState, window: Any) -> Illegality | None:
+    def why_not(self, state: ACWState, window: OfferingWindow) -> Illegality | None:
         defender, charger = window.units(state)
         flank = zone_of(defender.fp, charger.fp.centre())
         if flank not in ("left", "right"):
@@ -114,10 +114,10 @@ class ChargeRefusal(RefuseFlank):
             return Illegality(("RULE-04-5.1", "I-23"), "the charger is beyond 12\"")
         return None
 
-    def resolve(self, state: ACWState, window: Any) -> tuple:
+    def resolve(self, state: ACWState, window: OfferingWindow) -> tuple:
         defender, charger = window.units(state)
         side = defender.side
-        charge = window.charge(state)
+        charge = charge_of(state, window)
         state.reacted.append(defender.slot)
         charge.b1_reaction = B1Reaction.REFUSE_FLANK
         flank = zone_of(defender.fp, charger.fp.centre())
