@@ -17,6 +17,7 @@ from .observer import AAObserver
 from .params import SCENARIO_DIR, AAParams, load_scenario
 from .procedures import Turn
 from .procedures.turn import TurnStep
+from .infostate import resample_from_infostate
 from .scoring import final_returns
 from .state import AAGameData, AAState, Unit
 
@@ -141,6 +142,11 @@ class AAGame(AAGameData):
     def final_returns(self, state: AAState) -> list[float]:
         """AA-G23: the returns of a finished game (:func:`.scoring.final_returns`)."""
         return final_returns(state)
+
+    def resample_hidden(self, state: AAState, player: int, rng: np.random.Generator) -> AAState:
+        """``state`` with what ``player`` cannot see redrawn
+        (:func:`.infostate.resample_from_infostate`)."""
+        return resample_from_infostate(state, player, rng)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> AAState:
         return AAState.from_dict(self, dict(data))

@@ -25,17 +25,20 @@ event log and the action history are carried over as they are and are not read.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from envs.core.errors import InvalidStateError
 from envs.core.frames import HiddenCommit
 
+if TYPE_CHECKING:
+    from .state import AAState
+
 __all__ = ["resample_from_infostate"]
 
 
-def resample_from_infostate(state: Any, player: int, rng: np.random.Generator) -> Any:
+def resample_from_infostate(state: AAState, player: int, rng: np.random.Generator) -> AAState:
     """A copy of the Atomic Africa ``state`` with what ``player`` cannot see redrawn (see the
     module docstring).
 
@@ -79,7 +82,7 @@ def resample_from_infostate(state: Any, player: int, rng: np.random.Generator) -
     return out
 
 
-def _redraw_commitments(state: Any, frame: HiddenCommit, player: int,
+def _redraw_commitments(state: AAState, frame: HiddenCommit[AAState], player: int,
                         rng: np.random.Generator) -> None:
     """Redraw, in commitment order, each committed choice of a side other than ``player``
     uniformly among its legal choices in ``state`` (the frame asks the next uncommitted side,

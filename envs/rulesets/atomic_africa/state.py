@@ -170,6 +170,10 @@ class AAGameData(Game["AAState"]):
         """AA-G23: the returns of a finished game."""
         raise NotImplementedError
 
+    def resample_hidden(self, state: AAState, player: int, rng: np.random.Generator) -> AAState:
+        """``state`` with what ``player`` cannot see redrawn (:mod:`.infostate`)."""
+        raise NotImplementedError
+
 
 class AAState(ProcedureState):
     """State of one Atomic Africa game (see the package docstring for the rules model).
@@ -289,12 +293,11 @@ class AAState(ProcedureState):
         state.stack = FrameStack.from_dict(data["stack"], Decision)
         return state
 
-    def resample_from_infostate(self, player: int, rng: Any) -> "AAState":
-        """What ``player`` cannot see redrawn with ``rng`` (:mod:`.infostate`). A scenario's
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> AAState:
+        """What ``player`` cannot see redrawn with ``rng`` (:mod:`.infostate`, through the game:
+        that module imports this one). A scenario's
         ``deck_order`` is no side's information either: the sample draws at random."""
-        from .infostate import resample_from_infostate
-
-        sample = resample_from_infostate(self, player, rng)
+        sample = self.game.resample_hidden(self, player, rng)
         sample.deck_order = [[] for _ in self.deck_order]
         return sample
 
