@@ -5,7 +5,7 @@ only on where the fighters stand and on the elements' states (:func:`board_memo`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .actions import DISENGAGE_MAX
 from .board import bresenham, chebyshev
@@ -62,16 +62,15 @@ def element_at(state: AlertState, x: int, y: int) -> dict[str, Any] | None:
     return None
 
 
+def is_closed_door(element: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
+    """``element`` is a closed door (AL-PD-16, AL-PD-30: it blocks moves and sight)."""
+    return element is not None and element["kind"] == "door" and element["state"] == "closed"
+
+
 def passable(state: AlertState, x: int, y: int) -> bool:
-    """AL-PD-16, AL-PD-30: on the board, not blocking terrain, not a closed door, lever
-    or machine, and no fighter there."""
-    if not on_board(state, x, y) or (x, y) in state.game.blocking:
-        return False
-    element = element_at(state, x, y)
-    if element is not None and (element["kind"] in ("lever", "machine")
-                                or (element["kind"] == "door" and element["state"] == "closed")):
-        return False
-    return occupant(state, x, y) is None
+    """AL-PD-16, AL-PD-30: on the board and not one of :func:`blocked_squares` (blocking
+    terrain, a closed door, lever or machine, a fighter in play)."""
+    return on_board(state, x, y) and (x, y) not in blocked_squares(state, False)
 
 
 def blocks_los(state: AlertState, x: int, y: int) -> bool:
@@ -79,8 +78,7 @@ def blocks_los(state: AlertState, x: int, y: int) -> bool:
     door (AL-PD-16, AL-PD-30)."""
     if (x, y) in state.game.blocking or (x, y) in state.smoke:
         return True
-    element = element_at(state, x, y)
-    return element is not None and element["kind"] == "door" and element["state"] == "closed"
+    return is_closed_door(element_at(state, x, y))
 
 
 def los(state: AlertState, start: tuple[int, int], end: tuple[int, int]) -> bool:
@@ -157,7 +155,7 @@ def blocked_squares(state: AlertState, through_doors: bool) -> set[tuple[int, in
     blocked.update(f.pos for f in state.fighters if f is not None and f.in_play)
     if not through_doors:
         blocked.update((e["x"], e["y"]) for e in state.elements
-                       if e["kind"] == "door" and e["state"] == "closed")
+                       if is_closed_door(e))
     memo[key] = blocked
     return blocked
 
@@ -203,8 +201,7 @@ def closed_door_on_line(state: AlertState, start: tuple[int, int],
         if (x, y) in state.game.blocking or (x, y) in state.smoke:
             return None
         element = element_at(state, x, y)
-        if element is not None and element["kind"] == "door" and element["state"] == "closed" \
-                and door is None:
+        if door is None and is_closed_door(element):
             door = state.elements.index(element)
     return door
 
@@ -216,15 +213,18 @@ def enemies_adjacent(state: AlertState, fighter: Fighter) -> list[Fighter]:
 
 
 def engaged(state: AlertState, fighter: Fighter) -> bool:
-    """AL-PD-19: adjacent to an enemy fighter (facing and knockdown do not matter)."""
+    """AL-PD-19: adjacent to an enemy fighter (facing and knockdown do not matter); memoised
+    while a :func:`legal_scope` is open."""
     memo = state._scope
-    if memo is not None:
-        found = memo["eng"].get(fighter.gid)
-        if found is None:
-            found = memo["eng"][fighter.gid] = any(
-                o.team != fighter.team and max(abs(o.x - fighter.x), abs(o.y - fighter.y)) == 1
-                for o in state.fighters if o is not None and o.in_play)
-        return found
+    if memo is None:
+        return _touches_enemy(state, fighter)
+    found = memo["eng"].get(fighter.gid)
+    if found is None:
+        found = memo["eng"][fighter.gid] = _touches_enemy(state, fighter)
+    return found
+
+
+def _touches_enemy(state: AlertState, fighter: Fighter) -> bool:
     return any(o.team != fighter.team and max(abs(o.x - fighter.x), abs(o.y - fighter.y)) == 1
                for o in state.fighters if o is not None and o.in_play)
 
