@@ -172,3 +172,46 @@ def test_value_epochs_are_kept_by_the_pipelined_worker_and_refused_below_zero():
     assert _spec(model)["settings"]["value_epochs"] == 3
     with pytest.raises(ValueError, match="value_epochs must be >= 0"):
         TeacherKLMaskablePPO("MlpPolicy", model.env, value_epochs=-1, device="cpu")
+
+
+def _filled(model):
+    """``model`` after one rollout of the toy game (its buffer full, not yet flattened)."""
+    _, cb = model._setup_learn(64, callback=None)
+    cb.init_callback(model)
+    model.collect_rollouts(model.env, cb, model.rollout_buffer, model.n_steps)
+    return model
+
+
+def test_evaluate_actions_is_the_policys_own_plus_its_logits():
+    from agents.training.teacher_kl import _logits, evaluate_actions
+
+    torch.set_num_threads(1)
+    model = _filled(_learner(TeacherKLMaskablePPO, coef=1.0))
+    batch = next(model.rollout_buffer.get(None))
+    actions = batch.actions.long().flatten()
+    with torch.no_grad():
+        want = model.policy.evaluate_actions(batch.observations, actions,
+                                             action_masks=batch.action_masks)
+        got = evaluate_actions(model.policy, batch.observations, actions, batch.action_masks)
+        logits = _logits(model.policy, batch.observations)
+    assert all(torch.equal(g, w) for g, w in zip(got[:3], want))
+    assert torch.equal(got[3], logits) and got[3].shape == (64, model.action_space.n)
+    assert bool((got[1] < 0).all())  # real log-probabilities of legal actions
+
+
+def test_minibatches_are_the_buffers_own_with_their_rows():
+    torch.set_num_threads(1)
+    model = _filled(_learner(TeacherKLMaskablePPO, coef=1.0))
+    model._flatten_rollout_buffer()
+    np.random.seed(5)
+    want = list(model.rollout_buffer.get(model.batch_size))
+    np.random.seed(5)
+    got = list(model._minibatches())
+    assert len(got) == len(want) == 4
+    obs = model.rollout_buffer.observations
+    seen = []
+    for (rows, g), w in zip(got, want):
+        assert all(torch.equal(a, b) for a, b in zip(g, w))
+        assert np.array_equal(g.observations.numpy(), obs[rows])
+        seen.extend(rows.tolist())
+    assert sorted(seen) == list(range(64))  # each row once per epoch
