@@ -18,6 +18,10 @@ al., ICLR 2022) through the public decision-point protocol only (``clone`` via
 * :mod:`.search` — one search (:class:`GumbelSearch`) and its :class:`SearchResult`.
 * :mod:`.agent` — :class:`SearchAgent` (``analyse(state)``, ``step(state)``) and the agent spec
   ``search:MODEL[:key=value...]``.
+* :mod:`.bench` — milliseconds per searched decision, where they go, and how often the search
+  overrules its network (``python -m agents.search.bench``).
+* :mod:`.diagnose` — how well the value head predicts results and tells actions apart
+  (``python -m agents.search.diagnose``).
 
 Example::
 

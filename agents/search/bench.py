@@ -1,6 +1,7 @@
 """Speed of the search agent: milliseconds per searched decision and where they go.
 
-    python -m agents.search.bench MODEL [--ruleset R] [--scenario S] [--sims N] [--games G]
+    python -m agents.search.bench MODEL [--ruleset R] [--scenario S] [--sims N]
+        [--options KEY=V[:KEY=V...]] [--games G]
 
 plays ``G`` games (seed ``0..G-1``) of the search agent over ``MODEL`` against the raw model
 (the search agent takes side ``g % 2`` in game ``g``) under cProfile and prints the games'
@@ -9,7 +10,9 @@ search's time spent in the costs that dominate it: the rules engine (``apply_act
 network's forward passes, observations, and ``clone`` (through ``resample_from_infostate``).
 It also prints how often the search overrules its network (the searched decisions at which
 the chosen action is not the prior's arg-max) and the prior's mean probability of its arg-max:
-a search that rarely overrules plays about as its raw network does. The profiler adds its own overhead to every number (about a fifth); the shares are what it is
+a search that rarely overrules plays about as its raw network does. ``--options`` takes the
+options of an agent spec (``c_scale=1:rescale=1``, as in ``search:MODEL:c_scale=1:rescale=1``).
+The profiler adds its own overhead to every number (about a fifth); the shares are what it is
 for. Bad input is one ``error:`` line and exit status 2.
 """
 
@@ -54,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenario", default=None, help="scenario name or TOML path")
     p.add_argument("--sims", type=int, default=None, help="simulations per decision "
                    "(default: the search agent's default)")
+    p.add_argument("--options", default="", metavar="KEY=V[:KEY=V...]",
+                   help="search options as in an agent spec search:MODEL:KEY=V... (e.g. "
+                   "c_scale=1:rescale=1; docs/search.md)")
     p.add_argument("--games", type=int, default=2, help="games to play (default 2)")
     ns = p.parse_args(argv)
     import torch
@@ -65,14 +71,17 @@ def main(argv: list[str] | None = None) -> int:
 
     from ..policies.ppo import MaskablePPOPolicy
     from .agent import SearchAgent
-    from .config import SearchConfig
+    from .config import describe, parse_options
 
     torch.set_num_threads(1)
     try:
         if ns.games < 1 or (ns.sims is not None and ns.sims < 1):
             raise RiposteError("--games and --sims must be >= 1")
         game = load_game(ns.ruleset, ns.scenario)
-        cfg = SearchConfig() if ns.sims is None else SearchConfig(simulations=ns.sims)
+        items = [item for item in ns.options.split(":") if item]
+        if ns.sims is not None:
+            items.append(f"sims={ns.sims}")
+        cfg = parse_options(items, f"search:{ns.model}" + "".join(f":{i}" for i in items))
         agent = SearchAgent.load(ns.model, game, cfg, seed=0)
         raw = MaskablePPOPolicy.load(ns.model, game, seed=1)
     except RiposteError as exc:
@@ -107,8 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     stats = pstats.Stats(prof)
     spent = costs(stats)
     total = spent.pop("search") or 1e-9
+    others = [o for o in describe(agent.config).split(":") if o and o.split("=")[0] not in
+              ("sims", "k")]
     print(f"{ns.games} game(s) of {game.ruleset_id}/{game.scenario_name}, search:"
-          f"{ns.model} sims={agent.config.simulations} k={agent.config.max_considered}: "
+          f"{ns.model} sims={agent.config.simulations} k={agent.config.max_considered}"
+          f"{''.join(' ' + o for o in others)}: "
           f"{wall:.1f} s wall, {searched} searched decisions, "
           f"{1000 * search_seconds / max(searched, 1):.1f} ms per searched decision (profiled)")
     for label, seconds in spent.items():

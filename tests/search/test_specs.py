@@ -175,3 +175,23 @@ def test_the_speed_benchmark_prints_ms_per_decision_and_the_costs(acw_model, cap
     assert 0 <= int(overruled.group(1)) <= int(overruled.group(2)) > 0
     assert bench.main(["/no/such/model.zip", "--games", "1"]) == 2
     _one_error_line(2, capsys.readouterr().err, "not found")
+    assert bench.main([acw_model, "--games", "1", "--sims", "2", "--options",
+                       "c_scale=1:rescale=1"]) == 0
+    assert "sims=2 k=4 c_scale=1 rescale=1: " in capsys.readouterr().out
+    assert bench.main([acw_model, "--games", "1", "--options", "c_scale=-1"]) == 2
+    _one_error_line(2, capsys.readouterr().err, "c_scale='-1': must be >= 0")
+
+
+def test_the_value_head_diagnostics_print_both_measurements(acw_model, capsys):
+    from agents.search import diagnose
+
+    assert diagnose.main([acw_model, "--games", "1", "--every", "400", "--rollouts", "1",
+                          "--truncate", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"1 self-play game\(s\) of acw_regimental/default, \d+ decisions with a "
+                     r"choice, 1 valued positions", out)
+    for label in ("first third", "last third", "value head after the action",
+                  "2 arg-max decisions, then value", "Monte Carlo"):
+        assert label in out
+    assert diagnose.main([acw_model, "--rollouts", "0"]) == 2
+    _one_error_line(2, capsys.readouterr().err, "--rollouts")
