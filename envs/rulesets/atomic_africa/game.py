@@ -64,7 +64,7 @@ class AAGame(AAGameData):
         self.los_matrix_cache: dict = {}
         #: memo of the objectives' holders (the units' points -> holders)
         self.holders_cache: dict = {}
-        #: memo of the observer's unit rows (everything a row reads -> the row)
+        #: memo of the observer's unit rows (everything a row reads -> the row's float32 bytes)
         self.unit_rows_cache: dict = {}
         #: memo of unit-to-unit sight (the two units' points -> bool)
         self.sees_cache: dict = {}

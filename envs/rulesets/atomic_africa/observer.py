@@ -94,6 +94,12 @@ class AAObserver:
         self.slices = self.layout.slices
         #: the own and enemy unit blocks are the first two pieces, one after the other
         self._units_end = self.layout.slices["enemy_units"].stop
+        self._zero_row = bytes(4 * len(UNIT_FEATURES))
+        #: per viewing side: its Reserve, its discard pile, the enemy's discard pile, the
+        #: enemy's Reserve, its deck, the enemy's deck (zone names)
+        self._zone_names = tuple((f"reserve:{side}", f"discard:{side}", f"discard:{1 - side}",
+                                  f"reserve:{1 - side}", f"deck:{side}", f"deck:{1 - side}")
+                                 for side in (0, 1))
 
     # -- helpers -----------------------------------------------------------------------------
     def table_xy(self, side: int, x: float, y: float) -> tuple[float, float]:
@@ -118,11 +124,12 @@ class AAObserver:
         return sight.sight_matrix(state, side, self.unit_points(state) if points is None
                                   else points)
 
-    def _unit_rows(self, state: AAState, side: int, block: np.ndarray) -> None:
-        """Write every present unit's row into ``block`` (shape ``(2 * slots, features)``:
-        the viewing side's slots, then the enemy's), as ``side`` sees it. A row is memoised on
-        the game by everything it reads (the unit's fields, its order zone as ``side`` sees it,
-        its role in the phase)."""
+    def _unit_rows(self, state: AAState, side: int) -> bytes:
+        """The two unit blocks as ``side`` sees them (``2 * slots`` rows of float32
+        :data:`UNIT_FEATURES`: the viewing side's slots, then the enemy's; an empty slot or a
+        unit gone is a zero row), as the bytes of the flat vector's start. A row's bytes are
+        memoised on the game by everything the row reads (the unit's fields, its order zone as
+        ``side`` sees it, its role in the phase)."""
         game = self.game
         width, depth = game.width, game.depth
         flip = side == 1
@@ -140,6 +147,7 @@ class AAObserver:
             specials, postures = phase.special, phase.posture
         slots = game.max_units_per_side
         memo = game.unit_rows_cache
+        rows = [self._zero_row] * (2 * slots)
         for base, owner in ((0, side), (slots, 1 - side)):
             for unit in state.units[owner]:
                 if unit is None or not unit.alive:
@@ -162,7 +170,7 @@ class AAObserver:
                              posture)
                 known = memo.get(signature)
                 if known is not None:
-                    block[base + slot] = known
+                    rows[base + slot] = known
                     continue
                 vehicle = unit.utype == "vehicle"
                 x, y, transit_x, transit_y = unit.x, unit.y, unit.tx, unit.ty
@@ -172,7 +180,7 @@ class AAObserver:
                     if transit_x is not None and transit_y is not None:
                         transit_x, transit_y = width - transit_x, depth - transit_y
                 wounds, suppression = unit.wounds, unit.suppression
-                row = block[base + slot]
+                row = np.zeros(len(UNIT_FEATURES), dtype=np.float32)
                 row[:_SCALARS] = (
                     1.0, x / width, y / depth, unit.figures / 12.0, wounds / 6.0,
                     suppression / 6.0, _die_feature(unit.morale, 0 if vehicle else wounds),
@@ -191,7 +199,8 @@ class AAObserver:
                     row[_POSTURE0 + _POSTURE_INDEX[posture]] = 1.0
                 if len(memo) >= _ROW_CACHE_SIZE:
                     memo.clear()
-                memo[signature] = row.copy()
+                rows[base + slot] = memo[signature] = row.tobytes()
+        return b"".join(rows)
 
     # -- the observation ---------------------------------------------------------------------
     def observation(self, state: AAState, side: int) -> np.ndarray:
@@ -203,19 +212,20 @@ class AAObserver:
         zones = state.zones
         enemy = 1 - side
         game = self.game
-        slots = game.max_units_per_side
-        self._unit_rows(state, side, vector[:self._units_end].reshape(2 * slots, -1))
+        vector[:self._units_end] = np.frombuffer(self._unit_rows(state, side), dtype=np.float32)
         points = self.unit_points(state)
         vector[slices["los"]] = self.los_matrix(state, side, points).ravel()
-        own_reserve = zones[f"reserve:{side}"].cards
+        reserve, discard, enemy_discard_name, enemy_reserve, deck, enemy_deck = \
+            self._zone_names[side]
+        own_reserve = zones[reserve].cards
         if own_reserve:
             vector[slices["own_reserve"]] = np.bincount(own_reserve, minlength=N_CARDS) * 0.25
-        own_discard = zones[f"discard:{side}"].cards
-        enemy_discard = zones[f"discard:{enemy}"].cards
-        vector[slices["counts"]] = (len(zones[f"reserve:{enemy}"].cards) / 10.0,
-                                len(zones[f"deck:{side}"].cards) / 54.0,
-                                len(zones[f"deck:{enemy}"].cards) / 54.0,
-                                len(own_discard) / 54.0, len(enemy_discard) / 54.0)
+        own_discard = zones[discard].cards
+        enemy_discard = zones[enemy_discard_name].cards
+        vector[slices["counts"]] = (len(zones[enemy_reserve].cards) / 10.0,
+                                    len(zones[deck].cards) / 54.0,
+                                    len(zones[enemy_deck].cards) / 54.0,
+                                    len(own_discard) / 54.0, len(enemy_discard) / 54.0)
         if own_discard:
             vector[slices["own_discard"]] = np.bincount(own_discard, minlength=N_CARDS) * 0.25
         if enemy_discard:

@@ -163,7 +163,7 @@ class AAGameData(Game["AAState"]):
     sees_cache: dict[tuple[float | None, ...], bool]
     los_matrix_cache: dict[tuple[int, tuple[Any, ...]], np.ndarray]
     holders_cache: dict[tuple[Any, ...], list[int | None]]
-    unit_rows_cache: dict[tuple[Any, ...], np.ndarray]
+    unit_rows_cache: dict[tuple[Any, ...], bytes]
     placements_cache: dict[tuple[int, bool, float, float], list[int]]
 
     def final_returns(self, state: AAState) -> list[float]:

@@ -65,6 +65,9 @@ def _ego(state: AlertState, side: int, gid: int) -> int:
 
 
 _FACING = tuple(tuple(float(d == facing) for d in range(8)) for facing in range(8))
+#: the row of an empty fighter slot (no fighter: all zero)
+_EMPTY_ROW = (0.0,) * len(FIGHTER_FEATURES)
+_ELEMENT_KINDS = ("door", "lever", "objective", "machine")
 
 
 def _fighter_row(game: Any, state: AlertState, fighter: Fighter,
@@ -98,58 +101,74 @@ def _fighter_row(game: Any, state: AlertState, fighter: Fighter,
 
 
 def observation(game: Any, state: AlertState, side: int) -> np.ndarray:
-    """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``."""
+    """The egocentric observation of team ``side``: float32, shape ``(observation_size,)``.
+
+    Written through each piece's offset in the flat vector (:attr:`ObservationLayout.offsets`);
+    the fighter rows, in ego order, are joined into one list and stored with one copy."""
     layout = game.layout
+    offsets = layout.offsets
     vector = layout.zeros()
-    parts = layout.split(vector)
     board_size = game.max_board
-    fighter_rows = parts["fighters"]
-    context = state.decision_context(side)
-    actor = state.fighters[state.active] if state.active >= 0 else None
-    with legal_scope(state):  # the engagement of every fighter from the board memo
-        for fighter in state.fighters:
-            if fighter is not None:
-                fighter_rows[_ego(state, side, fighter.gid)] = _fighter_row(game, state, fighter,
-                                                                            actor)
-    element_rows = parts["elements"]
-    for index, element in enumerate(state.elements):
-        row = element_rows[index]
-        row[0] = 1.0
-        row[1] = (element["x"] + 0.5) / board_size
-        row[2] = (element["y"] + 0.5) / board_size
-        row[3 + ("door", "lever", "objective", "machine").index(element["kind"])] = 1.0
-        row[7] = float(element["state"] in ("open", "on", "working"))
-        if element["held_by"] is not None:
-            row[8 if element["held_by"] == side else 9] = 1.0
-        row[10] = float(element["owner"] == side)
-        row[11] = float(element["broken_by"] == side)
-    parts["terrain"][:] = game.static_terrain
-    for x, y in state.smoke:
-        parts["terrain"][3, y, x] = 1.0
-    parts["round"][0] = state.round / game.rounds
-    scores = state.scores()
+    per_team = game.fighters_per_team
     team_count = game.num_players
-    parts["scores"][:] = [scores[(side + offset) % team_count] / 10 for offset in range(team_count)]
+    fighters = state.fighters
+    context = state.decision_context(side)
+    actor = fighters[state.active] if state.active >= 0 else None
+    rows: list[float] = []
+    with legal_scope(state):  # the engagement of every fighter from the board memo
+        for offset in range(team_count):  # ego order: own team first, then seat order
+            first = ((side + offset) % team_count) * per_team
+            for fighter in fighters[first:first + per_team]:
+                rows += _EMPTY_ROW if fighter is None else _fighter_row(game, state, fighter,
+                                                                        actor)
+    start = offsets["fighters"]
+    vector[start:start + len(rows)] = rows
+    width = len(ELEMENT_FEATURES)
+    for index, element in enumerate(state.elements):
+        at = offsets["elements"] + index * width
+        vector[at] = 1.0
+        vector[at + 1] = (element["x"] + 0.5) / board_size
+        vector[at + 2] = (element["y"] + 0.5) / board_size
+        vector[at + 3 + _ELEMENT_KINDS.index(element["kind"])] = 1.0
+        vector[at + 7] = float(element["state"] in ("open", "on", "working"))
+        if element["held_by"] is not None:
+            vector[at + (8 if element["held_by"] == side else 9)] = 1.0
+        vector[at + 10] = float(element["owner"] == side)
+        vector[at + 11] = float(element["broken_by"] == side)
+    terrain = offsets["terrain"]
+    plane = board_size * board_size
+    vector[terrain:terrain + 4 * plane] = game.static_terrain.reshape(-1)
+    smoke = terrain + 3 * plane
+    for x, y in state.smoke:
+        vector[smoke + y * board_size + x] = 1.0
+    vector[offsets["round"]] = state.round / game.rounds
+    scores = state.scores()
+    at = offsets["scores"]
+    for offset in range(team_count):
+        vector[at + offset] = scores[(side + offset) % team_count] / 10
     decision = state.decision_type()
-    parts["decision"][DECISION_TYPES.index(str(getattr(decision, "value", decision)))] = 1.0
+    vector[offsets["decision"] + DECISION_TYPES.index(str(getattr(decision, "value",
+                                                                  decision)))] = 1.0
     if isinstance(context, AlertContext):  # (None, or a core frame's context: nothing to show)
         if context.fighter >= 0:
-            parts["asked"][_ego(state, side, context.fighter)] = 1.0
+            vector[offsets["asked"] + _ego(state, side, context.fighter)] = 1.0
         if context.actor >= 0:
-            parts["actor"][_ego(state, side, context.actor)] = 1.0
+            vector[offsets["actor"] + _ego(state, side, context.actor)] = 1.0
         if context.trigger_target >= 0:
-            parts["trigger_target"][_ego(state, side, context.trigger_target)] = 1.0
+            vector[offsets["trigger_target"] + _ego(state, side, context.trigger_target)] = 1.0
         if context.trigger:
             kind = game.acts[game.actions.id(context.trigger)].kind
             if kind in ACTION_KINDS:
-                parts["trigger_kind"][ACTION_KINDS.index(kind)] = 1.0
-        parts["window"][0] = context.difficulty / 12
-        parts["window"][1] = len(context.candidates) / game.fighters_per_team
-        parts["window"][2] = context.slot / (team_count * game.fighters_per_team)
-        parts["window"][3] = context.slots_left / game.fighters_per_team
+                vector[offsets["trigger_kind"] + ACTION_KINDS.index(kind)] = 1.0
+        at = offsets["window"]
+        vector[at] = context.difficulty / 12
+        vector[at + 1] = len(context.candidates) / per_team
+        vector[at + 2] = context.slot / (team_count * per_team)
+        vector[at + 3] = context.slots_left / per_team
+        at = offsets["candidates"]
         for gid in context.candidates:
-            if gid // game.fighters_per_team == side:
-                parts["candidates"][gid % game.fighters_per_team] = 1.0
+            if gid // per_team == side:
+                vector[at + gid % per_team] = 1.0
     return vector
 
 
