@@ -18,8 +18,10 @@ probabilities; game ``g`` from seed ``S + g``). Two measurements:
    mean final result of ``R`` arg-max continuations to the end). For each estimate it prints
    the correlation of its differences ``Q(a) - Q(prior's arg-max)`` with the Monte-Carlo ones,
    how often its best action is the Monte-Carlo best one, and the Monte-Carlo result its best
-   action gains over the prior's arg-max. A value head the search can use has differences
-   that follow the Monte-Carlo ones.
+   action gains over the prior's arg-max; then how far the Monte-Carlo differences are noise
+   (the correlation of two halves of the continuations, and the highest correlation any
+   estimate could reach with them). A value head the search can use has differences that
+   follow the Monte-Carlo ones.
 
 Bad input is one ``error:`` line and exit status 2.
 """
@@ -96,7 +98,8 @@ class ActionValues:
         player: the side to move; ``actions``: its top :data:`TOP` actions by prior.
         one_step: the value head after each action (mean of 8 chance draws), in [-1, 1].
         truncated: ``N`` -> the value head after an ``N``-decision arg-max continuation.
-        monte_carlo: the mean final result of arg-max continuations to the end.
+        monte_carlo: the mean final result of arg-max continuations to the end;
+        monte_carlo_runs: each continuation's result, per action.
     """
 
     player: int
@@ -104,6 +107,7 @@ class ActionValues:
     one_step: list[float] = field(default_factory=list)
     truncated: dict[int, list[float]] = field(default_factory=dict)
     monte_carlo: list[float] = field(default_factory=list)
+    monte_carlo_runs: list[list[float]] = field(default_factory=list)
 
 
 def action_values(game: Any, evaluator: NetworkEvaluator, state: Any, rng: np.random.Generator,
@@ -131,8 +135,9 @@ def action_values(game: Any, evaluator: NetworkEvaluator, state: Any, rng: np.ra
         for n in truncate:
             out.truncated[n].append(float(np.mean([_value(evaluator, after(a, n), p)
                                                    for _ in range(4)])))
-        out.monte_carlo.append(float(np.mean([after(a, None).returns()[p]
-                                              for _ in range(rollouts)])))
+        runs = [float(after(a, None).returns()[p]) for _ in range(rollouts)]
+        out.monte_carlo_runs.append(runs)
+        out.monte_carlo.append(float(np.mean(runs)))
     return out
 
 
@@ -243,6 +248,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {label:34s} correlation with Monte Carlo {corr:+.3f}; best = Monte-Carlo "
               f"best at {same:.3f}; gain {gain:+.3f}; spread {spread:.3f}")
     print(f"  {'Monte Carlo':34s} spread {np.mean([np.ptp(q) for q in mc]):.3f}")
+    if ns.rollouts >= 2:  # how much of the Monte-Carlo differences is noise: split halves
+        half = ns.rollouts // 2
+        first, second = ([np.mean(np.asarray(v.monte_carlo_runs)[:, part], axis=1)
+                          for v in positions] for part in (slice(0, half), slice(half, None)))
+        r = _corr(np.concatenate([q - q[0] for q in first]),
+                  np.concatenate([q - q[0] for q in second]))
+        full = 2 * r / (1 + r) if r > 0 else float("nan")
+        print(f"  Monte-Carlo halves correlate {r:+.3f}: the reliability of {ns.rollouts} "
+              f"continuations is {full:.3f} (Spearman-Brown), so no estimate can correlate "
+              f"above about {np.sqrt(full):.3f} with them")
     return 0
 
 

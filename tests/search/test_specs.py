@@ -185,13 +185,13 @@ def test_the_speed_benchmark_prints_ms_per_decision_and_the_costs(acw_model, cap
 def test_the_value_head_diagnostics_print_both_measurements(acw_model, capsys):
     from agents.search import diagnose
 
-    assert diagnose.main([acw_model, "--games", "1", "--every", "400", "--rollouts", "1",
+    assert diagnose.main([acw_model, "--games", "1", "--every", "400", "--rollouts", "2",
                           "--truncate", "2"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"1 self-play game\(s\) of acw_regimental/default, \d+ decisions with a "
                      r"choice, 1 valued positions", out)
     for label in ("first third", "last third", "value head after the action",
-                  "2 arg-max decisions, then value", "Monte Carlo"):
+                  "2 arg-max decisions, then value", "Monte-Carlo halves correlate"):
         assert label in out
     assert diagnose.main([acw_model, "--rollouts", "0"]) == 2
     _one_error_line(2, capsys.readouterr().err, "--rollouts")
