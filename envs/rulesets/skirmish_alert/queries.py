@@ -225,8 +225,17 @@ def engaged(state: AlertState, fighter: Fighter) -> bool:
 
 
 def _touches_enemy(state: AlertState, fighter: Fighter) -> bool:
-    return any(o.team != fighter.team and max(abs(o.x - fighter.x), abs(o.y - fighter.y)) == 1
-               for o in state.fighters if o is not None and o.in_play)
+    """An enemy fighter in play at Chebyshev distance exactly 1 (squares are integers: both
+    offsets within -1..1, not both 0)."""
+    team, x, y = fighter.team, fighter.x, fighter.y
+    for other in state.fighters:
+        if other is not None and other.team != team and other.in_play:
+            dx = other.x - x
+            if -1 <= dx <= 1:
+                dy = other.y - y
+                if -1 <= dy <= 1 and (dx or dy):
+                    return True
+    return False
 
 
 def adjacent_element(state: AlertState, fighter: Fighter, index: int) -> dict[str, Any] | None:
