@@ -26,8 +26,8 @@ def board_memo(state: AlertState) -> dict[str, Any]:
     engagement): kept while that key stays the same, so that a move declared from a legal
     list resolves with the reach that list computed, and shared with clones (its entries
     are a function of the key, never changed once made)."""
-    key = (tuple(None if f is None or not f.in_play else f.pos for f in state.fighters),
-           tuple(e["state"] for e in state.elements))
+    key = (tuple([None if f is None or not f.in_play else (f.x, f.y) for f in state.fighters]),
+           tuple([e["state"] for e in state.elements]))
     if key != state._board_key or state._board_memo is None:
         state._board_key = key
         state._board_memo = {"reach": {}, "eng": {}, "disengage": {}, "move_ids": {}}
@@ -259,7 +259,7 @@ class BoardScope:
     def __enter__(self) -> None:
         state = self.state
         state._scope = board_memo(state)
-        state._occupants = {f.pos: f for f in state.live()}
+        state._occupants = {(f.x, f.y): f for f in state.fighters if f is not None and f.in_play}
 
     def __exit__(self, *exc: object) -> None:
         self.state._scope = None
