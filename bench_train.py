@@ -56,6 +56,9 @@ OPTIONS: dict[str, list[str]] = {
     "net-128": [*SEQUENTIAL, "--net-arch", "128", "128"],
     "net-64": [*SEQUENTIAL, "--net-arch", "64", "64"],
     "threads-2": [*SEQUENTIAL, "--torch-threads", "2"],
+    # the default with a short warm start: a teacher, so the update has its KL term, as in
+    # `make train` (the other options start without one)
+    "warm-start": ["--bc-games", "30"],
 }
 
 
