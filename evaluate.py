@@ -463,6 +463,7 @@ SEARCH_OPTIONS_HELP = """search agents (--agents search:MODEL[:key=value...], do
   rescale=0|1     rescale Q to [0, 1] at each node before sigma (default 0)
   select=S        selection below the root: gumbel (default) or puct (with c_puct=X)
   chance=C        chance nodes: open (default), sample or expand (with expand_max=N)
+  rollout=N       read leaf values after N arg-max decisions (default: at the leaf)
   e.g. --agents search:runs/default/final_model.zip:sims=32 runs/default/final_model.zip"""
 
 SUBCOMMANDS_HELP = SEARCH_OPTIONS_HELP + """

@@ -54,6 +54,10 @@ class SearchConfig:
             decides share one subtree, open-loop search: the statistics of a few simulations
             are not spread over dice results).
         expand_max_outcomes: the largest chance node ``"expand"`` visits in proportion.
+        rollout: 0 (the default): a new node's value is the value head's at its state. ``N``:
+            the value head's after ``N`` more decisions played by the network's arg-max
+            (chance drawn by its probabilities), which tells actions apart where the value
+            head alone cannot, at the cost of ``N`` batched evaluations per halving round.
     """
 
     simulations: int = 8
@@ -67,6 +71,7 @@ class SearchConfig:
     c_puct: float = 1.25
     chance: str = "open"
     expand_max_outcomes: int = 12
+    rollout: int = 0
 
     def __post_init__(self) -> None:
         self.validate()
@@ -94,6 +99,8 @@ class SearchConfig:
         if self.chance not in CHANCE:
             raise SearchSpecError(f"chance must be one of {', '.join(CHANCE)}, got "
                                   f"{self.chance!r}")
+        if type(self.rollout) is not int or self.rollout < 0:
+            raise SearchSpecError(f"rollout must be an integer >= 0, got {self.rollout!r}")
         if type(self.expand_max_outcomes) is not int or self.expand_max_outcomes < 1:
             raise SearchSpecError(f"expand_max_outcomes must be an integer >= 1, got "
                                   f"{self.expand_max_outcomes!r}")
@@ -120,6 +127,8 @@ OPTIONS: dict[str, tuple[str, object, str]] = {
                "per outcome) or expand (visit small ones in proportion)"),
     "expand_max": ("expand_max_outcomes", "int", "largest chance node chance=expand visits "
                    "in proportion (default 12)"),
+    "rollout": ("rollout", "int", "read leaf values after N arg-max decisions (default: at "
+                "the leaf)"),
 }
 
 

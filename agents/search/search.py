@@ -9,7 +9,10 @@ the way (:func:`.tree.advance_forced`); at decision nodes it selects by Gumbel's
 rule or PUCT (:mod:`.gumbel`), until it reaches a terminal node (its ``returns()``) or a
 decision node not evaluated yet. Every simulation of one round of sequential halving goes down
 another root action, so the round's new nodes are evaluated together in one batched forward
-pass; then each simulation's value vector is added to every node on its path.
+pass; then each simulation's value vector is added to every node on its path. With
+``config.rollout`` ``N > 0`` a new node keeps the network's prior at its own state, but its
+value is read after ``N`` more decisions played by the network's arg-max on a copy
+(:func:`rollout_values`; the copies advance together, one batched pass per decision).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from .gumbel import (completed_q, halving_rounds, improved_policy, select_gumbel
                      sigma, softmax)
 from .tree import Node, advance_forced, new_node, select_outcome
 
-__all__ = ["GumbelSearch", "SearchResult"]
+__all__ = ["GumbelSearch", "SearchResult", "rollout_values"]
 
 #: with ``chance="open"`` the child of a chance node is keyed ``OPEN_LOOP - side to move next``
 #: (below every outcome id), so outcomes after which the same side decides share one subtree
@@ -203,6 +206,9 @@ class GumbelSearch:
         todo = [s for s in pending if s.value is None]
         if todo:
             logits, values = self.evaluator.evaluate([s.state for s in todo])
+            if self.config.rollout:
+                values = rollout_values(self.evaluator, [s.state for s in todo], logits,
+                                        self.config.rollout, rng)
             for s, lo, v in zip(todo, logits, values):
                 if s.expand is not None:
                     s.expand.logits, s.expand.value = lo, v
@@ -253,3 +259,51 @@ class GumbelSearch:
             i = (select_gumbel(lg, cq, visits, cfg) if cfg.below_root == "gumbel"
                  else select_puct(prior, cq, visits, cfg))
             key = apply = legal[i]
+
+
+def rollout_values(evaluator: Evaluator, states: list[Any], logits: np.ndarray,
+                   decisions: int, rng: np.random.Generator) -> np.ndarray:
+    """Leaf values read ``decisions`` decisions later: each state (not modified) is copied and
+    played on by the arg-max of the evaluator's prior, chance outcomes drawn by their
+    probabilities with ``rng`` and forced decisions applied, then valued by the evaluator (or
+    by ``returns()`` if the game ends first). The copies advance together: one batched
+    evaluation per decision.
+
+    Args:
+        evaluator: prior and values.
+        states: ``B`` decision states (samples the search owns).
+        logits: float32 ``(B, num_distinct_actions)``, the evaluator's logits at ``states``.
+        decisions: arg-max decisions to play before reading the value (>= 1).
+        rng: draws the chance outcomes.
+
+    Returns:
+        float64 ``(B, num_players)``: each side's value in [-1, 1].
+    """
+    from envs.core.chance import sample_chance_outcome
+
+    worlds = [st.clone() for st in states]
+    out = np.zeros((len(worlds), worlds[0].game.num_players)) if worlds else np.zeros((0, 0))
+    active, lg = list(range(len(worlds))), logits
+    values = out
+    for _ in range(decisions):
+        moving = []
+        for j, i in enumerate(active):
+            w = worlds[i]
+            legal = w.legal_actions()
+            w.apply_action_unchecked(int(legal[int(np.argmax(lg[j][legal]))]))
+            while True:
+                advance_forced(w)
+                if w.current_player() != CHANCE:
+                    break
+                w.apply_action_unchecked(sample_chance_outcome(w, rng))
+            if w.current_player() == TERMINAL:
+                out[i] = w.returns()
+            else:
+                moving.append(i)
+        active = moving
+        if not active:
+            break
+        lg, values = evaluator.evaluate([worlds[i] for i in active])
+    if active:
+        out[active] = values
+    return out

@@ -1,6 +1,7 @@
-"""The value-head diagnostics (agents/search/diagnose.py): on the ambush game, whose outcome a
-reaction decides two decisions later, the value head after one step sees nothing (a zero value
-network), while a truncated continuation and Monte Carlo see which reaction wins."""
+"""The value-head diagnostics (agents/search/diagnose.py) and the search's leaf values read
+after arg-max decisions (``rollout=N``): on the ambush game, whose outcome a reaction decides
+two decisions later, the value head after one step sees nothing (a zero value network), while
+a truncated continuation and Monte Carlo see which reaction wins."""
 
 from __future__ import annotations
 
@@ -43,3 +44,42 @@ def test_state_values_cover_every_decision_with_a_choice(ambush):
     # every 2nd decision from the 2nd: the attacker's press or withdraw, both lost
     assert [p.player for p in positions] == [0, 0]
     assert all(p.monte_carlo == [-1.0, -1.0] for p in positions)
+
+
+def test_rollout_values_read_the_value_after_arg_max_decisions(ambush):
+    from agents.search.search import rollout_values
+
+    # at the defender's reaction the prior prefers decline, then the attacker's charge wins
+    policy = biased_network(ambush, {"react:decline": 1.0, "charge": 2.0})
+    evaluator = NetworkEvaluator(ambush, policy)
+    st = ambush.new_initial_state()
+    st.apply_action(ambush.actions.id("advance"))
+    logits, values = evaluator.evaluate([st])
+    np.testing.assert_array_equal(values, [[0.0, 0.0]])  # a zero value head sees nothing
+    rng = np.random.default_rng(0)
+    # one decision (decline), the die, then the attacker's decision: valued by the head
+    np.testing.assert_array_equal(rollout_values(evaluator, [st], logits, 1, rng), [[0, 0]])
+    # two decisions: decline, then charge ends the game: the attacker's win
+    np.testing.assert_array_equal(rollout_values(evaluator, [st, st], np.repeat(logits, 2, 0),
+                                                 2, rng), [[1.0, -1.0], [1.0, -1.0]])
+    assert st.current_player() == 1  # the states are not modified
+
+
+def test_a_search_with_rollouts_sees_what_the_value_head_does_not(ambush):
+    from agents.search import SearchAgent, SearchConfig
+
+    # the defender's reaction: the prior prefers decline, after which the attacker's arg-max
+    # charges and wins; after a fire the defender wins. One simulation per action reaches the
+    # attacker's decision, where a zero value head sees nothing: the prior's decline stays.
+    # With rollout=1 the leaf is valued after the attacker's arg-max move: fire wins.
+    policy = biased_network(ambush, {"react:decline": 1.0, "charge": 2.0})
+    evaluator = NetworkEvaluator(ambush, policy)
+    st = ambush.new_initial_state()
+    st.apply_action(ambush.actions.id("advance"))
+    fire, decline = ambush.actions.id("react:fire"), ambush.actions.id("react:decline")
+    for rollout, want in ((0, decline), (1, fire)):
+        agent = SearchAgent(ambush, evaluator, SearchConfig(simulations=2, rollout=rollout),
+                            seed=0)
+        res = agent.analyse(st)
+        assert res.action == want, rollout
+    assert res.q_values[fire] == 1.0 and res.q_values[decline] == -1.0

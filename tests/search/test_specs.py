@@ -40,6 +40,9 @@ def test_parse_search_spec():
     assert parse_search_spec("search:C:/m.zip:ms=50")[0] == "C:/m.zip"
     assert parse_search_spec("search:a.zip:ms=12.5")[1].milliseconds == 12.5
     assert describe(parse_search_spec("search:a.zip:sims=32:k=2")[1]) == "sims=32:k=2"
+    assert parse_search_spec("search:a.zip:rollout=30")[1].rollout == 30
+    assert describe(parse_search_spec("search:a.zip:rollout=30:c_scale=1")[1]) == \
+        "c_scale=1:rollout=30"
 
 
 @pytest.mark.parametrize("spec, needle", [
@@ -51,6 +54,7 @@ def test_parse_search_spec():
     ("search:a.zip:sims=many", "not a number"),
     ("search:a.zip:sims=nan", "not a finite number"),
     ("search:a.zip:chance=dice", "expected one of open, sample, expand"),
+    ("search:a.zip:rollout=0", "must be a positive number"),
     ("search:a.zip:sims=4:ms=10", "sims or ms, not both"),
     ("search:", "expected search:MODEL"),
     ("search:sims=4", "expected search:MODEL"),
