@@ -324,10 +324,9 @@ class TeacherKLMaskablePPO(MaskablePPO):
         flattened buffer."""
         buf = self.rollout_buffer
         n = buf.buffer_size * buf.n_envs
-        size = self.batch_size if self.batch_size is not None else n
         indices = np.random.permutation(n)
-        for start in range(0, n, size):
-            rows = indices[start:start + size]
+        for start in range(0, n, self.batch_size):
+            rows = indices[start:start + self.batch_size]
             yield rows, buf._get_samples(rows)
 
     def _auxiliary_loss(self, rollout_data: Any) -> th.Tensor | None:
