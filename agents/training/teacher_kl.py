@@ -16,11 +16,7 @@ between the frozen teacher's and the current policy's action distributions over 
 actions of each observation. Everything else — rollouts, the clipped surrogate, the value loss,
 the entropy bonus, the early stop on the approximate KL to the old policy, the gradient
 clipping — is :meth:`sb3_contrib.MaskablePPO.train` as of sb3-contrib 2.9 (MIT licence),
-copied with that one term added (and its value logged as ``train/teacher_kl``). The term costs
-no second pass of the actor (:func:`evaluate_actions` returns the logits the PPO terms are
-computed from), and the frozen teacher's logits of the whole rollout are computed once per
-update, not once per minibatch and epoch: on ACW's 736 x [256, 256] networks a 10-epoch
-update costs about 0.7 of what it did with both in every minibatch. The teacher is
+copied with that one term added (and its value logged as ``train/teacher_kl``). The teacher is
 the warm-started policy itself, frozen when PPO begins (:meth:`set_teacher`); it is not saved
 in the model zip (``train.py`` writes it beside the checkpoints as ``teacher_policy.pth``, read
 back with ``torch.load(weights_only=True)`` on ``--resume``).
@@ -29,7 +25,6 @@ back with ``torch.load(weights_only=True)`` on ``--resume``).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -39,7 +34,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.utils import explained_variance
 from torch.nn import functional as F
 
-__all__ = ["TeacherKLMaskablePPO", "evaluate_actions", "masked_kl"]
+__all__ = ["TeacherKLMaskablePPO", "masked_kl"]
 
 
 def masked_kl(teacher_logits: th.Tensor, logits: th.Tensor, masks: th.Tensor) -> th.Tensor:
@@ -66,36 +61,6 @@ def _logits(policy: Any, observations: th.Tensor) -> th.Tensor:
     features = policy.extract_features(observations, policy.pi_features_extractor)
     latent_pi = policy.mlp_extractor.forward_actor(features)
     return policy.action_net(latent_pi)
-
-
-def evaluate_actions(policy: Any, observations: th.Tensor, actions: th.Tensor,
-                     action_masks: th.Tensor) -> tuple[th.Tensor, th.Tensor, th.Tensor, th.Tensor]:
-    """``policy.evaluate_actions(observations, actions, action_masks=action_masks)`` of a
-    MaskablePPO ``MlpPolicy`` (sb3-contrib 2.9, the same operations) that also returns the
-    action logits before masking, so that a loss term on the logits (the teacher's KL) needs
-    no second forward pass of the actor.
-
-    Args:
-        observations: ``(batch, observation_size)`` float32.
-        actions: ``(batch,)`` int64 action ids.
-        action_masks: ``(batch, num_actions)`` legal-action masks.
-
-    Returns:
-        values ``(batch, 1)``, log-probabilities ``(batch,)``, entropies ``(batch,)`` of the
-        masked distribution, and the logits ``(batch, num_actions)`` (float32).
-    """
-    features = policy.extract_features(observations)
-    if policy.share_features_extractor:
-        latent_pi, latent_vf = policy.mlp_extractor(features)
-    else:
-        pi_features, vf_features = features
-        latent_pi = policy.mlp_extractor.forward_actor(pi_features)
-        latent_vf = policy.mlp_extractor.forward_critic(vf_features)
-    logits = policy.action_net(latent_pi)
-    distribution = policy.action_dist.proba_distribution(action_logits=logits)
-    distribution.apply_masking(action_masks)
-    return (policy.value_net(latent_vf), distribution.log_prob(actions), distribution.entropy(),
-            logits)
 
 
 class TeacherKLMaskablePPO(MaskablePPO):
@@ -212,8 +177,7 @@ class TeacherKLMaskablePPO(MaskablePPO):
 
     def train_in_process(self) -> None:  # noqa: C901 - sb3-contrib's train() + one term
         """One PPO update on the rollout buffer (sb3-contrib 2.9's ``MaskablePPO.train``) with
-        ``teacher_kl_coef * KL(teacher || policy)`` added to the loss. The minibatches are
-        those of ``rollout_buffer.get(batch_size)`` (:meth:`_minibatches`: the same shuffles)."""
+        ``teacher_kl_coef * KL(teacher || policy)`` added to the loss."""
         use_teacher = self.teacher is not None and self.teacher_kl_coef > 0
         self.policy.set_training_mode(True)
         self._update_learning_rate(self.policy.optimizer)
@@ -226,20 +190,14 @@ class TeacherKLMaskablePPO(MaskablePPO):
         clip_fractions = []
         teacher_kls = []
         continue_training = True
-        buf = self.rollout_buffer
-        self._flatten_rollout_buffer()
-        teacher_table = None
-        if use_teacher:  # the frozen teacher's logits of every row, once per update
-            with th.no_grad():
-                teacher_table = _logits(self.teacher, buf.to_torch(buf.observations))
         for epoch in range(self.n_epochs):
             approx_kl_divs = []
-            for rows, rollout_data in self._minibatches():
+            for rollout_data in self.rollout_buffer.get(self.batch_size):
                 actions = rollout_data.actions
                 if isinstance(self.action_space, spaces.Discrete):
                     actions = rollout_data.actions.long().flatten()
-                values, log_prob, entropy, logits = evaluate_actions(
-                    self.policy, rollout_data.observations, actions, rollout_data.action_masks)
+                values, log_prob, entropy = self.policy.evaluate_actions(
+                    rollout_data.observations, actions, action_masks=rollout_data.action_masks)
                 values = values.flatten()
                 advantages = rollout_data.advantages
                 if self.normalize_advantage:
@@ -266,8 +224,11 @@ class TeacherKLMaskablePPO(MaskablePPO):
                 loss = policy_loss + self.ent_coef * entropy_loss + self.vf_coef * value_loss
 
                 # the one addition: stay near the teacher where the advantages do not agree
-                if teacher_table is not None:
-                    teacher_kl = masked_kl(teacher_table[th.as_tensor(rows)], logits,
+                if use_teacher:
+                    obs = rollout_data.observations
+                    with th.no_grad():
+                        teacher_logits = _logits(self.teacher, obs)
+                    teacher_kl = masked_kl(teacher_logits, _logits(self.policy, obs),
                                            rollout_data.action_masks).mean()
                     teacher_kls.append(teacher_kl.item())
                     loss = loss + self.teacher_kl_coef * teacher_kl
@@ -306,28 +267,6 @@ class TeacherKLMaskablePPO(MaskablePPO):
             self.logger.record("train/value_phase_loss", float(np.mean(value_phase_losses)))
         if self.clip_range_vf is not None:
             self.logger.record("train/clip_range_vf", clip_range_vf)
-
-    def _flatten_rollout_buffer(self) -> None:
-        """Flatten the rollout buffer's arrays to one row per (step, env), as its ``get`` does at
-        its first call (with the fields of the buffer's own class), without drawing from
-        numpy's global generator."""
-        buf = self.rollout_buffer
-        if not buf.generator_ready:
-            state = np.random.get_state()
-            next(buf.get(buf.buffer_size * buf.n_envs))
-            np.random.set_state(state)
-
-    def _minibatches(self) -> Iterator[tuple[np.ndarray, Any]]:
-        """One epoch of ``rollout_buffer.get(batch_size)`` on the flattened buffer — the same
-        shuffle (one permutation drawn from numpy's global generator, as ``get`` draws it) and
-        the same samples — each minibatch with its rows: an int64 array of indices into the
-        flattened buffer."""
-        buf = self.rollout_buffer
-        n = buf.buffer_size * buf.n_envs
-        indices = np.random.permutation(n)
-        for start in range(0, n, self.batch_size):
-            rows = indices[start:start + self.batch_size]
-            yield rows, buf._get_samples(rows)
 
     def _auxiliary_loss(self, rollout_data: Any) -> th.Tensor | None:
         """A further term of a subclass's loss on a minibatch (None here: no term)."""
