@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from .evaluator import NetworkEvaluator
+from .tree import advance_to_choice
 
 __all__ = ["ActionValues", "action_values", "main", "value_vs_result"]
 
@@ -52,22 +53,6 @@ def _arg_max(game: Any, evaluator: NetworkEvaluator, state: Any) -> int:
     return int(legal[int(np.argmax(logits[0][legal]))])
 
 
-def _advance(state: Any, rng: np.random.Generator) -> int:
-    """Draw chance outcomes and apply forced actions until a decision with a choice or the
-    end; returns the player then to move."""
-    from envs.core.chance import sample_chance_outcome
-    from envs.core.protocol import CHANCE
-
-    while True:
-        p = state.current_player()
-        if p == CHANCE:
-            state.apply_action_unchecked(sample_chance_outcome(state, rng))
-        elif p >= 0 and len(state.legal_actions()) == 1:
-            state.apply_action_unchecked(state.legal_actions()[0])
-        else:
-            return int(p)
-
-
 def _continue(game: Any, evaluator: NetworkEvaluator, state: Any, rng: np.random.Generator,
               decisions: int | None) -> None:
     """Play arg-max moves on ``state`` for ``decisions`` decisions (None: to the end)."""
@@ -75,7 +60,7 @@ def _continue(game: Any, evaluator: NetworkEvaluator, state: Any, rng: np.random
 
     made = 0
     for _ in range(game.max_game_length * 4):
-        if _advance(state, rng) == TERMINAL or (decisions is not None and made >= decisions):
+        if advance_to_choice(state, rng) == TERMINAL or (decisions is not None and made >= decisions):
             return
         state.apply_action_unchecked(_arg_max(game, evaluator, state))
         made += 1
@@ -124,7 +109,7 @@ def action_values(game: Any, evaluator: NetworkEvaluator, state: Any, rng: np.ra
         world = state.clone()
         world.apply_action_unchecked(action)
         if decisions == 0:
-            _advance(world, rng)
+            advance_to_choice(world, rng)
         else:
             _continue(game, evaluator, world, rng, decisions)
         return world
@@ -160,7 +145,7 @@ def value_vs_result(game: Any, evaluator: NetworkEvaluator, games: int, seed: in
         rng = np.random.default_rng(seed + g)
         state, seen = game.new_initial_state(), []
         for d in range(game.max_game_length * 4):
-            if _advance(state, rng) == TERMINAL:
+            if advance_to_choice(state, rng) == TERMINAL:
                 break
             seen.append(state.clone())
             if every and d % every == every // 2:

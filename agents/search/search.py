@@ -32,7 +32,7 @@ from .determinize import sample_world
 from .evaluator import Evaluator
 from .gumbel import (completed_q, halving_rounds, improved_policy, select_gumbel, select_puct,
                      sigma, softmax)
-from .tree import Node, advance_forced, new_node, select_outcome
+from .tree import Node, advance_forced, advance_to_choice, new_node, select_outcome
 
 __all__ = ["GumbelSearch", "SearchResult", "rollout_values"]
 
@@ -279,8 +279,6 @@ def rollout_values(evaluator: Evaluator, states: list[Any], logits: np.ndarray,
     Returns:
         float64 ``(B, num_players)``: each side's value in [-1, 1].
     """
-    from envs.core.chance import sample_chance_outcome
-
     worlds = [st.clone() for st in states]
     out = np.zeros((len(worlds), worlds[0].game.num_players)) if worlds else np.zeros((0, 0))
     active, lg = list(range(len(worlds))), logits
@@ -291,12 +289,7 @@ def rollout_values(evaluator: Evaluator, states: list[Any], logits: np.ndarray,
             w = worlds[i]
             legal = w.legal_actions()
             w.apply_action_unchecked(int(legal[int(np.argmax(lg[j][legal]))]))
-            while True:
-                advance_forced(w)
-                if w.current_player() != CHANCE:
-                    break
-                w.apply_action_unchecked(sample_chance_outcome(w, rng))
-            if w.current_player() == TERMINAL:
+            if advance_to_choice(w, rng) == TERMINAL:
                 out[i] = w.returns()
             else:
                 moving.append(i)

@@ -18,9 +18,10 @@ import math
 
 import numpy as np
 
-from envs.core.protocol import TERMINAL, State
+from envs.core.chance import sample_chance_outcome
+from envs.core.protocol import CHANCE, TERMINAL, State
 
-__all__ = ["Node", "advance_forced", "new_node", "select_outcome"]
+__all__ = ["Node", "advance_forced", "advance_to_choice", "new_node", "select_outcome"]
 
 
 class Node:
@@ -81,6 +82,18 @@ def advance_forced(state: State) -> None:
         if len(legal) != 1:
             return
         state.apply_action_unchecked(legal[0])
+
+
+def advance_to_choice(state: State, rng: np.random.Generator) -> int:
+    """Apply forced decisions and chance outcomes drawn by their probabilities with ``rng``
+    until a decision with more than one legal action or the end; returns the player then to
+    move (a side, or :data:`~envs.core.protocol.TERMINAL`)."""
+    while True:
+        advance_forced(state)
+        p = state.current_player()
+        if p != CHANCE:
+            return p
+        state.apply_action_unchecked(sample_chance_outcome(state, rng))
 
 
 def new_node(state: State) -> Node:
