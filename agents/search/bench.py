@@ -40,12 +40,14 @@ def _cumulative(stats: pstats.Stats, name: str, path_part: str = "") -> float:
 def costs(stats: pstats.Stats) -> dict[str, float]:
     """Seconds of the search's costs in a profile of searches: the whole search, the rules
     engine, the network's forward passes, the observations the evaluator builds, clones."""
-    forward = _cumulative(stats, "forward", "agents/search/evaluator.py")
+    here = "agents/search/evaluator.py"
+    forward = _cumulative(stats, "forward", here)
+    policy_forward = _cumulative(stats, "policy_forward", here)
     return {"search": _cumulative(stats, "run", "agents/search/search.py"),
             "apply_action (rules engine)": _cumulative(stats, "apply_action_unchecked"),
-            "network forward": forward,
-            "observations": _cumulative(stats, "evaluate", "agents/search/evaluator.py")
-            - forward,
+            "network forward": forward + policy_forward,
+            "observations": _cumulative(stats, "evaluate", here) - forward
+            + _cumulative(stats, "policy_logits", here) - policy_forward,
             "clone (resample_from_infostate)": _cumulative(stats, "resample_from_infostate")}
 
 

@@ -37,6 +37,10 @@ class Evaluator(Protocol):
             side's value in [-1, 1] summing to zero.
         """
 
+    def policy_logits(self, states: Sequence[Any]) -> np.ndarray:
+        """The prior logits alone (what a rollout's arg-max reads between its first and last
+        decision): float32 ``(B, num_distinct_actions)``, unmasked, as in :meth:`evaluate`."""
+
 
 class NetworkEvaluator:
     """The policy and value heads of a MaskablePPO policy network.
@@ -89,3 +93,22 @@ class NetworkEvaluator:
         logits, values = self.forward(obs, movers)  # every side's value, the mover's policy
         v = np.clip(values.astype(np.float64).reshape(len(states), n), -1.0, 1.0)
         return logits, v - v.mean(axis=1, keepdims=True)
+
+    def policy_logits(self, states: Sequence[Any]) -> np.ndarray:
+        """See :meth:`Evaluator.policy_logits`: one observation per state (the side to move's)
+        and the policy head only, about ``1 / num_players`` of :meth:`evaluate`'s cost."""
+        g = self.game
+        obs = np.empty((len(states), g.observation_size), dtype=np.float32)
+        for i, st in enumerate(states):
+            obs[i] = g.observation(st, st.current_player())
+        return self.policy_forward(obs)
+
+    def policy_forward(self, observations: np.ndarray) -> np.ndarray:
+        """The policy head alone: logits float32 ``(B, A)`` of observations float32
+        ``(B, observation_size)``."""
+        torch = self._torch
+        self.calls += 1
+        self.rows += len(observations)
+        with torch.inference_mode():
+            x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+            return self._pi(x).numpy()

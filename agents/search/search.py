@@ -267,7 +267,8 @@ def rollout_values(evaluator: Evaluator, states: list[Any], logits: np.ndarray,
     played on by the arg-max of the evaluator's prior, chance outcomes drawn by their
     probabilities with ``rng`` and forced decisions applied, then valued by the evaluator (or
     by ``returns()`` if the game ends first). The copies advance together: one batched
-    evaluation per decision.
+    forward pass per decision, of the movers' policy head only (:meth:`Evaluator.policy_logits`)
+    until the last, which reads every side's value (:meth:`Evaluator.evaluate`).
 
     Args:
         evaluator: prior and values.
@@ -282,8 +283,7 @@ def rollout_values(evaluator: Evaluator, states: list[Any], logits: np.ndarray,
     worlds = [st.clone() for st in states]
     out = np.zeros((len(worlds), worlds[0].game.num_players)) if worlds else np.zeros((0, 0))
     active, lg = list(range(len(worlds))), logits
-    values = out
-    for _ in range(decisions):
+    for step in range(decisions):
         moving = []
         for j, i in enumerate(active):
             w = worlds[i]
@@ -296,7 +296,8 @@ def rollout_values(evaluator: Evaluator, states: list[Any], logits: np.ndarray,
         active = moving
         if not active:
             break
-        lg, values = evaluator.evaluate([worlds[i] for i in active])
-    if active:
-        out[active] = values
+        if step + 1 < decisions:  # only the mover's logits until the last decision
+            lg = evaluator.policy_logits([worlds[i] for i in active])
+        else:
+            out[active] = evaluator.evaluate([worlds[i] for i in active])[1]
     return out

@@ -83,3 +83,20 @@ def test_a_search_with_rollouts_sees_what_the_value_head_does_not(ambush):
         res = agent.analyse(st)
         assert res.action == want, rollout
     assert res.q_values[fire] == 1.0 and res.q_values[decline] == -1.0
+
+
+def test_policy_logits_are_the_movers_logits_of_evaluate():
+    # a rollout's steps between its first and last decision read the policy head only: the
+    # same logits as evaluate's, from the mover's observation alone
+    from envs import load_game
+    from tests.search.test_search_agent import _decisions
+    from tests.search.conftest import network
+
+    game = load_game("acw_regimental")
+    evaluator = NetworkEvaluator(game, network(game, net_arch=(32, 32)))
+    states = _decisions(game, seed=1, count=6)  # sides 1, 1, 1, 0, 0, 0 to move
+    assert [st.current_player() for st in states] == [1, 1, 1, 0, 0, 0]
+    logits, _ = evaluator.evaluate(states)
+    calls, rows = evaluator.calls, evaluator.rows
+    np.testing.assert_allclose(evaluator.policy_logits(states), logits, rtol=1e-5, atol=1e-6)
+    assert (evaluator.calls, evaluator.rows) == (calls + 1, rows + 6)  # one row per state
