@@ -35,8 +35,14 @@ def _bbox(poly: Sequence[Vec]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+#: Entries a :class:`Terrain` memo holds before it is emptied (bounds its memory).
+MEMO_CAP = 1 << 15
+
+
 class Terrain:
-    """Static terrain of a scenario (immutable after construction).
+    """Static terrain of a scenario (immutable after construction; the woods point test and
+    the terrain sight-line test are pure functions of their points, memoised per terrain:
+    searches ask the same ones again and again).
 
     Args:
         width, depth: table size in inches (ACW-PD-3).
@@ -58,15 +64,32 @@ class Terrain:
         self._boxes = self.area_boxes + [_bbox(seg) for seg, _ in self.obstacles]
         # (x0, y0, x1, y1, polygon) per woods area, for the point test (hot path)
         self._woods = tuple((*box, poly) for poly, box in zip(self.areas, self.area_boxes))
+        self._woods_memo: dict[Vec, bool] = {}
+        self._los_memo: dict[tuple[float, float, float, float], bool] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        # the memos are caches: a copy or a pickle starts with empty ones
+        return {k: ({} if k in ("_woods_memo", "_los_memo") else v)
+                for k, v in self.__dict__.items()}
 
     # -- point tests ------------------------------------------------------------------------
     def in_woods(self, point: Vec) -> bool:
         """Whether ``point`` lies in (or on the edge of) a woods/rough area (ACW-PD-20)."""
         x, y = point
+        key = (x, y)
+        memo = self._woods_memo
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        inside = False
         for x0, y0, x1, y1, poly in self._woods:
-            if x0 <= x <= x1 and y0 <= y <= y1 and polygon_contains(poly, point):
-                return True
-        return False
+            if x0 <= x <= x1 and y0 <= y <= y1 and polygon_contains(poly, key):
+                inside = True
+                break
+        if len(memo) >= MEMO_CAP:
+            memo.clear()
+        memo[key] = inside
+        return inside
 
     def on_road(self, point: Vec, tol: float = 1.0) -> bool:
         """Whether ``point`` is within ``tol`` inches of a road (ACW-PD-19 road rate)."""
@@ -132,6 +155,18 @@ class Terrain:
         except that a unit whose centre is up to 2" inside a wood (measured along the sight
         line) sees and is seen from outside it (both ends in the same wood: visible); a crest
         blocks unless one end is on it."""
+        key = (start[0], start[1], end[0], end[1])
+        memo = self._los_memo
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        blocked = self._blocks_los(start, end)
+        if len(memo) >= MEMO_CAP:
+            memo.clear()
+        memo[key] = blocked
+        return blocked
+
+    def _blocks_los(self, start: Vec, end: Vec) -> bool:
         # the sight line's bounding box (min/max written out: the same comparisons)
         xlo, xhi = (start[0], end[0]) if start[0] < end[0] else (end[0], start[0])
         ylo, yhi = (start[1], end[1]) if start[1] < end[1] else (end[1], start[1])
