@@ -96,7 +96,7 @@ class Args:
 def parse_args(argv: list[str] | None = None) -> Args:
     p = _ArgumentParser(description=__doc__.split("\n\n")[0],
                         formatter_class=argparse.RawDescriptionHelpFormatter,
-                        epilog=SUBCOMMANDS_HELP)
+                        epilog=_epilog())
     d = Args()
     p.add_argument("--ruleset", default=d.ruleset, help="ruleset id")
     p.add_argument("--scenario", default=None, help="scenario name or TOML path (default: the "
@@ -452,27 +452,22 @@ def _masking(argv: list[str]) -> int:
 
 # research tools (agents.research)
 SUBCOMMANDS.update(whatif=_whatif, ablate=_ablate, masking=_masking)
-#: the options of a ``search:MODEL`` agent spec, for ``--help`` (agents.search.config.OPTIONS)
-SEARCH_OPTIONS_HELP = """search agents (--agents search:MODEL[:key=value...], docs/search.md):
-  sims=N          simulations per searched decision (default 8)
-  ms=T            a time budget per decision in milliseconds instead (not reproducible)
-  k=N             actions sequential halving starts with at the root (default 4)
-  gumbel=X        scale of the root's Gumbel noise (default 0: deterministic; 1: the paper's)
-  c_visit=X       sigma(q) = (c_visit + max N) * c_scale * q (default 50)
-  c_scale=X       the weight of Q against the prior's logits (default 0.1)
-  rescale=0|1     rescale Q to [0, 1] at each node before sigma (default 0)
-  select=S        selection below the root: gumbel (default) or puct (with c_puct=X)
-  chance=C        chance nodes: open (default), sample or expand (with expand_max=N)
-  rollout=N       read leaf values after N arg-max decisions (default: at the leaf)
-  e.g. --agents search:runs/default/final_model.zip:sims=32 runs/default/final_model.zip"""
-
-SUBCOMMANDS_HELP = SEARCH_OPTIONS_HELP + """
-
-subcommands (python evaluate.py NAME --help):
+#: the subcommands, for ``--help``
+SUBCOMMANDS_HELP = """subcommands (python evaluate.py NAME --help):
   exploit MODEL   train a best response against a frozen model (exploitability)
   whatif REPLAY   value of every option at one decision of a replay, by rollouts
   ablate          the same agents under rule variants (--param NAME=VALUE)
   masking         action masking against an illegal-action penalty, learning curves"""
+
+
+def _epilog() -> str:
+    """``--help``'s epilog: the options of a ``search:MODEL`` agent spec with their defaults
+    (agents.search.config.OPTIONS), then the subcommands."""
+    from agents.search.config import options_help
+
+    return ("search agents (--agents search:MODEL[:key=value...], docs/search.md):\n"
+            + options_help() + "\n  e.g. --agents search:runs/default/final_model.zip:sims=32 "
+            "runs/default/final_model.zip\n\n" + SUBCOMMANDS_HELP)
 
 
 def main(argv: list[str] | None = None) -> int:

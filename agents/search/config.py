@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import textwrap
 from dataclasses import dataclass
 
 from ..policies.base import AgentError
@@ -106,35 +107,48 @@ class SearchConfig:
                                   f"{self.expand_max_outcomes!r}")
 
 
-#: spec option -> (SearchConfig field, kind, help); kinds: "pos_int" (> 0), "pos_float" (> 0),
-#: "float" (>= 0), "int" (>= 1), or a tuple of choices
-OPTIONS: dict[str, tuple[str, object, str]] = {
-    "sims": ("simulations", "pos_int", "simulations per searched decision (default 8)"),
-    "ms": ("milliseconds", "pos_float", "time budget per searched decision in ms instead of "
-           "sims (not reproducible)"),
-    "k": ("max_considered", "int", "actions sequential halving starts with at the root "
-          "(default 4)"),
-    "gumbel": ("gumbel_scale", "float", "scale of the root's Gumbel noise (default 0: "
-               "deterministic; 1 the paper's)"),
-    "c_visit": ("c_visit", "float", "sigma(q) = (c_visit + max N) * c_scale * q (default 50)"),
-    "c_scale": ("c_scale", "float", "see c_visit (default 0.1)"),
-    "rescale": ("rescale", ("0", "1"), "1: rescale Q to [0, 1] at each node before sigma "
-                "(default 0)"),
-    "select": ("below_root", BELOW_ROOT, "selection below the root: gumbel (default) or "
-               "puct"),
-    "c_puct": ("c_puct", "float", "PUCT exploration constant (default 1.25)"),
-    "chance": ("chance", CHANCE, "chance nodes: open (default; outcomes share subtrees), sample (an own subtree "
-               "per outcome) or expand (visit small ones in proportion)"),
-    "expand_max": ("expand_max_outcomes", "int", "largest chance node chance=expand visits "
-                   "in proportion (default 12)"),
-    "rollout": ("rollout", "int", "read leaf values after N arg-max decisions (default: at "
-                "the leaf)"),
+#: spec option -> (SearchConfig field, kind, metavar, help); kinds: "pos_int" (> 0),
+#: "pos_float" (> 0), "float" (>= 0), "int" (>= 1), "count" (an integer >= 0), or a tuple of
+#: choices. The help's "(default ...)" is read from :class:`SearchConfig`.
+OPTIONS: dict[str, tuple[str, object, str, str]] = {
+    "sims": ("simulations", "pos_int", "N", "simulations per searched decision"),
+    "ms": ("milliseconds", "pos_float", "T", "a time budget per searched decision in "
+           "milliseconds instead of sims (not reproducible)"),
+    "k": ("max_considered", "int", "N", "actions sequential halving starts with at the root"),
+    "gumbel": ("gumbel_scale", "float", "X", "scale of the root's Gumbel noise (0: "
+               "deterministic; 1: the paper's)"),
+    "c_visit": ("c_visit", "float", "X", "sigma(q) = (c_visit + max N) * c_scale * q"),
+    "c_scale": ("c_scale", "float", "X", "the weight of Q against the prior's logits"),
+    "rescale": ("rescale", ("0", "1"), "0|1", "rescale Q to [0, 1] at each node before sigma"),
+    "select": ("below_root", BELOW_ROOT, "S", "selection below the root: gumbel or puct "
+               "(with c_puct)"),
+    "c_puct": ("c_puct", "float", "X", "PUCT exploration constant"),
+    "chance": ("chance", CHANCE, "C", "chance nodes: open (outcomes after which the same side "
+               "decides share a subtree), sample (a subtree per outcome) or expand (small ones "
+               "visited in proportion, up to expand_max outcomes)"),
+    "expand_max": ("expand_max_outcomes", "int", "N", "largest chance node chance=expand "
+                   "visits in proportion"),
+    "rollout": ("rollout", "count", "N", "read a new node's value after N arg-max decisions "
+                "(0: the value head's at the node)"),
 }
 
 
+def _default_text(field: str) -> str:
+    v = getattr(SearchConfig(), field)
+    return ("none" if v is None else str(int(v)) if isinstance(v, bool) else
+            f"{v:g}" if isinstance(v, float) else str(v))
+
+
 def options_help() -> str:
-    """One line per spec option (for ``--help`` texts)."""
-    return "; ".join(f"{k}=... {h}" for k, (_, _, h) in OPTIONS.items())
+    """The spec options for ``--help`` texts, one per line (wrapped at 88 columns), each
+    with its default from :class:`SearchConfig`, e.g. ``sims=N  simulations per searched
+    decision (default 8)``."""
+    lines = []
+    for key, (field, _, metavar, text) in OPTIONS.items():
+        default = "" if field == "milliseconds" else f" (default {_default_text(field)})"
+        lines.append(textwrap.fill(f"{key + '=' + metavar:<15} {text}{default}", width=88,
+                                   initial_indent="  ", subsequent_indent=" " * 18))
+    return "\n".join(lines)
 
 
 def parse_options(items: list[str], spec: str) -> SearchConfig:
@@ -159,7 +173,7 @@ def parse_options(items: list[str], spec: str) -> SearchConfig:
         if key not in OPTIONS:
             raise SearchSpecError(f"agent spec {spec!r}: unknown option {key!r} (options: "
                                   f"{', '.join(OPTIONS)})")
-        field, kind, _ = OPTIONS[key]
+        field, kind, _, _ = OPTIONS[key]
         values[field] = _value(spec, key, text, kind)
     if "milliseconds" in values and "simulations" in values:
         raise SearchSpecError(f"agent spec {spec!r}: give one budget, sims or ms, not both")
@@ -181,9 +195,13 @@ def _value(spec: str, key: str, text: str, kind: object) -> object:
         raise SearchSpecError(f"{where}: not a number") from None
     if not math.isfinite(num):
         raise SearchSpecError(f"{where}: not a finite number")
-    if kind in ("pos_int", "int"):
+    if kind in ("pos_int", "int", "count"):
         if num != int(num):
             raise SearchSpecError(f"{where}: expected a whole number")
+        if kind == "count":
+            if num < 0:
+                raise SearchSpecError(f"{where}: must be >= 0")
+            return int(num)
         if num < 1:
             raise SearchSpecError(f"{where}: must be a positive number"
                                   + (" (a budget of at least 1)" if kind == "pos_int" else ""))
@@ -201,7 +219,7 @@ def describe(config: SearchConfig) -> str:
     """The settings that differ from the defaults, as spec options (``"sims=32:chance=expand"``;
     ``""`` for the defaults)."""
     default = SearchConfig()
-    back = {f: k for k, (f, _, _) in OPTIONS.items()}
+    back = {f: k for k, (f, _, _, _) in OPTIONS.items()}
     out = []
     for f in dataclasses.fields(config):
         v = getattr(config, f.name)

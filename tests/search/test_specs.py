@@ -41,6 +41,7 @@ def test_parse_search_spec():
     assert parse_search_spec("search:a.zip:ms=12.5")[1].milliseconds == 12.5
     assert describe(parse_search_spec("search:a.zip:sims=32:k=2")[1]) == "sims=32:k=2"
     assert parse_search_spec("search:a.zip:rollout=30")[1].rollout == 30
+    assert parse_search_spec("search:a.zip:rollout=0")[1].rollout == 0  # the value head's
     assert describe(parse_search_spec("search:a.zip:rollout=30:c_scale=1")[1]) == \
         "c_scale=1:rollout=30"
 
@@ -54,7 +55,7 @@ def test_parse_search_spec():
     ("search:a.zip:sims=many", "not a number"),
     ("search:a.zip:sims=nan", "not a finite number"),
     ("search:a.zip:chance=dice", "expected one of open, sample, expand"),
-    ("search:a.zip:rollout=0", "must be a positive number"),
+    ("search:a.zip:rollout=-1", "must be >= 0"),
     ("search:a.zip:sims=4:ms=10", "sims or ms, not both"),
     ("search:", "expected search:MODEL"),
     ("search:sims=4", "expected search:MODEL"),
@@ -199,3 +200,14 @@ def test_the_value_head_diagnostics_print_both_measurements(acw_model, capsys):
         assert label in out
     assert diagnose.main([acw_model, "--rollouts", "0"]) == 2
     _one_error_line(2, capsys.readouterr().err, "--rollouts")
+
+
+def test_the_options_help_gives_each_option_with_the_configs_default():
+    from agents.search.config import OPTIONS, options_help
+
+    text = options_help()
+    assert [line.split("=")[0].strip() for line in text.splitlines()
+            if not line.startswith("   ")] == list(OPTIONS)
+    assert "sims=N          simulations per searched decision (default 8)" in text
+    assert "c_scale=X       the weight of Q against the prior's logits (default 0.1)" in text
+    assert max(len(line) for line in text.splitlines()) <= 88
