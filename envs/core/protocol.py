@@ -170,8 +170,9 @@ class State(abc.ABC):
     """
 
     #: names of instance attributes that are caches (closures, memoised predicates): dropped
-    #: when the state is pickled or deep-copied, like ``clone`` drops them. Each must have a
-    #: class-level default, which the copy then reads.
+    #: when the state is pickled or deep-copied (``clone`` drops them or carries them over,
+    #: as the ruleset's clone says). Each must have a class-level default, which the copy
+    #: then reads.
     _transient_attrs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Game[Any]):

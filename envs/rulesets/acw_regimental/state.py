@@ -152,11 +152,13 @@ class ACWState(State):
     game: ACWGameData
 
 
-    # transient caches, never copied by ``clone`` nor serialised (class-level defaults):
+    # transient caches, never serialised (class-level defaults):
     # ``_pending_legal``: the legal list ``_advance`` computed for the waiting frame;
     # ``_lact_pred``: ``(unit, footprint, predicate)``, the clipping predicate the activation's
     # legal list was computed with; ``_handoff``: the same, while that decision is applied
-    # (see :func:`.blocking.blocked_fn`); ``_bcache``: the latest predicate built there
+    # (see :func:`.blocking.blocked_fn`); ``_bcache``: the latest predicate built there.
+    # ``clone`` carries the legal list and ``_lact_pred`` over (a copy is the same state, with
+    # no hidden part: a search's copies need not rebuild what their original has)
     _pending_legal: list[int] | None = None
     _lact_pred: tuple | None = None
     _handoff: tuple | None = None
@@ -224,6 +226,13 @@ class ACWState(State):
         s.objective_vp_banked = list(self.objective_vp_banked)
         s.stack = [frame.copy() for frame in self.stack]
         s.cur = self.cur
+        if self._legal_cache is not None:
+            s._legal_cache = list(self._legal_cache)
+        if self._pending_legal is not None:
+            s._pending_legal = self._pending_legal
+        pred = self._lact_pred
+        if pred is not None:  # the copy's unit in that slot, the same footprint and predicate
+            s._lact_pred = (s.units[pred[0].side][pred[0].slot], pred[1], pred[2])
         return s
 
     def _to_dict(self) -> dict[str, Any]:
