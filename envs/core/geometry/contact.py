@@ -215,12 +215,32 @@ def interiors_overlap(a: Footprint, b: Footprint, margin: float = 0.01) -> bool:
     return overlaps(ins, b)  # type: ignore[arg-type]  # (its class was switched above)
 
 
+#: Entries the :func:`footprint_distance` memo holds before it is emptied (bounds its memory).
+DISTANCE_MEMO_CAP = 1 << 15
+_distance_memo: dict[tuple[float, ...], float] = {}
+
+
 def footprint_distance(a: Footprint, b: Footprint) -> float:
     """Closest-point-to-closest-point distance (inches) between two footprints (I-25,
     ACW-PD-16). ``0.0`` exactly when :func:`overlaps` is True (touching or overlapping).
 
-    Symmetric in ``a`` and ``b``.
+    Symmetric in ``a`` and ``b``. Memoised by the two footprints' fields (a pure function of
+    them; a search measures the same pairs again and again: over 90% repeats).
     """
+    key = (a.x, a.y, a.heading, a.width, a.depth, b.x, b.y, b.heading, b.width, b.depth)
+    memo = _distance_memo
+    d = memo.get(key)
+    if d is None:
+        d = _footprint_distance(a, b)
+        if len(memo) >= DISTANCE_MEMO_CAP:
+            memo.clear()
+        memo[key] = d
+    return d
+
+
+def _footprint_distance(a: Footprint, b: Footprint) -> float:
+    """:func:`footprint_distance` computed (never ``-0.0``: a sum of squares' root, or the
+    literal ``0.0``, so equal fields always give the same bits)."""
     # Inlined and unrolled (hot path): the same float operations as the two-pass reference
     # form (each footprint's corners projected into the other's frame: SAT separation beyond
     # EPS, and the least vertex-to-rectangle distance; kept in tests/core/test_geometry.py
