@@ -59,6 +59,11 @@ class SearchConfig:
             the value head's after ``N`` more decisions played by the network's arg-max
             (chance drawn by its probabilities), which tells actions apart where the value
             head alone cannot, at the cost of ``N`` batched evaluations per halving round.
+        confident: ``None`` (the default): every decision with two or more legal actions is
+            searched. ``X`` in (0, 1]: a decision at which the prior gives its arg-max a
+            probability of at least ``X`` is played as the network plays it, with no
+            simulation (the prior is still read), which spends the budget where the network
+            is unsure.
     """
 
     simulations: int = 8
@@ -73,6 +78,7 @@ class SearchConfig:
     chance: str = "open"
     expand_max_outcomes: int = 12
     rollout: int = 0
+    confident: float | None = None
 
     def __post_init__(self) -> None:
         self.validate()
@@ -102,6 +108,9 @@ class SearchConfig:
                                   f"{self.chance!r}")
         if type(self.rollout) is not int or self.rollout < 0:
             raise SearchSpecError(f"rollout must be an integer >= 0, got {self.rollout!r}")
+        if self.confident is not None and not 0 < self.confident <= 1:
+            raise SearchSpecError(f"confident must be a probability in (0, 1], got "
+                                  f"{self.confident!r}")
         if type(self.expand_max_outcomes) is not int or self.expand_max_outcomes < 1:
             raise SearchSpecError(f"expand_max_outcomes must be an integer >= 1, got "
                                   f"{self.expand_max_outcomes!r}")
@@ -130,6 +139,8 @@ OPTIONS: dict[str, tuple[str, object, str, str]] = {
                    "visits in proportion"),
     "rollout": ("rollout", "count", "N", "read a new node's value after N arg-max decisions "
                 "(0: the value head's at the node)"),
+    "confident": ("confident", "pos_float", "X", "play the network's arg-max unsearched where "
+                  "the prior gives it at least X"),
 }
 
 
@@ -145,7 +156,8 @@ def options_help() -> str:
     decision (default 8)``."""
     lines = []
     for key, (field, _, metavar, text) in OPTIONS.items():
-        default = "" if field == "milliseconds" else f" (default {_default_text(field)})"
+        default = ("" if field == "milliseconds" else " (default: search every decision)"
+                   if field == "confident" else f" (default {_default_text(field)})")
         lines.append(textwrap.fill(f"{key + '=' + metavar:<15} {text}{default}", width=88,
                                    initial_indent="  ", subsequent_indent=" " * 18))
     return "\n".join(lines)

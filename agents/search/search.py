@@ -143,6 +143,8 @@ class GumbelSearch:
         root.logits, root.value = logits[0], values[0]
         lg = root.logits[legal].astype(np.float64)
         sims = self.budget()
+        if cfg.confident is not None and softmax(lg).max() >= cfg.confident:
+            sims = 0  # the network is sure: its arg-max, unsearched
         noise = (cfg.gumbel_scale * rng.gumbel(size=len(legal)) if cfg.gumbel_scale > 0
                  else np.zeros(len(legal)))
         m = min(cfg.max_considered, len(legal))

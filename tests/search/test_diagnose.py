@@ -6,6 +6,7 @@ a truncated continuation and Monte Carlo see which reaction wins."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from agents.search import NetworkEvaluator
 from agents.search.diagnose import action_values, value_vs_result
@@ -100,3 +101,21 @@ def test_policy_logits_are_the_movers_logits_of_evaluate():
     calls, rows = evaluator.calls, evaluator.rows
     np.testing.assert_allclose(evaluator.policy_logits(states), logits, rtol=1e-5, atol=1e-6)
     assert (evaluator.calls, evaluator.rows) == (calls + 1, rows + 6)  # one row per state
+
+
+def test_a_confident_prior_is_played_unsearched(ambush):
+    from agents.search import SearchAgent, SearchConfig
+
+    # the defender's two reactions, decline (logit 1) and fire (0): the prior gives decline
+    # e / (e + 1) = 0.731; a search with rollout=1 finds that fire wins
+    policy = biased_network(ambush, {"react:decline": 1.0, "charge": 2.0})
+    evaluator = NetworkEvaluator(ambush, policy)
+    st = ambush.new_initial_state()
+    st.apply_action(ambush.actions.id("advance"))
+    fire, decline = ambush.actions.id("react:fire"), ambush.actions.id("react:decline")
+    for confident, want, sims in ((0.7, decline, 0), (0.75, fire, 2), (None, fire, 2)):
+        agent = SearchAgent(ambush, evaluator,
+                            SearchConfig(simulations=2, rollout=1, confident=confident), seed=0)
+        res = agent.analyse(st)
+        assert (res.action, res.simulations, res.searched) == (want, sims, True), confident
+        assert res.prior[decline] == pytest.approx(np.e / (np.e + 1), rel=1e-6)

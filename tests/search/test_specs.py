@@ -56,6 +56,8 @@ def test_parse_search_spec():
     ("search:a.zip:sims=nan", "not a finite number"),
     ("search:a.zip:chance=dice", "expected one of open, sample, expand"),
     ("search:a.zip:rollout=-1", "must be >= 0"),
+    ("search:a.zip:confident=1.5", "a probability in (0, 1]"),
+    ("search:a.zip:confident=0", "must be a positive number"),
     ("search:a.zip:sims=4:ms=10", "sims or ms, not both"),
     ("search:", "expected search:MODEL"),
     ("search:sims=4", "expected search:MODEL"),
@@ -211,3 +213,9 @@ def test_the_options_help_gives_each_option_with_the_configs_default():
     assert "sims=N          simulations per searched decision (default 8)" in text
     assert "c_scale=X       the weight of Q against the prior's logits (default 0.1)" in text
     assert max(len(line) for line in text.splitlines()) <= 88
+
+
+@pytest.mark.parametrize("spec, want", [
+    ("search:a.zip:confident=0.99", 0.99), ("search:a.zip:confident=1", 1.0)])
+def test_confident_takes_a_probability(spec, want):
+    assert parse_search_spec(spec)[1].confident == want
