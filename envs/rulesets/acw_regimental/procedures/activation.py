@@ -475,11 +475,15 @@ def _turn_is_clear(state: ACWState, unit: Unit, arg: str, about: str) -> bool:
 
 def formation_target(unit: Unit, arg: str) -> str | None:
     """The formation the primitive ``formation:<arg>`` gives ``unit``, or ``None``."""
-    if unit.kind == "infantry":
-        return arg if arg in ("line", "assault_column", "road_column") else None
-    if unit.kind == "cavalry":
-        return {"line": "mounted_line", "road_column": "road_column"}.get(arg)
-    return {"limber": "limbered", "unlimber": "unlimbered"}.get(arg)
+    return _FORMATION_TARGETS[unit.kind].get(arg)
+
+
+#: ``formation:<arg>`` -> the formation it gives, by unit kind (ACW-PD-21.5)
+_FORMATION_TARGETS = {
+    "infantry": {"line": "line", "assault_column": "assault_column",
+                 "road_column": "road_column"},
+    "cavalry": {"line": "mounted_line", "road_column": "road_column"},
+    "artillery": {"limber": "limbered", "unlimber": "unlimbered"}}
 
 
 def formation_change_share(unit: Unit) -> float:
