@@ -561,7 +561,8 @@ def passable_advances(state: ACWState, unit: Unit, budget: float) -> list[str]:
         return []
     return [arg for arg, share in ADVANCE_FRACTION.items()
             if passage_of_lines(state, unit, lambda t: fp0.advanced(t), budget * share, budget,
-                                1.0, 0.0, 0.0, dry=True)[2]]
+                                1.0, 0.0, 0.0, dry=True,
+                                blocked_by_enemies=blocked_by_enemies)[2]]
 
 
 # ---------------------------------------------------------------------------------------------

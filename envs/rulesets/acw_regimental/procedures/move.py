@@ -34,6 +34,7 @@ from ..reactions import (can_evade, can_fire_reaction, can_refuse, trigger_clear
 from .passage_of_lines import PassageOfLinesTests
 from .window_a import OFFERS, WindowA
 from .. import blocking, effects, queries
+from ..blocking import Blocked
 
 if TYPE_CHECKING:
     from ..state import ACWState
@@ -250,14 +251,16 @@ def triggers_for(defender: Unit, mover: Unit) -> list[str]:
 
 
 def passage_of_lines(state: ACWState, unit: Unit, along: PathFn, max_length: float, budget: float,
-                     rate: float, length: float, cost: float, dry: bool = False
+                     rate: float, length: float, cost: float, dry: bool = False,
+                     blocked_by_enemies: Blocked | None = None
                      ) -> tuple[float, float, list[int]]:
     """Voluntary Passage of Lines (ACW-PD-29): an advance stopped by a friendly formed unit
     may pass through it if, after paying 3", it ends entirely clear on the far side.
     Returns the (possibly longer) move, its cost and the friends passed through.
     ``along`` is a straight advance (one inch of centre travel per inch of path). ``dry``: no
     log and no charge, and only whether some friend is passed matters (the list stops at
-    the first one)."""
+    the first one). ``blocked_by_enemies``: the caller's
+    ``make_blocked_fn(state, unit, unit.fp, (), friends_block=False)``, if it has it."""
     # friends in base contact count (overlap beyond contact is what passing means); a
     # friend the mover already overlaps at the start is not passed through
     ufp = unit.fp
@@ -269,7 +272,8 @@ def passage_of_lines(state: ACWState, unit: Unit, along: PathFn, max_length: flo
                for g in candidates):
         return length, cost, []
     friends = [g for g in candidates if not interiors_overlap(ufp, g.fp)]
-    blocked_by_enemies = blocking.make_blocked_fn(state, unit, ufp, (), friends_block=False)
+    if blocked_by_enemies is None:
+        blocked_by_enemies = blocking.make_blocked_fn(state, unit, ufp, (), friends_block=False)
     # speed 1.0: the exact sample-skipping shortcuts of a straight advance
     length2, cost2, _, _ = plan_path(along, max_length, budget - tables.PASSAGE_OF_LINES_COST,
                                      rate, blocked_by_enemies, state.game.terrain, True,
