@@ -59,7 +59,7 @@ train: $(STAMP)
 	$(PY) train.py
 
 # the trained model against the panel's heuristic and random, then the search agent over that
-# model against the raw model (about 15 minutes on one core for the 200 search games)
+# model against the raw model (the 200 search games take about 10 CPU-minutes)
 evaluate: $(STAMP)
 	$(PY) evaluate.py --agents runs/default/final_model.zip heuristic random --games 200 --json runs/default/evaluation.json
 	$(PY) evaluate.py --agents search:runs/default/final_model.zip runs/default/final_model.zip --games 200 --jobs 2 --json runs/default/evaluation_search.json

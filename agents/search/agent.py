@@ -117,8 +117,10 @@ class SearchAgent(BasePolicy):
         except AgentError as exc:  # the same error, naming the spec it came from
             raise type(exc)(f"agent spec {spec!r}: {exc}") from None
 
-    def analyse(self, state: State) -> SearchResult:
-        """Search the decision at ``state`` (not modified) for its side to move.
+    def analyse(self, state: State, always: bool = False) -> SearchResult:
+        """Search the decision at ``state`` (not modified) for its side to move; with
+        ``always`` also where the prior is confident enough to be played unsearched
+        (``config.confident``: what the play page's "what would the AI do" asks).
 
         Returns:
             A :class:`~agents.search.search.SearchResult`: the chosen action, the improved
@@ -134,7 +136,7 @@ class SearchAgent(BasePolicy):
                 f"search agent {self.name!r} plays {self.game.ruleset_id}/"
                 f"{self.game.scenario_name}, not {state.game.ruleset_id}/"
                 f"{state.game.scenario_name}")
-        return self.search.run(state, self.rng)
+        return self.search.run(state, self.rng, always)
 
     def step(self, state: State) -> int:
         """The action the search chooses at ``state`` (see :meth:`analyse`)."""

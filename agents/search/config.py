@@ -40,7 +40,9 @@ class SearchConfig:
             network than 1; 1 is the paper's setting, whose sampled choices make the improved
             policy a training target with guaranteed improvement).
         c_visit, c_scale: the monotone transform ``sigma(q) = (c_visit + max N) * c_scale * q``
-            of the completed Q values that weighs Q against the prior's logits.
+            of the completed Q values that weighs Q against the prior's logits (``c_scale``
+            1 by default: with a few simulations it lets a Q difference of about 0.1 overrule
+            a prior ratio of up to ``e^5``).
         rescale: rescale the completed Q values to [0, 1] by their minimum and maximum at each
             node before ``sigma`` (the paper's choice; it turns any difference, however small,
             into the full range). Off by default: Q stays in [-1, 1] as the returns are.
@@ -55,15 +57,15 @@ class SearchConfig:
             decides share one subtree, open-loop search: the statistics of a few simulations
             are not spread over dice results).
         expand_max_outcomes: the largest chance node ``"expand"`` visits in proportion.
-        rollout: 0 (the default): a new node's value is the value head's at its state. ``N``:
-            the value head's after ``N`` more decisions played by the network's arg-max
-            (chance drawn by its probabilities), which tells actions apart where the value
-            head alone cannot, at the cost of ``N`` batched evaluations per halving round.
-        confident: ``None`` (the default): every decision with two or more legal actions is
-            searched. ``X`` in (0, 1]: a decision at which the prior gives its arg-max a
-            probability of at least ``X`` is played as the network plays it, with no
-            simulation (the prior is still read), which spends the budget where the network
-            is unsure.
+        rollout: ``N`` (30 by default): a new node's value is the value head's after ``N``
+            more decisions played by the network's arg-max (chance drawn by its
+            probabilities), which tells actions apart where the value head at the node
+            cannot (docs/search.md), at the cost of ``N`` batched forward passes per halving
+            round. 0: the value head's at the node.
+        confident: ``X`` in (0, 1] (0.99 by default): a decision at which the prior gives its
+            arg-max a probability above ``X`` is played as the network plays it, with no
+            simulation (the prior is still read), so the budget goes where the network is
+            unsure. 1: every decision with two or more legal actions is searched.
     """
 
     simulations: int = 8
@@ -71,14 +73,14 @@ class SearchConfig:
     max_considered: int = 4
     gumbel_scale: float = 0.0
     c_visit: float = 50.0
-    c_scale: float = 0.1
+    c_scale: float = 1.0
     rescale: bool = False
     below_root: str = "gumbel"
     c_puct: float = 1.25
     chance: str = "open"
     expand_max_outcomes: int = 12
-    rollout: int = 0
-    confident: float | None = None
+    rollout: int = 30
+    confident: float = 0.99
 
     def __post_init__(self) -> None:
         self.validate()
@@ -108,7 +110,7 @@ class SearchConfig:
                                   f"{self.chance!r}")
         if type(self.rollout) is not int or self.rollout < 0:
             raise SearchSpecError(f"rollout must be an integer >= 0, got {self.rollout!r}")
-        if self.confident is not None and not 0 < self.confident <= 1:
+        if not 0 < self.confident <= 1:
             raise SearchSpecError(f"confident must be a probability in (0, 1], got "
                                   f"{self.confident!r}")
         if type(self.expand_max_outcomes) is not int or self.expand_max_outcomes < 1:
@@ -140,7 +142,7 @@ OPTIONS: dict[str, tuple[str, object, str, str]] = {
     "rollout": ("rollout", "count", "N", "read a new node's value after N arg-max decisions "
                 "(0: the value head's at the node)"),
     "confident": ("confident", "pos_float", "X", "play the network's arg-max unsearched where "
-                  "the prior gives it at least X"),
+                  "the prior gives it more than X (1: search every decision)"),
 }
 
 
@@ -156,8 +158,7 @@ def options_help() -> str:
     decision (default 8)``."""
     lines = []
     for key, (field, _, metavar, text) in OPTIONS.items():
-        default = ("" if field == "milliseconds" else " (default: search every decision)"
-                   if field == "confident" else f" (default {_default_text(field)})")
+        default = "" if field == "milliseconds" else f" (default {_default_text(field)})"
         lines.append(textwrap.fill(f"{key + '=' + metavar:<15} {text}{default}", width=88,
                                    initial_indent="  ", subsequent_indent=" " * 18))
     return "\n".join(lines)

@@ -118,8 +118,9 @@ class GumbelSearch:
             return 4
         return max(1, int(cfg.milliseconds / 1000.0 / est))
 
-    def run(self, state: State, rng: np.random.Generator) -> SearchResult:
-        """Search the decision at ``state`` (not modified) for its side to move.
+    def run(self, state: State, rng: np.random.Generator, always: bool = False) -> SearchResult:
+        """Search the decision at ``state`` (not modified) for its side to move; with
+        ``always`` also where ``config.confident`` would play the prior unsearched.
 
         Raises:
             InvalidStateError: at a chance node or a terminal state (nothing to decide).
@@ -143,7 +144,7 @@ class GumbelSearch:
         root.logits, root.value = logits[0], values[0]
         lg = root.logits[legal].astype(np.float64)
         sims = self.budget()
-        if cfg.confident is not None and softmax(lg).max() >= cfg.confident:
+        if not always and softmax(lg).max() > cfg.confident:
             sims = 0  # the network is sure: its arg-max, unsearched
         noise = (cfg.gumbel_scale * rng.gumbel(size=len(legal)) if cfg.gumbel_scale > 0
                  else np.zeros(len(legal)))

@@ -77,8 +77,9 @@ class PlaySession:
         seed: seeds the dice (and the agent's ``reset(seed)`` when it has one).
         save_path: where the replay script is written when the game ends.
         scenario: the scenario as given (name or path), written into the replay.
-        advisor: the search agent :meth:`hint` asks (an object with ``analyse(state)`` returning
-            a :class:`~agents.search.SearchResult`), or None for no hints. It is re-seeded
+        advisor: the search agent :meth:`hint` asks (an object with ``analyse(state,
+            always)`` returning a :class:`~agents.search.SearchResult`; ``always=True``: every
+            decision is searched, a confident prior too), or None for no hints. It is re-seeded
             from ``seed`` (spawn key 2) with the game, so the same game gives the same hints.
     """
 
@@ -202,7 +203,7 @@ class PlaySession:
             st, g = self.state, self.game
             if not self.started or st.current_player() != self.human_side:
                 raise PlayError("the AI is asked at your decision only", 409)
-            r = self.advisor.analyse(st)
+            r = self.advisor.analyse(st, always=True)
             rows = []
             for a in r.legal_actions:
                 q = r.q_values.get(a)

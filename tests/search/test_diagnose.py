@@ -113,7 +113,7 @@ def test_a_confident_prior_is_played_unsearched(ambush):
     st = ambush.new_initial_state()
     st.apply_action(ambush.actions.id("advance"))
     fire, decline = ambush.actions.id("react:fire"), ambush.actions.id("react:decline")
-    for confident, want, sims in ((0.7, decline, 0), (0.75, fire, 2), (None, fire, 2)):
+    for confident, want, sims in ((0.7, decline, 0), (0.75, fire, 2), (1.0, fire, 2)):
         agent = SearchAgent(ambush, evaluator,
                             SearchConfig(simulations=2, rollout=1, confident=confident), seed=0)
         res = agent.analyse(st)

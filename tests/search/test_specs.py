@@ -42,8 +42,9 @@ def test_parse_search_spec():
     assert describe(parse_search_spec("search:a.zip:sims=32:k=2")[1]) == "sims=32:k=2"
     assert parse_search_spec("search:a.zip:rollout=30")[1].rollout == 30
     assert parse_search_spec("search:a.zip:rollout=0")[1].rollout == 0  # the value head's
-    assert describe(parse_search_spec("search:a.zip:rollout=30:c_scale=1")[1]) == \
-        "c_scale=1:rollout=30"
+    assert describe(parse_search_spec("search:a.zip:rollout=10:c_scale=0.1")[1]) == \
+        "c_scale=0.1:rollout=10"
+    assert describe(parse_search_spec("search:a.zip:rollout=30:c_scale=1")[1]) == ""
 
 
 @pytest.mark.parametrize("spec, needle", [
@@ -183,8 +184,8 @@ def test_the_speed_benchmark_prints_ms_per_decision_and_the_costs(acw_model, cap
     assert bench.main(["/no/such/model.zip", "--games", "1"]) == 2
     _one_error_line(2, capsys.readouterr().err, "not found")
     assert bench.main([acw_model, "--games", "1", "--sims", "2", "--options",
-                       "c_scale=1:rescale=1"]) == 0
-    assert "sims=2 k=4 c_scale=1 rescale=1: " in capsys.readouterr().out
+                       "c_scale=3:rescale=1"]) == 0
+    assert "sims=2 k=4 c_scale=3 rescale=1: " in capsys.readouterr().out
     assert bench.main([acw_model, "--games", "1", "--options", "c_scale=-1"]) == 2
     _one_error_line(2, capsys.readouterr().err, "c_scale='-1': must be >= 0")
 
@@ -211,7 +212,8 @@ def test_the_options_help_gives_each_option_with_the_configs_default():
     assert [line.split("=")[0].strip() for line in text.splitlines()
             if not line.startswith("   ")] == list(OPTIONS)
     assert "sims=N          simulations per searched decision (default 8)" in text
-    assert "c_scale=X       the weight of Q against the prior's logits (default 0.1)" in text
+    assert "c_scale=X       the weight of Q against the prior's logits (default 1)" in text
+    assert "(0: the value head's\n                  at the node) (default 30)" in text
     assert max(len(line) for line in text.splitlines()) <= 88
 
 
