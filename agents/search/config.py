@@ -148,8 +148,7 @@ OPTIONS: dict[str, tuple[str, object, str, str]] = {
 
 def _default_text(field: str) -> str:
     v = getattr(SearchConfig(), field)
-    return ("none" if v is None else str(int(v)) if isinstance(v, bool) else
-            f"{v:g}" if isinstance(v, float) else str(v))
+    return str(int(v)) if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def options_help() -> str:

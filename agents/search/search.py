@@ -143,8 +143,9 @@ class GumbelSearch:
         logits, values = self.evaluator.evaluate([sample_world(state, p, rng)])
         root.logits, root.value = logits[0], values[0]
         lg = root.logits[legal].astype(np.float64)
+        prior = softmax(lg)
         sims = self.budget()
-        if not always and softmax(lg).max() > cfg.confident:
+        if not always and prior.max() > cfg.confident:
             sims = 0  # the network is sure: its arg-max, unsearched
         noise = (cfg.gumbel_scale * rng.gumbel(size=len(legal)) if cfg.gumbel_scale > 0
                  else np.zeros(len(legal)))
@@ -170,7 +171,6 @@ class GumbelSearch:
                 self._wave(state, root, p, [legal[i] for i in batch], rng)
                 used += len(batch)
         visits, q = root.child_stats(legal, p)
-        prior = softmax(lg)
         cq = completed_q(prior, visits, q, float(root.value[p]))
         if sims > 0:
             score = noise + lg + sigma(cq, visits, cfg)

@@ -66,6 +66,17 @@ def test_rollout_values_read_the_value_after_arg_max_decisions(ambush):
     assert st.current_player() == 1  # the states are not modified
 
 
+def _reaction_window(ambush):
+    """The defender's reaction to the advance, under a network that prefers decline (logit 1
+    against fire's 0) and then the attacker's charge (logit 2), with a zero value head:
+    ``(evaluator, state, fire, decline)``."""
+    policy = biased_network(ambush, {"react:decline": 1.0, "charge": 2.0})
+    st = ambush.new_initial_state()
+    st.apply_action(ambush.actions.id("advance"))
+    return (NetworkEvaluator(ambush, policy), st, ambush.actions.id("react:fire"),
+            ambush.actions.id("react:decline"))
+
+
 def test_a_search_with_rollouts_sees_what_the_value_head_does_not(ambush):
     from agents.search import SearchAgent, SearchConfig
 
@@ -73,11 +84,7 @@ def test_a_search_with_rollouts_sees_what_the_value_head_does_not(ambush):
     # charges and wins; after a fire the defender wins. One simulation per action reaches the
     # attacker's decision, where a zero value head sees nothing: the prior's decline stays.
     # With rollout=1 the leaf is valued after the attacker's arg-max move: fire wins.
-    policy = biased_network(ambush, {"react:decline": 1.0, "charge": 2.0})
-    evaluator = NetworkEvaluator(ambush, policy)
-    st = ambush.new_initial_state()
-    st.apply_action(ambush.actions.id("advance"))
-    fire, decline = ambush.actions.id("react:fire"), ambush.actions.id("react:decline")
+    evaluator, st, fire, decline = _reaction_window(ambush)
     for rollout, want in ((0, decline), (1, fire)):
         agent = SearchAgent(ambush, evaluator, SearchConfig(simulations=2, rollout=rollout),
                             seed=0)
@@ -108,11 +115,7 @@ def test_a_confident_prior_is_played_unsearched(ambush):
 
     # the defender's two reactions, decline (logit 1) and fire (0): the prior gives decline
     # e / (e + 1) = 0.731; a search with rollout=1 finds that fire wins
-    policy = biased_network(ambush, {"react:decline": 1.0, "charge": 2.0})
-    evaluator = NetworkEvaluator(ambush, policy)
-    st = ambush.new_initial_state()
-    st.apply_action(ambush.actions.id("advance"))
-    fire, decline = ambush.actions.id("react:fire"), ambush.actions.id("react:decline")
+    evaluator, st, fire, decline = _reaction_window(ambush)
     for confident, want, sims in ((0.7, decline, 0), (0.75, fire, 2), (1.0, fire, 2)):
         agent = SearchAgent(ambush, evaluator,
                             SearchConfig(simulations=2, rollout=1, confident=confident), seed=0)
